@@ -1,0 +1,79 @@
+package org.tomospark.executor.backend;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import java.util.Map;
+
+/** Registry of backends, found with {@link ServiceLoader}. */
+public final class Backends {
+    private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
+
+    private Backends() {
+    }
+
+    public static List<BackendProvider> providers() {
+        List<BackendProvider> l = new ArrayList<>();
+        ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(l::add);
+        l.sort(Comparator.comparingInt(BackendProvider::autoPriority));
+        return l;
+    }
+
+    /** Known ids and, for each, null if available or the reason it is not. */
+    public static Map<String, String> availability() {
+        Map<String, String> m = new TreeMap<>();
+        for (BackendProvider p : providers()) m.put(p.id(), p.unavailableReason());
+        return m;
+    }
+
+    /**
+     * Resolves a backend id. {@code auto} picks the first eligible provider by priority (GPUs first) and
+     * logs why it fell back; a named backend that cannot run here is an error, never a silent fallback.
+     */
+    public static BackendProvider resolve(String id) {
+        String key = id == null ? "auto" : id.trim().toLowerCase(Locale.ROOT);
+        List<BackendProvider> all = providers();
+        if (key.equals("auto")) {
+            StringBuilder why = new StringBuilder();
+            for (BackendProvider p : all) {
+                if (p.eligibleForAuto()) {
+                    if (why.length() > 0) LOG.warn("backend auto: using {} ({})", p.id(), why);
+                    else LOG.info("backend auto: using {}", p.id());
+                    return p;
+                }
+                String r = p.unavailableReason();
+                if (why.length() > 0) why.append("; ");
+                why.append(p.id()).append(" not used: ").append(r == null ? "not eligible for auto" : r);
+            }
+            throw new IllegalStateException("backend auto: no backend can run here (" + why + ")");
+        }
+        for (BackendProvider p : all) {
+            if (p.id().equals(key)) {
+                String r = p.unavailableReason();
+                if (r != null) throw new IllegalStateException("backend '" + key + "' was requested but cannot run here: " + r);
+                return p;
+            }
+        }
+        List<String> ids = new ArrayList<>();
+        for (BackendProvider p : all) ids.add(p.id());
+        throw new IllegalArgumentException("unknown backend '" + id + "': expected auto or one of " + ids);
+    }
+
+    /** Resolves, creates and sets up a backend. */
+    public static BackprojectionBackend open(String id, BackendOptions options) {
+        BackprojectionBackend b = resolve(id).create();
+        try {
+            b.setup(options);
+            return b;
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package org.tomospark.executor.backend;
+
+/**
+ * One back-projection implementation. Every backend follows the same lifecycle:
+ * <ol>
+ *   <li>{@link #setup(BackendOptions)}: choose the device, create or attach to its context;</li>
+ *   <li>{@link #validate(BackprojectionJob)}: check the geometry and batch size against the device's limits,
+ *       load kernels lazily and allocate; returns a {@link Requisition};</li>
+ *   <li>{@link #process(SliceBatch, float[][])}, any number of times;</li>
+ *   <li>{@link #close()}.</li>
+ * </ol>
+ * The API carries no JCuda/JOCL types. Implementations are not thread-safe: use one per task thread.
+ */
+public interface BackprojectionBackend extends AutoCloseable {
+
+    /** The id selectable by configuration: java, cuda, opencl. */
+    String id();
+
+    void setup(BackendOptions options);
+
+    Requisition validate(BackprojectionJob job);
+
+    /**
+     * Back-projects every sinogram of the batch. {@code out[s]} must hold roiRows × roiCols values and is
+     * overwritten (row-major) with the reconstruction of sinogram s.
+     */
+    void process(SliceBatch batch, float[][] out);
+
+    BackendStats stats();
+
+    /** The device in words, e.g. "java: 2 threads, Vector API 256-bit". */
+    String deviceDescription();
+
+    @Override
+    void close();
+}

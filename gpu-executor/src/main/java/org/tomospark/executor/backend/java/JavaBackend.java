@@ -1,0 +1,180 @@
+package org.tomospark.executor.backend.java;
+
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackendStats;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.Half;
+import org.tomospark.executor.backend.Interpolation;
+import org.tomospark.executor.backend.MultiSlicePacker;
+import org.tomospark.executor.backend.Requisition;
+import org.tomospark.executor.backend.SampleFormat;
+import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.geometry.ProjectionTables;
+import org.tomospark.executor.geometry.SliceGeometry;
+
+import java.util.concurrent.ForkJoinPool;
+import java.util.stream.IntStream;
+
+/**
+ * Pixel-driven multi-threaded CPU back-projection. Slices are interleaved {@code slicesPerPass} at a time
+ * and the innermost loop runs over them (JDK Vector API where available; variant "scalar" forces plain
+ * loops). The image is cut into tiles that run in parallel; projections are processed in chunks so the
+ * touched part of the compound sinogram stays in cache.
+ *
+ * <p>Variants: {@code auto} (vector if it applies), {@code vector}, {@code scalar}. Extra options:
+ * {@code java.tile} (tile edge in pixels, default 32), {@code java.projectionChunk} (default 128).
+ */
+public final class JavaBackend implements BackprojectionBackend {
+    public static final String ID = "java";
+
+    private BackendOptions options;
+    private ForkJoinPool pool;
+    private boolean ownPool;
+    private BackprojectionJob job;
+    private double[] cos, sin, off;
+    private TileKernel kernel;
+    private int tile = 32;
+    private int chunk = 128;
+    private BackendStats stats = BackendStats.ZERO;
+    private float[] packed;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    @Override
+    public void setup(BackendOptions options) {
+        this.options = options;
+        int threads = options.effectiveThreads();
+        if (threads == ForkJoinPool.commonPool().getParallelism() && options.threads() == 0) {
+            pool = ForkJoinPool.commonPool();
+            ownPool = false;
+        } else {
+            pool = new ForkJoinPool(threads);
+            ownPool = true;
+        }
+        tile = parsePositive(options.extra().getOrDefault("java.tile", "32"), "java.tile");
+        chunk = parsePositive(options.extra().getOrDefault("java.projectionChunk", "128"), "java.projectionChunk");
+    }
+
+    private static int parsePositive(String v, String key) {
+        try {
+            int i = Integer.parseInt(v.trim());
+            if (i <= 0) throw new NumberFormatException();
+            return i;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be a positive integer, got '" + v + "'");
+        }
+    }
+
+    @Override
+    public Requisition validate(BackprojectionJob job) {
+        if (options == null) throw new IllegalStateException("java backend: validate() called before setup()");
+        this.job = job;
+        ProjectionTables t = job.tables();
+        int n = t.numProjections();
+        cos = new double[n];
+        sin = new double[n];
+        off = new double[n];
+        for (int p = 0; p < n; p++) {
+            cos[p] = t.cos(p);
+            sin[p] = t.sin(p);
+            off[p] = t.offset(p);
+        }
+        int k = options.slicesPerPass();
+        boolean linear = options.interpolation() == Interpolation.LINEAR;
+        String v = options.variant();
+        kernel = switch (v) {
+            case "scalar" -> new ScalarTileKernel(linear);
+            case "vector" -> {
+                if (!vectorApiPresent())
+                    throw new IllegalStateException("java backend variant 'vector' needs the JDK module jdk.incubator.vector (--add-modules=jdk.incubator.vector)");
+                yield new VectorTileKernel(linear, k);
+            }
+            case "auto" -> vectorApiPresent() && VectorTileKernel.supports(k) ? new VectorTileKernel(linear, k) : new ScalarTileKernel(linear);
+            default -> throw new IllegalArgumentException("java backend: unknown variant '" + v + "': expected auto, vector or scalar");
+        };
+        long bins = (long) n * job.scan().detectorWidth() * k;
+        return new Requisition(k, 0, bins * 4 + (long) tile * tile * k * 4 * options.effectiveThreads(), false,
+                "java " + kernel.name() + ", " + k + " slices/pass, " + options.interpolation().name().toLowerCase()
+                        + (options.format() == SampleFormat.HALF ? ", half storage" : ""));
+    }
+
+    static boolean vectorApiPresent() {
+        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
+    @Override
+    public void process(SliceBatch batch, float[][] out) {
+        if (job == null) throw new IllegalStateException("java backend: process() called before validate()");
+        SliceGeometry g = job.slice();
+        int width = job.scan().detectorWidth();
+        int nproj = job.scan().numProjections();
+        if (batch.width() != width || batch.numProjections() != nproj)
+            throw new IllegalArgumentException("batch at row " + batch.firstRow() + " is " + batch.numProjections() + "x"
+                    + batch.width() + " but the validated geometry is " + nproj + "x" + width);
+        if (!batch.filtered()) throw new IllegalArgumentException("java backend expects filtered sinograms");
+        if (batch.count() > job.maxSlicesPerBatch())
+            throw new IllegalArgumentException("batch of " + batch.count() + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
+        int pixels = g.pixels();
+        for (int s = 0; s < batch.count(); s++)
+            if (out[s] == null || out[s].length != pixels)
+                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values");
+        long t0 = System.nanoTime();
+        int k = options.slicesPerPass();
+        int bins = nproj * width;
+        for (int first = 0; first < batch.count(); first += k) {
+            packed = MultiSlicePacker.interleave(batch.sinograms(), first, k, bins, packed);
+            if (options.format() == SampleFormat.HALF) {
+                for (int i = 0; i < bins * k; i++) packed[i] = Half.round(packed[i]);
+            }
+            backprojectPass(packed, k, width, nproj, g, out, first, Math.min(k, batch.count() - first));
+        }
+        long updates = (long) pixels * nproj * batch.count();
+        stats = stats.plus(updates, System.nanoTime() - t0);
+    }
+
+    private void backprojectPass(float[] packed, int k, int width, int nproj, SliceGeometry g, float[][] out,
+                                 int first, int n) {
+        int rows = g.roiRows(), cols = g.roiCols();
+        int tilesY = (rows + tile - 1) / tile, tilesX = (cols + tile - 1) / tile;
+        final TileKernel kern = kernel;
+        pool.submit(() -> IntStream.range(0, tilesX * tilesY).parallel().forEach(ti -> {
+            int ty = ti / tilesX, tx = ti % tilesX;
+            int r0 = ty * tile, c0 = tx * tile;
+            int tr = Math.min(tile, rows - r0), tc = Math.min(tile, cols - c0);
+            float[] acc = new float[tr * tc * k];
+            for (int p0 = 0; p0 < nproj; p0 += chunk)
+                kern.run(packed, k, width, cos, sin, off, p0, Math.min(nproj, p0 + chunk), r0, c0, tr, tc, acc);
+            for (int s = 0; s < n; s++) {
+                float[] dst = out[first + s];
+                for (int r = 0; r < tr; r++) {
+                    int o = (r0 + r) * cols + c0;
+                    int a = r * tc * k + s;
+                    for (int c = 0; c < tc; c++, a += k) dst[o + c] = acc[a];
+                }
+            }
+        })).join();
+    }
+
+    @Override
+    public BackendStats stats() {
+        return stats;
+    }
+
+    @Override
+    public String deviceDescription() {
+        int threads = options == null ? 0 : options.effectiveThreads();
+        String vec = vectorApiPresent() ? "Vector API preferred " + VectorTileKernel.preferredLanes() * 32 + "-bit" : "no Vector API";
+        return "java: " + threads + " threads, " + vec + (kernel == null ? "" : ", kernel " + kernel.name());
+    }
+
+    @Override
+    public void close() {
+        if (ownPool && pool != null) pool.shutdown();
+        pool = null;
+        packed = null;
+    }
+}

@@ -1,0 +1,58 @@
+package org.tomospark.executor.backend.java;
+
+/** Plain Java loops; the innermost loop runs over the k interleaved slices. */
+final class ScalarTileKernel implements TileKernel {
+    private final boolean linear;
+
+    ScalarTileKernel(boolean linear) {
+        this.linear = linear;
+    }
+
+    @Override
+    public String name() {
+        return "scalar";
+    }
+
+    @Override
+    public void run(float[] packed, int k, int width, double[] cos, double[] sin, double[] off, int p0, int p1,
+                    int row0, int col0, int rows, int cols, float[] acc) {
+        final int rowStride = width * k;
+        float[] a = new float[k];
+        for (int r = 0; r < rows; r++) {
+            final double y = row0 + r;
+            for (int c = 0; c < cols; c++) {
+                final double x = col0 + c;
+                final int ai = (r * cols + c) * k;
+                System.arraycopy(acc, ai, a, 0, k);
+                for (int p = p0; p < p1; p++) {
+                    final double t = off[p] + x * cos[p] - y * sin[p];
+                    final int base = p * rowStride;
+                    if (linear) {
+                        final int i0 = (int) Math.floor(t);
+                        final float f = (float) (t - i0);
+                        if (i0 >= 0 && i0 < width - 1) {
+                            final int b = base + i0 * k;
+                            for (int s = 0; s < k; s++) {
+                                float v0 = packed[b + s];
+                                a[s] += v0 + f * (packed[b + k + s] - v0);
+                            }
+                        } else if (i0 == -1) {
+                            for (int s = 0; s < k; s++) a[s] += f * packed[base + s];
+                        } else if (i0 == width - 1) {
+                            final int b = base + i0 * k;
+                            final float g = 1f - f;
+                            for (int s = 0; s < k; s++) a[s] += g * packed[b + s];
+                        }
+                    } else {
+                        final int i0 = (int) Math.floor(t + 0.5);
+                        if (i0 >= 0 && i0 < width) {
+                            final int b = base + i0 * k;
+                            for (int s = 0; s < k; s++) a[s] += packed[b + s];
+                        }
+                    }
+                }
+                System.arraycopy(a, 0, acc, ai, k);
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package org.tomospark.executor.backend.java;
+
+/**
+ * Back-projects one tile of ROI pixels for a range of projections into an interleaved accumulator
+ * ({@code acc[(r·tileCols + c)·k + s]}). Implementations: {@link ScalarTileKernel} and, where the JDK Vector
+ * API is present, {@link VectorTileKernel}.
+ */
+interface TileKernel {
+    /**
+     * @param packed  compound sinogram, (p·width + bin)·k + s
+     * @param k       slices per pass
+     * @param width   detector width
+     * @param cos,sin,off per-projection constants ({@link org.tomospark.executor.geometry.ProjectionTables})
+     * @param p0,p1   projection range [p0, p1)
+     * @param row0,col0 tile origin in ROI pixels; rows, cols tile size
+     * @param acc     accumulator, rows·cols·k floats, added to
+     */
+    void run(float[] packed, int k, int width, double[] cos, double[] sin, double[] off, int p0, int p1,
+             int row0, int col0, int rows, int cols, float[] acc);
+
+    String name();
+}
