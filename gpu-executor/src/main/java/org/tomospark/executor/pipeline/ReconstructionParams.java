@@ -1,0 +1,148 @@
+package org.tomospark.executor.pipeline;
+
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.preprocess.Preprocessor;
+
+import java.io.Serializable;
+
+/**
+ * Every algorithm parameter of a reconstruction, independent of where the data live. Immutable; build with
+ * {@link #builder()}. Geometry is resolved against the scan's metadata with {@link #scanGeometry} and
+ * {@link #sliceGeometry}.
+ *
+ * @param backend          backend id (auto, java, cuda, opencl)
+ * @param backendOptions   interpolation, slices per pass, sample format, threads, device, variant
+ * @param filter           ramp filter window, cutoff and padding
+ * @param center           centre of rotation in detector pixels, or NaN for the detector centre (width−1)/2
+ * @param angleStartDeg    first angle if the angles are given as start/step, NaN to read them from the data
+ * @param angleStepDeg     angle step in degrees (with angleStartDeg)
+ * @param axisCorrection   per-projection axis shift in pixels (seed paper's c_a), or null
+ * @param sliceSize        output slice edge in pixels, 0 for the detector width
+ * @param roi              {col, row, cols, rows} within the slice, or null for the full slice
+ * @param rowStart         first detector row (slice) to reconstruct
+ * @param rowEnd           one past the last row, or -1 for all rows
+ * @param groupRows        rows (slices) per slice group, 0 to let the planner choose
+ * @param denominatorFloor flat − dark values below this are clamped
+ * @param transmissionFloor transmissions below this are clamped before −log
+ * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
+ */
+public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
+                                   double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
+                                   int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
+                                   float transmissionFloor, double maxRepairFraction) implements Serializable {
+
+    public ReconstructionParams {
+        if (backend == null || backend.isBlank()) backend = "auto";
+        if (backendOptions == null) backendOptions = BackendOptions.defaults();
+        if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
+        if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
+        if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
+        if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
+        if (rowEnd != -1 && rowEnd <= rowStart)
+            throw new IllegalArgumentException("slices: end " + rowEnd + " must be greater than start " + rowStart);
+        if (groupRows < 0) throw new IllegalArgumentException("group.rows must be >= 0, got " + groupRows);
+        if (!Double.isNaN(angleStartDeg) && !(Double.isFinite(angleStepDeg) && angleStepDeg != 0))
+            throw new IllegalArgumentException("angles.step must be a non-zero number when angles.start is given");
+        roi = roi == null ? null : roi.clone();
+        axisCorrection = axisCorrection == null ? null : axisCorrection.clone();
+        new Preprocessor(denominatorFloor, transmissionFloor, maxRepairFraction, true); // validates
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.backend = backend;
+        b.backendOptions = backendOptions;
+        b.filter = filter;
+        b.center = center;
+        b.angleStartDeg = angleStartDeg;
+        b.angleStepDeg = angleStepDeg;
+        b.axisCorrection = axisCorrection;
+        b.sliceSize = sliceSize;
+        b.roi = roi;
+        b.rowStart = rowStart;
+        b.rowEnd = rowEnd;
+        b.groupRows = groupRows;
+        b.denominatorFloor = denominatorFloor;
+        b.transmissionFloor = transmissionFloor;
+        b.maxRepairFraction = maxRepairFraction;
+        return b;
+    }
+
+    public Preprocessor preprocessor() {
+        return new Preprocessor(denominatorFloor, transmissionFloor, maxRepairFraction, true);
+    }
+
+    /** The acquisition geometry for a scan: angles from the data unless given, centre, axis correction. */
+    public ScanGeometry scanGeometry(ScanMetadata meta) {
+        ScanGeometry.Builder b = ScanGeometry.builder().detectorWidth(meta.width());
+        if (!Double.isNaN(angleStartDeg)) b.anglesStartStep(angleStartDeg, angleStepDeg, meta.numProjections());
+        else if (meta.anglesDeg() != null) b.anglesDeg(meta.anglesDeg());
+        else throw new IllegalArgumentException(meta.source() + ": the scan has no angles (/exchange/theta); give angles.start and angles.step");
+        if (!Double.isNaN(center)) b.centerOfRotation(center);
+        if (axisCorrection != null) b.axisCorrection(axisCorrection);
+        return b.build();
+    }
+
+    /** The output grid: sliceSize (or the detector width) squared, with the ROI if set. */
+    public SliceGeometry sliceGeometry(ScanMetadata meta) {
+        int n = sliceSize == 0 ? meta.width() : sliceSize;
+        SliceGeometry g = SliceGeometry.square(n);
+        return roi == null ? g : g.withRoi(roi[0], roi[1], roi[2], roi[3]);
+    }
+
+    /** The detector rows to reconstruct, [start, end), checked against the scan. */
+    public int[] rowRange(ScanMetadata meta) {
+        int end = rowEnd == -1 ? meta.rows() : rowEnd;
+        if (rowStart >= meta.rows() || end > meta.rows())
+            throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of " + meta.source());
+        return new int[]{rowStart, end};
+    }
+
+    /** Builder with the defaults documented in conf/. */
+    public static final class Builder {
+        private String backend = "auto";
+        private BackendOptions backendOptions = BackendOptions.defaults();
+        private FilterSpec filter = FilterSpec.of(FilterWindow.RAMLAK);
+        private double center = Double.NaN;
+        private double angleStartDeg = Double.NaN, angleStepDeg = Double.NaN;
+        private double[] axisCorrection;
+        private int sliceSize;
+        private int[] roi;
+        private int rowStart;
+        private int rowEnd = -1;
+        private int groupRows;
+        private float denominatorFloor = 1e-3f;
+        private float transmissionFloor = 1e-6f;
+        private double maxRepairFraction = 0.05;
+
+        public Builder backend(String b) { this.backend = b; return this; }
+        public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
+        public Builder filter(FilterSpec f) { this.filter = f; return this; }
+        public Builder center(double c) { this.center = c; return this; }
+        public Builder angles(double startDeg, double stepDeg) { this.angleStartDeg = startDeg; this.angleStepDeg = stepDeg; return this; }
+        public Builder axisCorrection(double[] c) { this.axisCorrection = c; return this; }
+        public Builder sliceSize(int s) { this.sliceSize = s; return this; }
+        public Builder roi(int col, int row, int cols, int rows) { this.roi = new int[]{col, row, cols, rows}; return this; }
+        public Builder noRoi() { this.roi = null; return this; }
+        public Builder rows(int start, int end) { this.rowStart = start; this.rowEnd = end; return this; }
+        public Builder groupRows(int g) { this.groupRows = g; return this; }
+        public Builder denominatorFloor(float f) { this.denominatorFloor = f; return this; }
+        public Builder transmissionFloor(float f) { this.transmissionFloor = f; return this; }
+        public Builder maxRepairFraction(double f) { this.maxRepairFraction = f; return this; }
+
+        public ReconstructionParams build() {
+            return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
+                    axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
+                    maxRepairFraction);
+        }
+    }
+}

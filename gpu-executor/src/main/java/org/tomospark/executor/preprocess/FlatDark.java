@@ -1,0 +1,89 @@
+package org.tomospark.executor.preprocess;
+
+/**
+ * Averaged flat (white) and dark fields for a band of detector rows, {@code rows × width} each.
+ * Immutable after construction.
+ */
+public final class FlatDark implements java.io.Serializable {
+    private final int rowStart, rows, width;
+    private final float[] flat, dark;
+
+    public FlatDark(int rowStart, int rows, int width, float[] flat, float[] dark) {
+        if (flat.length != rows * width || dark.length != rows * width)
+            throw new IllegalArgumentException("flat/dark fields must hold " + rows + "x" + width + " values");
+        this.rowStart = rowStart;
+        this.rows = rows;
+        this.width = width;
+        this.flat = flat;
+        this.dark = dark;
+    }
+
+    /**
+     * Averages frames. {@code darks} may be null or empty (dark = 0); {@code flats} may be null or empty
+     * (flat = 1: the data are then taken as already normalised transmission). NaN or infinite values in a
+     * flat or dark frame are rejected, naming the dataset.
+     */
+    public static FlatDark average(int rowStart, RawStack flats, RawStack darks, String flatName, String darkName) {
+        RawStack ref = flats != null && flats.frames() > 0 ? flats : darks;
+        if (ref == null) throw new IllegalArgumentException("neither flats nor darks given: cannot determine the band shape");
+        int rows = ref.rows(), width = ref.width();
+        float[] f = mean(flats, rows, width, 1f, flatName);
+        float[] d = mean(darks, rows, width, 0f, darkName);
+        return new FlatDark(rowStart, rows, width, f, d);
+    }
+
+    private static float[] mean(RawStack s, int rows, int width, float fill, String name) {
+        int n = rows * width;
+        float[] out = new float[n];
+        if (s == null || s.frames() == 0) {
+            java.util.Arrays.fill(out, fill);
+            return out;
+        }
+        if (s.rows() != rows || s.width() != width)
+            throw new IllegalArgumentException(name + ": frames are " + s.rows() + "x" + s.width()
+                    + " but the band is " + rows + "x" + width);
+        double[] acc = new double[n];
+        for (int fr = 0; fr < s.frames(); fr++) {
+            int base = fr * n;
+            for (int i = 0; i < n; i++) {
+                float v = s.get(base + i);
+                if (!Float.isFinite(v))
+                    throw new IllegalArgumentException(name + ": frame " + fr + " has a non-finite value (" + v
+                            + ") at row " + (i / width) + ", column " + (i % width));
+                acc[i] += v;
+            }
+        }
+        for (int i = 0; i < n; i++) out[i] = (float) (acc[i] / s.frames());
+        return out;
+    }
+
+    /** A sub-band of these fields: rows [from, from+count) relative to this band. */
+    public FlatDark subBand(int from, int count) {
+        if (from < 0 || count < 1 || from + count > rows)
+            throw new IllegalArgumentException("sub-band " + from + "+" + count + " outside " + rows + " rows");
+        float[] f = new float[count * width], d = new float[count * width];
+        System.arraycopy(flat, from * width, f, 0, count * width);
+        System.arraycopy(dark, from * width, d, 0, count * width);
+        return new FlatDark(rowStart + from, count, width, f, d);
+    }
+
+    public int rowStart() {
+        return rowStart;
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public float flat(int row, int col) {
+        return flat[row * width + col];
+    }
+
+    public float dark(int row, int col) {
+        return dark[row * width + col];
+    }
+}

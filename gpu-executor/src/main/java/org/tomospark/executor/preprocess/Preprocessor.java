@@ -1,0 +1,123 @@
+package org.tomospark.executor.preprocess;
+
+/**
+ * Flat/dark correction, −log and NaN/Inf repair of a band of projections, producing one sinogram per
+ * detector row ({@code numProjections × width}, row-major).
+ *
+ * <p>transmission = (raw − dark) / (flat − dark). Denominators below {@code denominatorFloor} are clamped
+ * to it; transmissions below {@code transmissionFloor} are clamped to it; both are counted. Non-finite
+ * results (NaN in the data) are replaced by the mean of the nearest finite neighbours in the same row and
+ * counted. If more than {@code maxRepairFraction} of the values needed repair, the band is rejected with an
+ * error naming the dataset, since a mostly-clamped input means wrong flats or a wrong file.
+ */
+public final class Preprocessor {
+    private final float denominatorFloor;
+    private final float transmissionFloor;
+    private final double maxRepairFraction;
+    private final boolean takeLog;
+
+    public Preprocessor(float denominatorFloor, float transmissionFloor, double maxRepairFraction, boolean takeLog) {
+        if (!(denominatorFloor > 0)) throw new IllegalArgumentException("preprocess.denominatorFloor must be > 0");
+        if (!(transmissionFloor > 0)) throw new IllegalArgumentException("preprocess.transmissionFloor must be > 0");
+        if (!(maxRepairFraction >= 0 && maxRepairFraction <= 1))
+            throw new IllegalArgumentException("preprocess.maxRepairFraction must be in [0, 1]");
+        this.denominatorFloor = denominatorFloor;
+        this.transmissionFloor = transmissionFloor;
+        this.maxRepairFraction = maxRepairFraction;
+        this.takeLog = takeLog;
+    }
+
+    public static Preprocessor defaults() {
+        return new Preprocessor(1e-3f, 1e-6f, 0.05, true);
+    }
+
+    /** Result: sinograms[row][p·width + col] and the repair counts. */
+    public record Result(float[][] sinograms, PreprocessStats stats) {
+    }
+
+    /**
+     * @param projections band of projections, frames = number of projections
+     * @param fields      averaged flats/darks of the same band
+     * @param dataName    dataset or file named in errors
+     * @param flatName    flat dataset named in errors
+     */
+    public Result apply(RawStack projections, FlatDark fields, String dataName, String flatName) {
+        int nproj = projections.frames(), rows = projections.rows(), width = projections.width();
+        if (fields.rows() != rows || fields.width() != width)
+            throw new IllegalArgumentException(dataName + ": band is " + rows + "x" + width + " but flats/darks are "
+                    + fields.rows() + "x" + fields.width());
+        long clampedDen = 0, clampedTr = 0, repaired = 0;
+        // denominators per (row, col), clamped once
+        float[] den = new float[rows * width];
+        float[] dark = new float[rows * width];
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c < width; c++) {
+                float d = fields.flat(r, c) - fields.dark(r, c);
+                dark[r * width + c] = fields.dark(r, c);
+                if (!(d >= denominatorFloor)) {
+                    d = denominatorFloor;
+                    clampedDen++;
+                }
+                den[r * width + c] = d;
+            }
+        if (clampedDen == (long) rows * width)
+            throw new IllegalArgumentException(flatName + ": flat field is not above the dark field at any pixel of detector rows "
+                    + fields.rowStart() + ".." + (fields.rowStart() + rows - 1) + " (zero or missing flats?)");
+        if (clampedDen > maxRepairFraction * rows * width)
+            throw new IllegalArgumentException(flatName + ": flat - dark <= " + denominatorFloor + " at " + clampedDen + " of "
+                    + (rows * width) + " pixels of detector rows " + fields.rowStart() + ".." + (fields.rowStart() + rows - 1)
+                    + " (more than preprocess.maxRepairFraction=" + maxRepairFraction + ")");
+        float[][] sino = new float[rows][nproj * width];
+        for (int p = 0; p < nproj; p++) {
+            for (int r = 0; r < rows; r++) {
+                int src = (p * rows + r) * width;
+                int dst = p * width;
+                float[] out = sino[r];
+                for (int c = 0; c < width; c++) {
+                    float raw = projections.get(src + c);
+                    float tr = (raw - dark[r * width + c]) / den[r * width + c];
+                    float v;
+                    if (Float.isNaN(tr)) {
+                        v = Float.NaN;
+                    } else {
+                        if (!(tr >= transmissionFloor)) {
+                            tr = transmissionFloor;
+                            clampedTr++;
+                        }
+                        v = takeLog ? (float) -Math.log(tr) : tr;
+                    }
+                    out[dst + c] = v;
+                }
+            }
+        }
+        for (int r = 0; r < rows; r++) repaired += repairNonFinite(sino[r], nproj, width);
+        long values = (long) nproj * rows * width;
+        if (clampedTr + repaired > maxRepairFraction * values)
+            throw new IllegalArgumentException(dataName + ": " + clampedTr + " transmissions <= 0 and " + repaired
+                    + " NaN/Inf values among " + values + " in detector rows " + fields.rowStart() + ".."
+                    + (fields.rowStart() + rows - 1) + " (more than preprocess.maxRepairFraction=" + maxRepairFraction + ")");
+        return new Result(sino, new PreprocessStats(values, clampedDen * nproj, clampedTr, repaired));
+    }
+
+    /** Replaces non-finite values by the mean of the nearest finite neighbours in the same detector row. */
+    static long repairNonFinite(float[] sino, int nproj, int width) {
+        long n = 0;
+        for (int p = 0; p < nproj; p++) {
+            int base = p * width;
+            for (int c = 0; c < width; c++) {
+                if (Float.isFinite(sino[base + c])) continue;
+                n++;
+                float left = Float.NaN, right = Float.NaN;
+                for (int l = c - 1; l >= 0; l--) if (Float.isFinite(sino[base + l])) { left = sino[base + l]; break; }
+                for (int q = c + 1; q < width; q++) if (Float.isFinite(sino[base + q])) { right = sino[base + q]; break; }
+                float v;
+                if (Float.isFinite(left) && Float.isFinite(right)) v = 0.5f * (left + right);
+                else if (Float.isFinite(left)) v = left;
+                else if (Float.isFinite(right)) v = right;
+                else v = 0f;
+                sino[base + c] = v;
+            }
+        }
+        return n;
+    }
+}

@@ -1,0 +1,71 @@
+package org.tomospark.executor.preprocess;
+
+/**
+ * A stack of detector frames restricted to a band of rows: {@code frames × rows × width} values in
+ * [frame][row][col] order, held either as uint16 (in a {@code short[]}, read unsigned) or float32.
+ * This is the hyperslab a task reads from {@code /exchange/data} for its slice group.
+ */
+public final class RawStack {
+    private final int frames, rows, width;
+    private final short[] u16;
+    private final float[] f32;
+
+    private RawStack(int frames, int rows, int width, short[] u16, float[] f32) {
+        if (frames < 0 || rows < 1 || width < 1)
+            throw new IllegalArgumentException("raw stack shape must be positive, got " + frames + "x" + rows + "x" + width);
+        long n = (long) frames * rows * width;
+        long have = u16 != null ? u16.length : f32.length;
+        if (have != n)
+            throw new IllegalArgumentException("raw stack holds " + have + " values, expected " + frames + "x" + rows + "x" + width);
+        this.frames = frames;
+        this.rows = rows;
+        this.width = width;
+        this.u16 = u16;
+        this.f32 = f32;
+    }
+
+    public static RawStack ofUint16(int frames, int rows, int width, short[] data) {
+        return new RawStack(frames, rows, width, data, null);
+    }
+
+    public static RawStack ofFloat(int frames, int rows, int width, float[] data) {
+        return new RawStack(frames, rows, width, null, data);
+    }
+
+    public int frames() {
+        return frames;
+    }
+
+    public int rows() {
+        return rows;
+    }
+
+    public int width() {
+        return width;
+    }
+
+    public boolean isUint16() {
+        return u16 != null;
+    }
+
+    /** Value at flat index (frame·rows + row)·width + col. */
+    public float get(int index) {
+        return u16 != null ? (u16[index] & 0xffff) : f32[index];
+    }
+
+    public float get(int frame, int row, int col) {
+        return get((frame * rows + row) * width + col);
+    }
+
+    public short[] uint16Data() {
+        return u16;
+    }
+
+    public float[] floatData() {
+        return f32;
+    }
+
+    public long bytes() {
+        return (long) frames * rows * width * (u16 != null ? 2 : 4);
+    }
+}
