@@ -1,0 +1,78 @@
+package org.tomospark.job.io;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Identifies an input for the manifest and for --resume: every file's path, length and modification time
+ * (a TIFF stack lists each file). Cheap: file status only, no reading.
+ */
+public final class InputIdentity {
+    private InputIdentity() {
+    }
+
+    public static Map<String, Object> of(String uri, String format, InputOptions o, Configuration conf) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("uri", uri);
+        m.put("format", format);
+        List<Map<String, Object>> files = new ArrayList<>();
+        try {
+            Path p = Inputs.path(uri);
+            FileSystem fs = p.getFileSystem(conf);
+            if (format.equals("tiff")) {
+                for (String g : new String[]{o.tiffProjections(), o.tiffFlats(), o.tiffDarks(), o.tiffTheta()}) {
+                    if (g.isBlank()) continue;
+                    FileStatus[] st = fs.globStatus(new Path(p, g));
+                    if (st == null) continue;
+                    java.util.Arrays.sort(st, (a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
+                    for (FileStatus s : st) files.add(file(s));
+                }
+            } else {
+                files.add(file(fs.getFileStatus(p)));
+                if (format.equals("raw"))
+                    for (String extra : new String[]{o.rawFlats(), o.rawDarks(), o.rawTheta()})
+                        if (!extra.isBlank()) {
+                            Path e = Inputs.path(extra);
+                            files.add(file(e.getFileSystem(conf).getFileStatus(e)));
+                        }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(uri + ": cannot stat input", e);
+        }
+        m.put("files", files.size() > 16 ? summary(files) : files);
+        m.put("fingerprint", Json.sha256(Json.write(files)));
+        return m;
+    }
+
+    private static Map<String, Object> file(FileStatus s) {
+        Map<String, Object> f = new LinkedHashMap<>();
+        f.put("path", s.getPath().toString());
+        f.put("length", s.getLen());
+        f.put("modificationTime", s.getModificationTime());
+        return f;
+    }
+
+    private static Map<String, Object> summary(List<Map<String, Object>> files) {
+        long bytes = 0, newest = 0;
+        for (Map<String, Object> f : files) {
+            bytes += (Long) f.get("length");
+            newest = Math.max(newest, (Long) f.get("modificationTime"));
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("count", files.size());
+        m.put("first", files.get(0).get("path"));
+        m.put("last", files.get(files.size() - 1).get("path"));
+        m.put("totalLength", bytes);
+        m.put("newestModificationTime", newest);
+        return m;
+    }
+}

@@ -1,0 +1,216 @@
+package org.tomospark.job.io;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The commit protocol of an output directory, on top of {@link SliceWriter}:
+ * <ul>
+ *   <li>a slice is written under {@code _temporary/} and renamed into place ({@code slice_NNNNN.tif}); then a
+ *       marker {@code _committed/slice_NNNNN.sha256} (checksum and length) is written the same way. A slice
+ *       counts as committed only when its marker exists and matches its bytes, so a task killed between the
+ *       two steps, or a retried/speculative attempt, is harmless (slices are deterministic: a second attempt
+ *       renames identical bytes over the first);</li>
+ *   <li>{@code _committed/_run.json} holds the run signature (input identity and every parameter that changes the
+ *       slices); {@code --resume} refuses an output made from another input or other parameters;</li>
+ *   <li>at the end {@code manifest.json}, then {@code _SUCCESS}. An output with {@code _SUCCESS} is complete and is
+ *       refused unless {@code --overwrite}; an unfinished one is refused unless {@code --resume} or
+ *       {@code --overwrite}.</li>
+ * </ul>
+ */
+public final class OutputCommit {
+    public static final String COMMITTED = "_committed";
+    public static final String RUN = "_run.json";
+    public static final String MANIFEST = "manifest.json";
+    public static final String SUCCESS = "_SUCCESS";
+    public static final String REPORT = "report.json";
+    private static final Pattern MARKER = Pattern.compile("slice_(\\d{5,})\\.sha256");
+
+    private final SliceWriter writer;
+    private final Configuration conf;
+    private final String uri;
+
+    public OutputCommit(String outputUri, Configuration conf) {
+        this.uri = outputUri;
+        this.conf = conf;
+        this.writer = new SliceWriter(outputUri, conf);
+    }
+
+    public Path dir() {
+        return writer.dir();
+    }
+
+    public SliceWriter writer() {
+        return writer;
+    }
+
+    /** A committed slice: its checksum and length. */
+    public record Committed(int row, String sha256, long bytes) implements java.io.Serializable {
+    }
+
+    public static String markerName(int row) {
+        return String.format("%s/slice_%05d.sha256", COMMITTED, row);
+    }
+
+    /** Executor side: writes a slice and its marker; returns the slice's checksum. */
+    public Committed commitSlice(int row, byte[] tiff) {
+        String sha = Json.sha256(tiff);
+        writer.writeBytes(SliceWriter.sliceName(row), tiff);
+        writer.writeBytes(markerName(row), (sha + " " + tiff.length + "\n").getBytes(StandardCharsets.US_ASCII));
+        return new Committed(row, sha, tiff.length);
+    }
+
+    /** What the destination holds before a run. */
+    public record State(boolean exists, boolean complete, int sliceFiles, int markers, String runSignature) {
+        public boolean empty() {
+            return !complete && sliceFiles == 0 && markers == 0;
+        }
+    }
+
+    public State state() {
+        try {
+            FileSystem fs = fs();
+            Path d = dir();
+            if (!fs.exists(d)) return new State(false, false, 0, 0, null);
+            FileStatus st = fs.getFileStatus(d);
+            if (!st.isDirectory()) throw new IllegalArgumentException(uri + ": output exists and is not a directory");
+            boolean complete = fs.exists(new Path(d, SUCCESS));
+            int slices = 0;
+            for (FileStatus s : fs.listStatus(d)) if (SliceWriter.SLICE_NAME.matcher(s.getPath().getName()).matches()) slices++;
+            int markers = 0;
+            String sig = null;
+            Path c = new Path(d, COMMITTED);
+            if (fs.exists(c)) {
+                for (FileStatus s : fs.listStatus(c)) if (MARKER.matcher(s.getPath().getName()).matches()) markers++;
+                Path r = new Path(c, RUN);
+                if (fs.exists(r)) sig = String.valueOf(Json.read(readAll(fs, r), r.toString()).get("signature"));
+            }
+            return new State(true, complete, slices, markers, sig);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(uri + ": cannot inspect output (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /**
+     * Driver side, after the input and parameters were validated and before any task: checks the output is
+     * writable, applies the overwrite/resume policy and records the run signature. Nothing is deleted unless
+     * {@code overwrite}.
+     */
+    public State prepare(boolean overwrite, boolean resume, String signature, Map<String, Object> runInfo) {
+        if (overwrite && resume) throw new IllegalArgumentException("--overwrite and --resume cannot be used together");
+        State s;
+        try {
+            s = state();
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(uri + ": output is not usable (" + e.getMessage() + ")", e);
+        }
+        if (s.complete() && !overwrite && !resume)
+            throw new IllegalArgumentException(uri + ": output already holds a complete reconstruction (" + SUCCESS
+                    + " present); use --overwrite to replace it");
+        if (!s.empty() && !overwrite && !resume)
+            throw new IllegalArgumentException(uri + ": output holds " + s.sliceFiles() + " slices of an unfinished run; use --resume to"
+                    + " finish it or --overwrite to replace it");
+        if (resume && s.runSignature() != null && !s.runSignature().equals(signature))
+            throw new IllegalArgumentException(uri + ": --resume refused: the output was made from another input or with other "
+                    + "parameters (run signature " + s.runSignature() + ", now " + signature + "); use --overwrite");
+        writer.checkWritable();
+        try {
+            FileSystem fs = fs();
+            if (overwrite && s.exists()) clear(fs);
+            if (!s.complete() || overwrite) fs.delete(new Path(dir(), SUCCESS), false);
+            fs.mkdirs(new Path(dir(), COMMITTED));
+            Map<String, Object> run = new TreeMap<>(runInfo);
+            run.put("signature", signature);
+            writer.writeBytes(COMMITTED + "/" + RUN, Json.write(run));
+        } catch (IOException e) {
+            throw new IllegalArgumentException(uri + ": output is not writable (" + e.getMessage() + ")", e);
+        }
+        return s;
+    }
+
+    private void clear(FileSystem fs) throws IOException {
+        Path d = dir();
+        for (FileStatus s : fs.listStatus(d)) {
+            String n = s.getPath().getName();
+            if (SliceWriter.SLICE_NAME.matcher(n).matches() || n.equals(COMMITTED) || n.equals(MANIFEST) || n.equals(SUCCESS)
+                    || n.equals(REPORT) || n.equals(SliceWriter.TEMP_DIR) || n.equals("volume.raw") || n.equals("preview.png")
+                    || n.matches("\\.slice_\\d+\\.tif\\.crc|\\.(manifest\\.json|report\\.json|volume\\.raw|preview\\.png|_SUCCESS)\\.crc"))
+                fs.delete(s.getPath(), true);
+        }
+    }
+
+    /**
+     * Slices committed by earlier runs whose file still matches its marker (the file is re-read and
+     * re-hashed); the rows a --resume run skips.
+     */
+    public Map<Integer, Committed> verifiedCommitted() {
+        Map<Integer, Committed> m = new TreeMap<>();
+        try {
+            FileSystem fs = fs();
+            Path c = new Path(dir(), COMMITTED);
+            if (!fs.exists(c)) return m;
+            for (FileStatus s : fs.listStatus(c)) {
+                Matcher mt = MARKER.matcher(s.getPath().getName());
+                if (!mt.matches()) continue;
+                int row = Integer.parseInt(mt.group(1));
+                String[] parts = new String(readAll(fs, s.getPath()), StandardCharsets.US_ASCII).trim().split(" ");
+                if (parts.length != 2) continue;
+                Path slice = new Path(dir(), SliceWriter.sliceName(row));
+                byte[] b;
+                try {
+                    b = readAll(fs, slice);
+                } catch (FileNotFoundException e) {
+                    continue;
+                }
+                if (b.length == Long.parseLong(parts[1]) && Json.sha256(b).equals(parts[0]))
+                    m.put(row, new Committed(row, parts[0], b.length));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(uri + ": cannot read committed slices", e);
+        }
+        return m;
+    }
+
+    public void writeFile(String name, byte[] bytes) {
+        writer.writeBytes(name, bytes);
+    }
+
+    /** Last step: the manifest, then _SUCCESS, then the temporary directory goes. */
+    public void finish(byte[] manifest) {
+        writer.writeBytes(MANIFEST, manifest);
+        writer.writeBytes(SUCCESS, new byte[0]);
+        writer.cleanTemporary();
+    }
+
+    public byte[] read(String name) {
+        try {
+            return readAll(fs(), new Path(dir(), name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(uri + ": cannot read " + name, e);
+        }
+    }
+
+    private FileSystem fs() throws IOException {
+        return dir().getFileSystem(conf);
+    }
+
+    static byte[] readAll(FileSystem fs, Path p) throws IOException {
+        try (FSDataInputStream in = fs.open(p)) {
+            return in.readAllBytes();
+        }
+    }
+}

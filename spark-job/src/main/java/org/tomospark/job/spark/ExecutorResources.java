@@ -1,0 +1,160 @@
+package org.tomospark.job.spark;
+
+import org.apache.spark.TaskContext;
+import org.apache.spark.resource.ResourceInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.function.Supplier;
+
+/**
+ * Per-executor-JVM state, shared by all tasks of the JVM: which device a task uses, at most
+ * {@code job.tasksPerDevice} tasks per GPU at once, and a cache of set-up backends/processors keyed by device
+ * and job, so a GPU context (and its kernels, tables and buffers) is created once per JVM and reused by every
+ * later task instead of per task.
+ */
+public final class ExecutorResources {
+    private static final Logger LOG = LoggerFactory.getLogger(ExecutorResources.class);
+
+    private static final Map<String, Semaphore> DEVICE_PERMITS = new ConcurrentHashMap<>();
+    private static final Map<String, ConcurrentLinkedQueue<SliceGroupProcessor>> IDLE = new ConcurrentHashMap<>();
+    private static final Map<String, Integer> CREATED = new ConcurrentHashMap<>();
+    private static volatile BlockingQueue<String> localDevices;
+    private static volatile List<String> localDeviceList;
+    private static volatile boolean autoFallbackLogged;
+
+    private ExecutorResources() {
+    }
+
+    /** The device a task runs on and how it got it. */
+    public record Assignment(String device, String source) {
+    }
+
+    /**
+     * The task's GPU: Spark's task resources ({@code spark.task.resource.gpu.amount}) if any; otherwise, in local
+     * mode, one address of {@code localDevices} taken for the task's duration (so each concurrent task has its
+     * own device); otherwise none ("").
+     */
+    static Assignment acquireDevice(List<String> devices, int tasksPerDevice) throws InterruptedException {
+        TaskContext tc = TaskContext.get();
+        if (tc != null) {
+            ResourceInformation gpu = tc.resources().get("gpu").getOrElse(() -> null);
+            if (gpu != null && gpu.addresses().length > 0) return new Assignment(gpu.addresses()[0], "spark");
+        }
+        if (!devices.isEmpty()) {
+            BlockingQueue<String> q = localQueue(devices, tasksPerDevice);
+            return new Assignment(q.take(), "local");
+        }
+        return new Assignment("", "none");
+    }
+
+    static void releaseDevice(Assignment a) {
+        if (a.source().equals("local")) localDevices.add(a.device());
+    }
+
+    private static synchronized BlockingQueue<String> localQueue(List<String> devices, int perDevice) {
+        if (localDevices == null || !devices.equals(localDeviceList)) {
+            LinkedBlockingQueue<String> q = new LinkedBlockingQueue<>();
+            for (int i = 0; i < perDevice; i++) q.addAll(devices);
+            localDevices = q;
+            localDeviceList = List.copyOf(devices);
+        }
+        return localDevices;
+    }
+
+    /**
+     * The backend id a task uses: {@code auto} becomes java when no GPU is assigned (said once per JVM); a named
+     * backend is used as given, so cuda without a GPU fails in {@link Backends#resolve} with its reason.
+     */
+    static String backendFor(String requested, String device) {
+        if (requested.equals("auto") && device.isEmpty()) {
+            if (!autoFallbackLogged) {
+                autoFallbackLogged = true;
+                LOG.warn("backend auto: no GPU is assigned to this task (no spark.task.resource.gpu, job.devices or "
+                        + "spark.driver.resource.gpu); using java");
+            }
+            return "java";
+        }
+        return requested;
+    }
+
+    /** Holds the device's permit and a processor until closed. */
+    public static final class Lease implements AutoCloseable {
+        private final String key;
+        private final Semaphore permit;
+        final SliceGroupProcessor processor;
+        private boolean closed;
+
+        private Lease(String key, Semaphore permit, SliceGroupProcessor processor) {
+            this.key = key;
+            this.permit = permit;
+            this.processor = processor;
+        }
+
+        @Override
+        public void close() {
+            if (closed) return;
+            closed = true;
+            IDLE.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>()).add(processor);
+            if (permit != null) permit.release();
+        }
+
+        /** Drops the processor (after an error: its device state is unknown). */
+        void discard() {
+            if (closed) return;
+            closed = true;
+            try {
+                processor.close();
+            } finally {
+                if (permit != null) permit.release();
+            }
+        }
+    }
+
+    /**
+     * Borrows a processor for (backend, device, job signature), creating one (and its backend) only when all
+     * cached ones are in use. GPU devices are bounded by a semaphore of {@code tasksPerDevice} permits.
+     */
+    static Lease lease(String backend, String device, String signature, int tasksPerDevice,
+                       java.util.function.Function<BackprojectionBackend, SliceGroupProcessor> make,
+                       Supplier<BackendOptions> options) throws InterruptedException {
+        Semaphore permit = device.isEmpty() ? null : DEVICE_PERMITS.computeIfAbsent(device, d -> new Semaphore(tasksPerDevice));
+        if (permit != null) permit.acquire();
+        try {
+            String key = backend + "|" + device + "|" + signature;
+            SliceGroupProcessor p = IDLE.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>()).poll();
+            if (p == null) {
+                BackprojectionBackend b = Backends.open(backend, options.get().withDevice(device));
+                try {
+                    p = make.apply(b);
+                } catch (RuntimeException e) {
+                    b.close();
+                    throw e;
+                }
+                CREATED.merge(key, 1, Integer::sum);
+                LOG.info("executor: created processor #{} for {} on device '{}' ({})", CREATED.get(key), backend, device,
+                        b.deviceDescription());
+            }
+            return new Lease(key, permit, p);
+        } catch (RuntimeException | Error e) {
+            if (permit != null) permit.release();
+            throw e;
+        }
+    }
+
+    /** Processors created in this JVM so far, for all keys (tests check the reuse). */
+    public static int processorsCreated() {
+        return CREATED.values().stream().mapToInt(Integer::intValue).sum();
+    }
+}

@@ -1,0 +1,14 @@
+package org.tomospark.job.spark;
+
+import org.tomospark.executor.preprocess.PreprocessStats;
+import org.tomospark.job.io.OutputCommit;
+
+import java.io.Serializable;
+import java.util.List;
+
+/** What one task reports for its slice group: the committed slices (with checksums) and its timings. */
+public record GroupOutcome(int group, int firstRow, int rows, List<OutputCommit.Committed> slices, long readNanos,
+                           long preprocessNanos, long filterNanos, long backprojectNanos, long writeNanos, long updates,
+                           PreprocessStats preprocess, String backend, String device, String variant, String executor,
+                           int attempt) implements Serializable {
+}

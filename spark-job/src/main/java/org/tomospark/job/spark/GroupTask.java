@@ -1,0 +1,84 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkEnv;
+import org.apache.spark.TaskContext;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.pipeline.GroupResult;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.ProjectionInputs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one Spark task does for one slice group: take a device, open the input through the Hadoop FileSystem
+ * API, read only the group's band of rows (a hyperslab of every projection), run the core's
+ * {@link SliceGroupProcessor} with the broadcast flats/darks, and commit each slice atomically.
+ */
+public final class GroupTask {
+    private GroupTask() {
+    }
+
+    static Configuration hadoopConf(Map<String, String> entries) {
+        Configuration c = new Configuration(false);
+        entries.forEach(c::set);
+        return c;
+    }
+
+    public static GroupOutcome run(JobPlan plan, GroupPlanner.Group g) throws Exception {
+        if (plan.spark().taskDelayMs() > 0) Thread.sleep(plan.spark().taskDelayMs());
+        Configuration conf = hadoopConf(plan.hadoopConf());
+        ExecutorResources.Assignment dev = ExecutorResources.acquireDevice(plan.spark().devices(), plan.spark().tasksPerDevice());
+        try {
+            String backend = ExecutorResources.backendFor(plan.params().backend(), dev.device());
+            ScanGeometry scan = plan.params().scanGeometry(plan.meta());
+            SliceGeometry slice = plan.params().sliceGeometry(plan.meta());
+            ExecutorResources.Lease lease = ExecutorResources.lease(backend, dev.device(), plan.signature(),
+                    plan.spark().tasksPerDevice(),
+                    b -> new SliceGroupProcessor(scan, slice, plan.params(), b, plan.groupRows(), true),
+                    () -> plan.params().backendOptions());
+            boolean ok = false;
+            try {
+                long t0 = System.nanoTime();
+                RawStack band;
+                try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf)) {
+                    band = src.readProjections(g.start(), g.rows());
+                }
+                FlatDark fd = plan.fields().subBand(g.start() - plan.rowStart(), g.rows());
+                long t1 = System.nanoTime();
+                String dataName = plan.input(), flatName = plan.input() + " (flats)";
+                GroupResult res = lease.processor.process(g.start(), band, fd, dataName, flatName);
+                long t2 = System.nanoTime();
+                OutputCommit out = new OutputCommit(plan.output(), conf);
+                List<OutputCommit.Committed> committed = new ArrayList<>();
+                for (int i = 0; i < res.slices().length; i++) {
+                    int row = g.start() + i;
+                    if (plan.skipped(row)) continue;
+                    committed.add(out.commitSlice(row, FloatTiff.encode(res.slices()[i], res.width(), res.height())));
+                }
+                long t3 = System.nanoTime();
+                ok = true;
+                TaskContext tc = TaskContext.get();
+                String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();
+                return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
+                        res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), lease.processor.backend().id(),
+                        dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",
+                        lease.processor.requisition().description(), executor, tc == null ? 0 : tc.attemptNumber());
+            } finally {
+                if (ok) lease.close();
+                else lease.discard();
+            }
+        } finally {
+            ExecutorResources.releaseDevice(dev);
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package org.tomospark.job.spark;
+
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.job.io.InputOptions;
+
+import java.io.Serializable;
+import java.util.BitSet;
+import java.util.Map;
+
+/**
+ * What the driver broadcasts to every task: where to read and write, the parameters, the scan's metadata (with
+ * the angles), the averaged flats/darks of the whole row range, the planned group size, the rows already
+ * committed (skipped on --resume) and the Hadoop configuration.
+ *
+ * @param signature identifies parameters and geometry; executors key their cached processors by it
+ */
+public record JobPlan(String input, String format, InputOptions inputOptions, String output, ReconstructionParams params,
+                      ScanMetadata meta, FlatDark fields, int rowStart, int rowEnd, int groupRows, BitSet skip,
+                      Map<String, String> hadoopConf, SparkOptions spark, boolean localMode, String signature)
+        implements Serializable {
+
+    public boolean skipped(int row) {
+        return skip.get(row);
+    }
+}

@@ -1,0 +1,95 @@
+package org.tomospark.job.spark;
+
+/**
+ * Chooses the slice-group size (rows per Spark task) so that one task fits in its share of executor memory
+ * and, for GPU backends, of device memory. A pure function of its {@link Input}: no Spark, no I/O.
+ *
+ * <p>Host bytes of a task of g rows (n projections, w columns, p output pixels, k slices per pass, s bytes per
+ * raw sample): the raw band g·n·w·s plus the reader's temporary copy g·n·w·4, the sinograms g·n·w·4, the
+ * slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded slices 2·p·4. Device bytes: the
+ * sinograms and slices of the group, g·(n·w + p)·4.
+ */
+public final class MemoryPlanner {
+    private MemoryPlanner() {
+    }
+
+    /** Spark's reserved system memory per executor JVM. */
+    public static final long RESERVED = 300L << 20;
+
+    /**
+     * @param numProjections    projections in the scan
+     * @param width             detector columns
+     * @param bytesPerSample    2 (uint16) or 4 (float32)
+     * @param slicePixels       output pixels per slice (ROI)
+     * @param slicesPerPass     backend.slicesPerPass
+     * @param rows              slices to reconstruct
+     * @param requestedRows     group.rows, 0 to choose
+     * @param executorMemory    heap of one executor (spark.executor.memory; the driver's heap in local mode)
+     * @param tasksPerExecutor  tasks one executor runs at once (spark.executor.cores / spark.task.cpus)
+     * @param memoryFraction    share of (heap − 300 MiB) the tasks may use (job.memoryFraction)
+     * @param gpuMemory         bytes of one GPU, 0 if unknown or no GPU (job.gpuMemory)
+     * @param tasksPerGpu       tasks sharing one GPU (job.tasksPerDevice)
+     * @param totalTaskSlots    tasks the whole application runs at once (to keep every slot busy), 0 to ignore
+     */
+    public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
+                        int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
+                        int tasksPerGpu, int totalTaskSlots) implements java.io.Serializable {
+    }
+
+    /** The planned group size and what one task needs. */
+    public record Plan(int groupRows, long hostBytesPerTask, long hostBudgetPerTask, long deviceBytesPerTask,
+                       long deviceBudgetPerTask) implements java.io.Serializable {
+    }
+
+    public static long hostBytes(Input in, int g) {
+        long nw = (long) in.numProjections() * in.width();
+        return g * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + in.slicesPerPass() * nw * 4
+                + 2 * in.slicePixels() * 4;
+    }
+
+    public static long deviceBytes(Input in, int g) {
+        return g * ((long) in.numProjections() * in.width() + in.slicePixels()) * 4;
+    }
+
+    public static Plan plan(Input in) {
+        int k = in.slicesPerPass();
+        if (in.requestedRows() > 0 && in.requestedRows() % k != 0)
+            throw new IllegalArgumentException("group.rows (" + in.requestedRows() + ") must be a multiple of backend.slicesPerPass (" + k + ")");
+        long hostBudget = (long) (Math.max(0, in.executorMemory() - RESERVED) * in.memoryFraction()) / Math.max(1, in.tasksPerExecutor());
+        long devBudget = in.gpuMemory() > 0 ? (long) (in.gpuMemory() * 0.9) / Math.max(1, in.tasksPerGpu()) : Long.MAX_VALUE;
+        String budgetText = String.format("%d MiB per task (spark.executor.memory=%d MiB, %d concurrent tasks per executor "
+                        + "from spark.executor.cores/spark.task.cpus, job.memoryFraction=%.2f)",
+                hostBudget >> 20, in.executorMemory() >> 20, in.tasksPerExecutor(), in.memoryFraction());
+        if (in.requestedRows() > 0) {
+            int g = in.requestedRows();
+            long h = hostBytes(in, g), d = deviceBytes(in, g);
+            if (h > hostBudget)
+                throw new IllegalArgumentException(String.format("a slice group of %d rows needs %d MiB of executor memory but the budget is %s;"
+                                + " lower group.rows, or raise spark.executor.memory or job.memoryFraction, or lower spark.executor.cores",
+                        g, h >> 20, budgetText));
+            if (d > devBudget)
+                throw new IllegalArgumentException(String.format("a slice group of %d rows needs %d MiB of GPU memory but the budget is %d MiB "
+                                + "(job.gpuMemory=%d MiB, job.tasksPerDevice=%d); lower group.rows or job.tasksPerDevice",
+                        g, d >> 20, devBudget >> 20, in.gpuMemory() >> 20, in.tasksPerGpu()));
+            return new Plan(g, h, hostBudget, d, devBudget);
+        }
+        if (hostBytes(in, k) > hostBudget)
+            throw new IllegalArgumentException(String.format("even the smallest slice group (%d rows = backend.slicesPerPass) needs %d MiB of executor "
+                            + "memory but the budget is %s; raise spark.executor.memory or job.memoryFraction, lower spark.executor.cores or "
+                            + "backend.slicesPerPass, or reconstruct a smaller slice.size/slice.roi",
+                    k, hostBytes(in, k) >> 20, budgetText));
+        if (deviceBytes(in, k) > devBudget)
+            throw new IllegalArgumentException(String.format("even the smallest slice group (%d rows) needs %d MiB of GPU memory but the budget is "
+                            + "%d MiB (job.gpuMemory, job.tasksPerDevice); lower backend.slicesPerPass or job.tasksPerDevice",
+                    k, deviceBytes(in, k) >> 20, devBudget >> 20));
+        // the core's default (about 256 MiB of raw rows, at most 64 rows) ...
+        long perRow = Math.max(1, (long) in.numProjections() * in.width() * in.bytesPerSample());
+        int g = (int) Math.max(k, Math.min(64, (256L << 20) / perRow));
+        // ... enough groups to keep every task slot busy ...
+        if (in.totalTaskSlots() > 0) g = Math.min(g, (int) Math.ceil(in.rows() / (double) in.totalTaskSlots()));
+        g = Math.max(k, g / k * k);
+        // ... and within the budgets
+        while (g > k && (hostBytes(in, g) > hostBudget || deviceBytes(in, g) > devBudget)) g -= k;
+        return new Plan(g, hostBytes(in, g), hostBudget, deviceBytes(in, g), devBudget);
+    }
+}

@@ -1,0 +1,58 @@
+package org.tomospark.job.spark;
+
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.job.io.InputOptions;
+
+import java.io.Serializable;
+import java.util.Map;
+
+/**
+ * Everything a Spark reconstruction needs: input and output URIs, the algorithm parameters, the commit policy,
+ * how to read the input and the engine's settings. {@code settings} are the user's configuration as given
+ * (recorded in the manifest).
+ */
+public record SparkJobSpec(String input, String output, ReconstructionParams params, boolean overwrite, boolean resume,
+                           boolean preview, InputOptions inputOptions, SparkOptions spark, Map<String, String> settings)
+        implements Serializable {
+    public SparkJobSpec {
+        if (input == null || input.isBlank()) throw new IllegalArgumentException("input: no input given (--input)");
+        if (output == null || output.isBlank()) throw new IllegalArgumentException("output: no output given (--output)");
+        if (params == null) params = ReconstructionParams.builder().build();
+        if (inputOptions == null) inputOptions = InputOptions.defaults();
+        if (spark == null) spark = SparkOptions.defaults();
+        settings = settings == null ? Map.of() : Map.copyOf(settings);
+        if (overwrite && resume) throw new IllegalArgumentException("--overwrite and --resume cannot be used together");
+    }
+
+    public static SparkJobSpec of(String input, String output, ReconstructionParams params) {
+        return new SparkJobSpec(input, output, params, false, false, false, null, null, null);
+    }
+
+    public SparkJobSpec withOverwrite(boolean o) {
+        return new SparkJobSpec(input, output, params, o, resume, preview, inputOptions, spark, settings);
+    }
+
+    public SparkJobSpec withResume(boolean r) {
+        return new SparkJobSpec(input, output, params, overwrite, r, preview, inputOptions, spark, settings);
+    }
+
+    public SparkJobSpec withParams(ReconstructionParams p) {
+        return new SparkJobSpec(input, output, p, overwrite, resume, preview, inputOptions, spark, settings);
+    }
+
+    public SparkJobSpec withInputOptions(InputOptions o) {
+        return new SparkJobSpec(input, output, params, overwrite, resume, preview, o, spark, settings);
+    }
+
+    public SparkJobSpec withSpark(SparkOptions s) {
+        return new SparkJobSpec(input, output, params, overwrite, resume, preview, inputOptions, s, settings);
+    }
+
+    public SparkJobSpec withOutput(String o) {
+        return new SparkJobSpec(input, o, params, overwrite, resume, preview, inputOptions, spark, settings);
+    }
+
+    public SparkJobSpec withPreview(boolean p) {
+        return new SparkJobSpec(input, output, params, overwrite, resume, p, inputOptions, spark, settings);
+    }
+}

@@ -1,0 +1,411 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaFutureAction;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.resource.ResourceInformation;
+import org.apache.spark.util.LongAccumulator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.PngPreview;
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.PreprocessStats;
+import org.tomospark.executor.preprocess.Preprocessor;
+import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.job.io.InputIdentity;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.ProjectionInputs;
+import org.tomospark.job.io.SliceWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The Spark reconstruction, driver side. The driver reads only the scan's metadata and its flats/darks
+ * (averaged once and broadcast), validates everything it can before the output is touched, plans the slice
+ * groups (one task each, sized by the {@link MemoryPlanner}), runs them, and finishes the output with
+ * {@code manifest.json}, {@code report.json} and {@code _SUCCESS}.
+ */
+public final class SparkReconstruction {
+    private static final Logger LOG = LoggerFactory.getLogger(SparkReconstruction.class);
+
+    private SparkReconstruction() {
+    }
+
+    /** The outcome of a run: where the slices are, the report (as written to report.json) and its summary. */
+    public record Result(String output, Map<String, Object> report, String summary, int slicesTotal, int slicesComputed,
+                         int slicesSkipped, List<GroupOutcome> groups) {
+    }
+
+    /** Default progress printer: one line per update to the given stream. */
+    public static VolumeReconstructor.Progress printer(PrintStream out) {
+        long[] last = {-1};
+        return (done, total, updates, ns) -> {
+            if (done == last[0]) return;
+            last[0] = done;
+            double gups = ns == 0 ? 0 : updates / (double) ns;
+            double eta = done == 0 ? Double.NaN : ns / 1e9 * (total - done) / done;
+            int w = 30, filled = total == 0 ? w : (int) ((long) w * done / total);
+            out.printf("[%s%s] %d/%d slices  %.2f GU/s  ETA %s%n", "#".repeat(filled), ".".repeat(w - filled), done, total, gups,
+                    Double.isNaN(eta) ? "?" : String.format("%.0fs", eta));
+            out.flush();
+        };
+    }
+
+    static boolean isLocal(SparkContext sc) {
+        return sc.master().startsWith("local") && !sc.master().startsWith("local-cluster");
+    }
+
+    public static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress) {
+        long wall0 = System.nanoTime();
+        ReconstructionParams params = spec.params();
+        SparkConf sconf = sc.getConf();
+        boolean local = isLocal(sc);
+        Configuration conf = new Configuration(sc.hadoopConfiguration());
+
+        // --- devices and backend, before anything is read
+        List<String> devices = List.of();
+        if (local) {
+            if (sconf.contains("spark.task.resource.gpu.amount"))
+                throw new IllegalArgumentException("spark.task.resource.gpu.amount is set, but Spark's local mode cannot give tasks GPUs "
+                        + "(tasks would wait forever); remove it and list the GPUs in job.devices or spark.driver.resource.gpu.*");
+            devices = spec.spark().devices();
+            if (devices.isEmpty()) {
+                scala.Option<ResourceInformation> gpu = sc.resources().get("gpu");
+                if (gpu.isDefined()) devices = List.of(gpu.get().addresses());
+            }
+            if (!params.backend().equals("auto")) Backends.resolve(params.backend()); // cuda without a GPU: clear error here
+            else if (devices.isEmpty())
+                LOG.warn("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); using java");
+        }
+
+        // --- input: metadata, flats/darks, preflight
+        String format = ProjectionInputs.resolveFormat(spec.input(), spec.inputOptions(), conf);
+        ScanMetadata meta;
+        FlatDark fields;
+        int[] range;
+        ScanGeometry scan;
+        SliceGeometry slice;
+        try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {
+            meta = src.metadata();
+            scan = params.scanGeometry(meta);
+            slice = params.sliceGeometry(meta);
+            range = params.rowRange(meta);
+            int n = range[1] - range[0];
+            fields = FlatDark.average(range[0], src.readFlats(range[0], n), src.readDarks(range[0], n), src.flatName(), src.darkName());
+            preflight(src, params, fields, range);
+        }
+
+        // --- plan
+        int k = params.backendOptions().slicesPerPass();
+        long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
+        int taskCpus = sconf.getInt("spark.task.cpus", 1);
+        int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
+        MemoryPlanner.Plan mp = MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
+                meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
+                params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
+                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism()));
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], mp.groupRows(), k);
+
+        // --- output: policy, signature, resume
+        Map<String, Object> identity = InputIdentity.of(spec.input(), format, spec.inputOptions(), conf);
+        Object paramsJson = Json.describe(params);
+        String signature = signature(identity, params);
+        OutputCommit out = new OutputCommit(spec.output(), conf);
+        Map<String, Object> runInfo = new TreeMap<>();
+        runInfo.put("input", identity);
+        runInfo.put("params", paramsJson);
+        out.prepare(spec.overwrite(), spec.resume(), signature, runInfo);
+        Map<Integer, OutputCommit.Committed> reused = new TreeMap<>();
+        BitSet skip = new BitSet();
+        if (spec.resume()) {
+            for (OutputCommit.Committed c : out.verifiedCommitted().values())
+                if (c.row() >= range[0] && c.row() < range[1]) {
+                    reused.put(c.row(), c);
+                    skip.set(c.row());
+                }
+        }
+        List<GroupPlanner.Group> toRun = new ArrayList<>();
+        for (GroupPlanner.Group g : groups) {
+            int next = skip.nextClearBit(g.start());
+            if (next < g.end()) toRun.add(g);
+        }
+        int total = range[1] - range[0];
+        LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
+                total, groups.size(), mp.groupRows(), toRun.size(), reused.size(), mp.hostBytesPerTask() >> 20,
+                mp.hostBudgetPerTask() >> 20);
+
+        // --- run
+        Map<String, String> hconf = new HashMap<>();
+        for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
+        JobPlan plan = new JobPlan(spec.input(), format, spec.inputOptions(), spec.output(), params, meta, fields, range[0], range[1],
+                mp.groupRows(), skip, hconf, spec.spark().withDevices(devices), local, signature + "/" + mp.groupRows());
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+        Broadcast<JobPlan> bplan = jsc.broadcast(plan);
+        LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
+        LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
+        String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
+        sc.setJobDescription(desc);
+        long t0 = System.nanoTime();
+        List<GroupOutcome> outcomes = new ArrayList<>();
+        if (!toRun.isEmpty()) {
+            JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
+                GroupOutcome o = GroupTask.run(bplan.value(), g);
+                slicesAcc.add(o.rows());
+                updatesAcc.add(o.updates());
+                return o;
+            }).collectAsync();
+            try {
+                while (true) {
+                    try {
+                        outcomes = f.get(500, TimeUnit.MILLISECONDS);
+                        break;
+                    } catch (TimeoutException e) {
+                        if (progress != null && spec.spark().progress())
+                            progress.update((int) Math.min(total, slicesAcc.value() + total - countRows(toRun)), total, updatesAcc.value(),
+                                    System.nanoTime() - t0);
+                    }
+                }
+            } catch (InterruptedException e) {
+                f.cancel(true);
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted; the output is unfinished (rerun with --resume)", e);
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
+                        + rootMessage(e), e.getCause());
+            } finally {
+                sc.setJobDescription(null);
+                bplan.destroy();
+            }
+        }
+        long runNs = System.nanoTime() - t0;
+        long updates = outcomes.stream().mapToLong(GroupOutcome::updates).sum();
+        if (progress != null && spec.spark().progress()) progress.update(total, total, updates, runNs);
+
+        // --- finish: raw volume, preview, manifest, report, _SUCCESS
+        Map<Integer, Object[]> perSlice = new TreeMap<>();
+        for (GroupOutcome o : outcomes) {
+            double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9 / o.rows();
+            for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
+        }
+        for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
+        if (perSlice.size() != total)
+            throw new IllegalStateException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
+        if (spec.spark().outputRaw()) writeRawVolume(out, range);
+        if (spec.preview()) {
+            try {
+                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName((range[0] + range[1] - 1) / 2)));
+                out.writeFile("preview.png", PngPreview.encode(img.pixels(), img.width(), img.height()));
+            } catch (IOException e) {
+                throw new IllegalStateException(spec.output() + ": cannot read back the central slice for the preview", e);
+            }
+        }
+        int computed = total - reused.size();
+        Map<String, Object> report = report(sc, spec, meta, scan, slice, mp, groups.size(), outcomes, reused.size(), computed, total,
+                runNs, System.nanoTime() - wall0, local, devices);
+        String summary = summary(spec, report);
+        out.writeFile(OutputCommit.REPORT, Json.write(report));
+        out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, scan, slice, perSlice, report)));
+        return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
+    }
+
+    private static int countRows(List<GroupPlanner.Group> groups) {
+        int n = 0;
+        for (GroupPlanner.Group g : groups) n += g.rows();
+        return n;
+    }
+
+    static String rootMessage(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) t = t.getCause();
+        String m = t.getMessage();
+        if (t instanceof org.apache.spark.SparkException && m != null) {
+            // "Job aborted due to stage failure: ... most recent failure: Lost task ...: java.lang.X: message\n\tat ..."
+            int nl = m.indexOf("\n\tat ");
+            if (nl > 0) m = m.substring(0, nl);
+        }
+        return m == null ? t.toString() : m;
+    }
+
+    /**
+     * Checks, on the driver, what would otherwise fail inside tasks: the flat/dark denominators of every group
+     * (the core's preprocessor applied to the flats as data) and the first and last rows of the projections
+     * (read and preprocessed: catches a truncated file and unusable data before any slice is written).
+     */
+    static void preflight(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range) {
+        Preprocessor pre = params.preprocessor();
+        int w = fields.width();
+        int groupRows = Math.max(1, params.groupRows() > 0 ? params.groupRows() : 64);
+        for (int s = range[0]; s < range[1]; s += groupRows) {
+            int n = Math.min(groupRows, range[1] - s);
+            FlatDark sub = fields.subBand(s - range[0], n);
+            float[] flat = new float[n * w];
+            for (int r = 0; r < n; r++) for (int c = 0; c < w; c++) flat[r * w + c] = sub.flat(r, c);
+            pre.apply(RawStack.ofFloat(1, n, w, flat), sub, src.flatName(), src.flatName());
+        }
+        for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) {
+            RawStack band = src.readProjections(row, 1);
+            pre.apply(band, fields.subBand(row - range[0], 1), src.dataName(), src.flatName());
+        }
+    }
+
+    /** Identifies what changes the slices: the input and every parameter except the row range, grouping and threads. */
+    static String signature(Map<String, Object> identity, ReconstructionParams p) {
+        ReconstructionParams q = p.toBuilder().rows(0, -1).groupRows(0)
+                .backendOptions(p.backendOptions().withThreads(0).withDevice("")).build();
+        Map<String, Object> m = new TreeMap<>();
+        m.put("input", identity.get("fingerprint"));
+        m.put("params", Json.describe(q));
+        return Json.sha256(Json.write(m)).substring(0, 32);
+    }
+
+    private static void writeRawVolume(OutputCommit out, int[] range) {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try {
+            for (int r = range[0]; r < range[1]; r++) {
+                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName(r)));
+                ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
+                bb.asFloatBuffer().put(img.pixels());
+                bos.write(bb.array());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(out.dir() + ": cannot assemble volume.raw", e);
+        }
+        out.writeFile("volume.raw", bos.toByteArray());
+    }
+
+    private static String version() {
+        String v = SparkReconstruction.class.getPackage().getImplementationVersion();
+        return v == null ? "0.1.0-SNAPSHOT" : v;
+    }
+
+    static Map<String, Object> report(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, ScanGeometry scan, SliceGeometry slice,
+                                      MemoryPlanner.Plan mp, int groups, List<GroupOutcome> outcomes, int skipped, int computed,
+                                      int total, long runNs, long wallNs, boolean local, List<String> devices) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("software", "tomospark " + version());
+        m.put("engine", "spark");
+        m.put("spark", Map.of("version", sc.version(), "master", sc.master(), "applicationId", sc.applicationId(),
+                "localMode", local, "localDevices", devices));
+        m.put("input", spec.input());
+        m.put("output", spec.output());
+        m.put("scan", meta.toString());
+        Map<String, Object> geo = new LinkedHashMap<>();
+        geo.put("detectorWidth", scan.detectorWidth());
+        geo.put("projections", scan.numProjections());
+        geo.put("center", scan.centerOfRotation());
+        geo.put("slice", List.of(slice.width(), slice.height(), slice.roiCol(), slice.roiRow(), slice.roiCols(), slice.roiRows()));
+        m.put("geometry", geo);
+        m.put("slices", Map.of("total", total, "computed", computed, "skipped", skipped));
+        Map<String, Object> g = new LinkedHashMap<>();
+        g.put("rowsPerGroup", mp.groupRows());
+        g.put("planned", groups);
+        g.put("run", outcomes.size());
+        g.put("hostMiBPerTask", mp.hostBytesPerTask() / 1048576.0);
+        g.put("hostBudgetMiBPerTask", mp.hostBudgetPerTask() / 1048576.0);
+        g.put("retriedTasks", outcomes.stream().filter(o -> o.attempt() > 0).count());
+        m.put("groups", g);
+        Map<String, Long> backends = new TreeMap<>();
+        Map<String, Long> executors = new TreeMap<>();
+        for (GroupOutcome o : outcomes) {
+            backends.merge(o.backend() + " on " + o.device() + " (" + o.variant() + ")", 1L, Long::sum);
+            executors.merge(o.executor(), 1L, Long::sum);
+        }
+        m.put("backends", backends);
+        m.put("executors", executors);
+        long updates = outcomes.stream().mapToLong(GroupOutcome::updates).sum();
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("wallSeconds", wallNs / 1e9);
+        t.put("jobSeconds", runNs / 1e9);
+        t.put("taskReadSeconds", outcomes.stream().mapToLong(GroupOutcome::readNanos).sum() / 1e9);
+        t.put("taskPreprocessSeconds", outcomes.stream().mapToLong(GroupOutcome::preprocessNanos).sum() / 1e9);
+        t.put("taskFilterSeconds", outcomes.stream().mapToLong(GroupOutcome::filterNanos).sum() / 1e9);
+        t.put("taskBackprojectSeconds", outcomes.stream().mapToLong(GroupOutcome::backprojectNanos).sum() / 1e9);
+        t.put("taskWriteSeconds", outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum() / 1e9);
+        t.put("voxelUpdates", updates);
+        t.put("gups", runNs == 0 ? 0 : updates / (double) runNs);
+        m.put("timings", t);
+        PreprocessStats ps = PreprocessStats.ZERO;
+        for (GroupOutcome o : outcomes) ps = ps.plus(o.preprocess());
+        m.put("preprocess", Json.describe(ps));
+        return m;
+    }
+
+    @SuppressWarnings("unchecked")
+    static String summary(SparkJobSpec spec, Map<String, Object> r) {
+        Map<String, Object> s = (Map<String, Object>) r.get("slices");
+        Map<String, Object> t = (Map<String, Object>) r.get("timings");
+        Map<String, Object> g = (Map<String, Object>) r.get("groups");
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("Reconstructed %s slices (%s skipped, already committed) of %s in %.2f s (job %.2f s)%n", s.get("computed"),
+                s.get("skipped"), spec.input(), (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds")));
+        sb.append(String.format("  %s groups of %s rows run on %s; %s retried%n", g.get("run"), g.get("rowsPerGroup"),
+                ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks")));
+        sb.append("  backends: ").append(r.get("backends")).append('\n');
+        sb.append(String.format("  %.3f GU/s; task time read %.2f s, preprocess %.2f s, filter %.2f s, back-project %.2f s, write %.2f s%n",
+                (Double) t.get("gups"), (Double) t.get("taskReadSeconds"), (Double) t.get("taskPreprocessSeconds"),
+                (Double) t.get("taskFilterSeconds"), (Double) t.get("taskBackprojectSeconds"), (Double) t.get("taskWriteSeconds")));
+        sb.append("  output: ").append(spec.output()).append(" (manifest.json, report.json, _SUCCESS)\n");
+        return sb.toString();
+    }
+
+    static Map<String, Object> manifest(SparkJobSpec spec, String format, Map<String, Object> identity, Object paramsJson,
+                                        String signature, ScanMetadata meta, ScanGeometry scan, SliceGeometry slice,
+                                        Map<Integer, Object[]> perSlice, Map<String, Object> report) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("software", Map.of("name", "tomospark", "version", version(), "engine", "spark"));
+        m.put("created", Instant.now().toString());
+        m.put("runSignature", signature);
+        m.put("input", identity);
+        m.put("inputOptions", Json.describe(spec.inputOptions()));
+        m.put("params", paramsJson);
+        m.put("settings", spec.settings());
+        m.put("geometry", Map.of("angles", meta.numProjections(), "detectorRows", meta.rows(), "detectorWidth", meta.width(),
+                "center", scan.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
+        List<Map<String, Object>> slices = new ArrayList<>();
+        for (Object[] e : perSlice.values()) {
+            OutputCommit.Committed c = (OutputCommit.Committed) e[0];
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("row", c.row());
+            s.put("file", SliceWriter.sliceName(c.row()));
+            s.put("sha256", c.sha256());
+            s.put("bytes", c.bytes());
+            s.put("group", e[1]);
+            s.put("seconds", e[2]);
+            s.put("reused", e[3]);
+            slices.add(s);
+        }
+        m.put("output", Map.of("format", "float32 TIFF, one per slice, named slice_NNNNN.tif by detector row", "slices", slices,
+                "rawVolume", spec.spark().outputRaw() ? "volume.raw (float32 little-endian [slice][y][x])" : "none"));
+        m.put("report", report);
+        return m;
+    }
+}
