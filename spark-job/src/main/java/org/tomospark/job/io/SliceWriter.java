@@ -1,0 +1,113 @@
+package org.tomospark.job.io;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.tomospark.executor.io.FloatTiff;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Writes float32 TIFF slices {@code slice_00000.tif …} (numbered by detector row) through the Hadoop
+ * FileSystem API. Each slice is written under {@code _temporary/} with a unique attempt name, then renamed
+ * into place with an overwriting rename, so a slice appears whole or not at all, and a retried or
+ * speculative attempt replaces it with identical bytes instead of leaving a duplicate.
+ */
+public final class SliceWriter {
+    public static final String TEMP_DIR = "_temporary";
+    public static final Pattern SLICE_NAME = Pattern.compile("slice_(\\d{5,})\\.tif");
+
+    private final Path dir;
+    private final Configuration conf;
+    private final String attempt;
+
+    public SliceWriter(String outputUri, Configuration conf) {
+        this.dir = Inputs.path(outputUri);
+        this.conf = conf;
+        this.attempt = UUID.randomUUID().toString();
+    }
+
+    public static String sliceName(int row) {
+        return String.format("slice_%05d.tif", row);
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** Writes one slice atomically and returns its final path. */
+    public Path write(int row, float[] pixels, int width, int height) {
+        return writeBytes(sliceName(row), FloatTiff.encode(pixels, width, height));
+    }
+
+    /** Writes any file of the output atomically (temporary name, then overwriting rename). */
+    public Path writeBytes(String name, byte[] bytes) {
+        Path fin = new Path(dir, name);
+        Path tmp = new Path(new Path(dir, TEMP_DIR), name + "." + attempt + ".tmp");
+        try {
+            FileSystem fs = dir.getFileSystem(conf);
+            try (FSDataOutputStream out = fs.create(tmp, true)) {
+                out.write(bytes);
+            }
+            FileContext fc = FileContext.getFileContext(dir.toUri(), conf);
+            fc.rename(tmp, fin, Options.Rename.OVERWRITE);
+            return fin;
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": cannot write " + name + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Checks the output can be created and written, before any work: creates the directory and probes it. */
+    public void checkWritable() {
+        try {
+            FileSystem fs = dir.getFileSystem(conf);
+            fs.mkdirs(dir);
+            Path probe = new Path(new Path(dir, TEMP_DIR), ".probe-" + attempt);
+            try (FSDataOutputStream out = fs.create(probe, true)) {
+                out.write(1);
+            }
+            fs.delete(probe, false);
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalArgumentException(dir + ": output is not writable (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Number of committed slice files in the output, 0 if the directory does not exist. */
+    public int countSlices() {
+        try {
+            FileSystem fs = dir.getFileSystem(conf);
+            if (!fs.exists(dir)) return 0;
+            int n = 0;
+            for (FileStatus s : fs.listStatus(dir)) if (SLICE_NAME.matcher(s.getPath().getName()).matches()) n++;
+            return n;
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": cannot list output", e);
+        }
+    }
+
+    public boolean exists(String name) {
+        try {
+            return dir.getFileSystem(conf).exists(new Path(dir, name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": cannot read output", e);
+        }
+    }
+
+    /** Removes this writer's temporary directory if it is empty of other attempts. */
+    public void cleanTemporary() {
+        try {
+            FileSystem fs = dir.getFileSystem(conf);
+            Path t = new Path(dir, TEMP_DIR);
+            if (fs.exists(t)) fs.delete(t, true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": cannot remove " + TEMP_DIR, e);
+        }
+    }
+}
