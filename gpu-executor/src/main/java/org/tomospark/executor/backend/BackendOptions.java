@@ -8,7 +8,8 @@ import java.util.TreeMap;
  * Options common to all back-projection backends. Immutable.
  *
  * @param interpolation   detector interpolation
- * @param slicesPerPass   how many slices are interleaved into one compound sinogram (1, 2, 4, 8, 16)
+ * @param slicesPerPass   how many slices are interleaved into one compound sinogram (1, 2, 4, 8, 16), or 0 to let
+ *                        the backend choose its fastest ({@link Requisition#slicesPerPass()} tells the choice)
  * @param format          storage of the interleaved bins
  * @param threads         CPU threads (java backend; 0 = all available processors)
  * @param device          device selector: empty for the default, an index, or a Spark GPU address
@@ -21,8 +22,8 @@ public record BackendOptions(Interpolation interpolation, int slicesPerPass, Sam
     public BackendOptions {
         if (interpolation == null) throw new IllegalArgumentException("backend.interpolation must be given");
         if (format == null) throw new IllegalArgumentException("backend.format must be given");
-        if (slicesPerPass < 1 || slicesPerPass > 16 || Integer.bitCount(slicesPerPass) != 1)
-            throw new IllegalArgumentException("backend.slicesPerPass must be 1, 2, 4, 8 or 16, got " + slicesPerPass);
+        if (slicesPerPass != 0 && (slicesPerPass < 1 || slicesPerPass > 16 || Integer.bitCount(slicesPerPass) != 1))
+            throw new IllegalArgumentException("backend.slicesPerPass must be 0 (auto), 1, 2, 4, 8 or 16, got " + slicesPerPass);
         if (threads < 0) throw new IllegalArgumentException("backend.threads must be >= 0, got " + threads);
         device = device == null ? "" : device;
         variant = variant == null || variant.isBlank() ? "auto" : variant;
@@ -30,7 +31,7 @@ public record BackendOptions(Interpolation interpolation, int slicesPerPass, Sam
     }
 
     public static BackendOptions defaults() {
-        return new BackendOptions(Interpolation.LINEAR, 4, SampleFormat.FLOAT32, 0, "", "auto", Map.of());
+        return new BackendOptions(Interpolation.LINEAR, 0, SampleFormat.FLOAT32, 0, "", "auto", Map.of());
     }
 
     public BackendOptions withInterpolation(Interpolation i) {
@@ -61,6 +62,16 @@ public record BackendOptions(Interpolation interpolation, int slicesPerPass, Sam
         Map<String, String> m = new TreeMap<>(extra);
         m.put(key, value);
         return new BackendOptions(interpolation, slicesPerPass, format, threads, device, variant, m);
+    }
+
+    /** Group sizes must be a multiple of this: the chosen slices per pass, or 1 for auto (a partial pass is padded). */
+    public int groupMultiple() {
+        return slicesPerPass == 0 ? 1 : slicesPerPass;
+    }
+
+    /** A group size that suits every backend's choice: the slices per pass, or 16 for auto. */
+    public int preferredGroupMultiple() {
+        return slicesPerPass == 0 ? 16 : slicesPerPass;
     }
 
     public int effectiveThreads() {

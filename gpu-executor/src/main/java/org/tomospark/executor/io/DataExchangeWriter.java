@@ -26,8 +26,9 @@ public final class DataExchangeWriter {
             ex.putDataset("data_white", toShort(white), u16);
             ex.putDataset("data_dark", toShort(dark), u16);
             ex.putDataset("theta", thetaDeg.clone());
-            WritableGroup m = f.putGroup("measurement").putGroup("sample");
-            m.putAttribute("name", sample);
+            // jhdf 0.13 writes a corrupt file for attributes on nested groups (/measurement/sample), so the
+            // sample name goes on the root group
+            f.putAttribute("sample_name", sample);
         }
     }
 

@@ -42,7 +42,7 @@ public final class VolumeReconstructor {
     /** Default rows per group when the parameters leave it to the planner. */
     public static int defaultGroupRows(ReconstructionParams p, ScanMetadata meta) {
         if (p.groupRows() > 0) return p.groupRows();
-        int k = p.backendOptions().slicesPerPass();
+        int k = p.backendOptions().preferredGroupMultiple();
         // about 256 MiB of raw rows per group, at least one pass, at most 64 rows
         long perRow = Math.max(1, meta.bytesPerRow());
         int rows = (int) Math.max(k, Math.min(64, (256L << 20) / perRow));
@@ -59,7 +59,7 @@ public final class VolumeReconstructor {
         SliceGeometry slice = params.sliceGeometry(meta);
         int[] range = params.rowRange(meta);
         int groupRows = defaultGroupRows(params, meta);
-        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().slicesPerPass());
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple());
         int total = range[1] - range[0];
         long start = System.nanoTime();
         long readNs = 0, preNs = 0, filtNs = 0, bpNs = 0, updates = 0;

@@ -38,6 +38,10 @@ public final class JavaBackend implements BackprojectionBackend {
     private int chunk = 128;
     private BackendStats stats = BackendStats.ZERO;
     private float[] packed;
+    private int slicesPerPass;
+
+    /** Slices per pass when the options leave it to the backend: one 256-bit vector of floats. */
+    public static final int AUTO_SLICES_PER_PASS = 8;
 
     @Override
     public String id() {
@@ -83,7 +87,7 @@ public final class JavaBackend implements BackprojectionBackend {
             sin[p] = t.sin(p);
             off[p] = t.offset(p);
         }
-        int k = options.slicesPerPass();
+        int k = slicesPerPass = options.slicesPerPass() == 0 ? AUTO_SLICES_PER_PASS : options.slicesPerPass();
         boolean linear = options.interpolation() == Interpolation.LINEAR;
         String v = options.variant();
         kernel = switch (v) {
@@ -123,7 +127,7 @@ public final class JavaBackend implements BackprojectionBackend {
             if (out[s] == null || out[s].length != pixels)
                 throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values");
         long t0 = System.nanoTime();
-        int k = options.slicesPerPass();
+        int k = slicesPerPass;
         int bins = nproj * width;
         for (int first = 0; first < batch.count(); first += k) {
             packed = MultiSlicePacker.interleave(batch.sinograms(), first, k, bins, packed);

@@ -1,0 +1,106 @@
+package org.tomospark.executor.config;
+
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * One typed configuration key: name, documentation, default, parser and validator. Errors name the key.
+ * Keys are declared as constants (see {@link CoreKeys}) and collected in a {@link ConfigRegistry}, which
+ * generates the documentation in conf/.
+ */
+public final class ConfigKey<T> {
+    private final String name;
+    private final String doc;
+    private final String defaultValue;
+    private final Function<String, T> parser;
+    private final Predicate<T> validator;
+    private final String constraint;
+    private final String category;
+
+    private ConfigKey(String category, String name, String doc, String defaultValue, Function<String, T> parser,
+                      Predicate<T> validator, String constraint) {
+        this.category = category;
+        this.name = Objects.requireNonNull(name);
+        this.doc = Objects.requireNonNull(doc);
+        this.defaultValue = defaultValue;
+        this.parser = parser;
+        this.validator = validator;
+        this.constraint = constraint;
+    }
+
+    public static <T> ConfigKey<T> of(String category, String name, String doc, String defaultValue,
+                                      Function<String, T> parser, Predicate<T> validator, String constraint) {
+        ConfigKey<T> k = new ConfigKey<>(category, name, doc, defaultValue, parser, validator, constraint);
+        if (defaultValue != null) k.parse(defaultValue); // a bad default is a programming error
+        ConfigRegistry.register(k);
+        return k;
+    }
+
+    public static ConfigKey<String> string(String category, String name, String doc, String def) {
+        return of(category, name, doc, def, s -> s, s -> true, "");
+    }
+
+    public static ConfigKey<Integer> integer(String category, String name, String doc, int def, int min, int max) {
+        return of(category, name, doc, Integer.toString(def), Integer::parseInt, v -> v >= min && v <= max,
+                "integer in [" + min + ", " + max + "]");
+    }
+
+    public static ConfigKey<Double> decimal(String category, String name, String doc, String def, double min, double max) {
+        return of(category, name, doc, def, s -> s.isBlank() ? Double.NaN : Double.parseDouble(s),
+                v -> Double.isNaN(v) || (v >= min && v <= max), "number in [" + min + ", " + max + "]" + (def != null && def.isEmpty() ? " or empty" : ""));
+    }
+
+    public static ConfigKey<Boolean> bool(String category, String name, String doc, boolean def) {
+        return of(category, name, doc, Boolean.toString(def), s -> {
+            String t = s.trim().toLowerCase(java.util.Locale.ROOT);
+            if (t.equals("true") || t.equals("yes") || t.equals("1")) return true;
+            if (t.equals("false") || t.equals("no") || t.equals("0")) return false;
+            throw new IllegalArgumentException("expected true or false");
+        }, v -> true, "true or false");
+    }
+
+    public static <E> ConfigKey<E> choice(String category, String name, String doc, String def, Function<String, E> parser, String choices) {
+        return of(category, name, doc, def, parser, v -> true, "one of " + choices);
+    }
+
+    /** Parses and validates a value; the error names this key. */
+    public T parse(String value) {
+        T v;
+        try {
+            v = parser.apply(value.trim());
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("config key " + name + ": invalid value '" + value + "'"
+                    + (constraint.isEmpty() ? "" : " (expected " + constraint + ")")
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+        }
+        if (!validator.test(v))
+            throw new IllegalArgumentException("config key " + name + ": invalid value '" + value + "' (expected " + constraint + ")");
+        return v;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public String doc() {
+        return doc;
+    }
+
+    public String defaultValue() {
+        return defaultValue;
+    }
+
+    public String constraint() {
+        return constraint;
+    }
+
+    public String category() {
+        return category;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+}

@@ -1,0 +1,67 @@
+package org.tomospark.executor.config;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/** Immutable key/value settings, read through typed {@link ConfigKey}s. Unknown keys are rejected. */
+public final class Settings implements Serializable {
+    private final Map<String, String> values;
+
+    private Settings(Map<String, String> values) {
+        this.values = Map.copyOf(values);
+    }
+
+    public static Settings empty() {
+        return new Settings(Map.of());
+    }
+
+    /** Loads a properties file; every key must be registered. */
+    public static Settings load(Reader r, String sourceName) throws IOException {
+        Properties p = new Properties();
+        p.load(r);
+        Map<String, String> m = new TreeMap<>();
+        for (String k : p.stringPropertyNames()) m.put(k, p.getProperty(k));
+        Settings s = new Settings(m);
+        s.checkKnown(sourceName);
+        return s;
+    }
+
+    public Settings with(String key, String value) {
+        Map<String, String> m = new TreeMap<>(values);
+        m.put(key, value);
+        Settings s = new Settings(m);
+        s.checkKnown("--conf");
+        return s;
+    }
+
+    public Settings withAll(Settings overrides) {
+        Map<String, String> m = new TreeMap<>(values);
+        m.putAll(overrides.values);
+        return new Settings(m);
+    }
+
+    public void checkKnown(String source) {
+        for (String k : values.keySet())
+            if (ConfigRegistry.find(k) == null)
+                throw new IllegalArgumentException(source + ": unknown config key '" + k + "' (see conf/CONFIG.md for the keys)");
+    }
+
+    public <T> T get(ConfigKey<T> key) {
+        String v = values.get(key.name());
+        if (v == null) v = key.defaultValue();
+        if (v == null) return null;
+        return key.parse(v);
+    }
+
+    public boolean isSet(ConfigKey<?> key) {
+        return values.containsKey(key.name());
+    }
+
+    public Map<String, String> asMap() {
+        return values;
+    }
+}

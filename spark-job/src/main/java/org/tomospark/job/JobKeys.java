@@ -1,0 +1,45 @@
+package org.tomospark.job;
+
+import org.tomospark.executor.config.ConfigKey;
+import org.tomospark.executor.config.CoreKeys;
+
+/** Keys of the job itself: input, output, commit policy, engine and the built-in demo dataset. */
+public final class JobKeys {
+    private JobKeys() {
+    }
+
+    private static final String IO = "Input and output";
+    private static final String RUN = "Running";
+    private static final String DEMO = "Demo dataset";
+
+    static {
+        // make sure the algorithm keys are registered whenever the job's are
+        CoreKeys.CENTER.name();
+    }
+
+    public static final ConfigKey<String> INPUT = ConfigKey.string(IO, "input",
+            "Input scan URI (hdfs://, file:// or a path): a DataExchange HDF5 file, or 'demo' for the built-in phantom.", "");
+    public static final ConfigKey<String> OUTPUT = ConfigKey.string(IO, "output",
+            "Output directory URI; slices are written as slice_NNNNN.tif (float32), numbered by detector row.", "");
+    public static final ConfigKey<Boolean> OVERWRITE = ConfigKey.bool(IO, "overwrite",
+            "Replace an existing reconstruction in the output directory.", false);
+    public static final ConfigKey<Boolean> RESUME = ConfigKey.bool(IO, "resume",
+            "Keep slices already committed in the output and compute only the missing ones.", false);
+    public static final ConfigKey<Boolean> PREVIEW = ConfigKey.bool(IO, "output.preview",
+            "Write preview.png (the central slice) next to the slices.", true);
+
+    public static final ConfigKey<String> ENGINE = ConfigKey.of(RUN, "engine",
+            "direct: reconstruct in this JVM without Spark; spark: run as a Spark job.", "direct",
+            s -> s.trim().toLowerCase(java.util.Locale.ROOT), s -> s.equals("direct") || s.equals("spark"), "direct, spark");
+
+    public static final ConfigKey<Integer> DEMO_WIDTH = ConfigKey.integer(DEMO, "demo.width",
+            "Detector columns of the demo phantom scan.", 512, 8, 8192);
+    public static final ConfigKey<Integer> DEMO_ROWS = ConfigKey.integer(DEMO, "demo.rows",
+            "Detector rows (slices) of the demo scan.", 32, 1, 8192);
+    public static final ConfigKey<Integer> DEMO_PROJECTIONS = ConfigKey.integer(DEMO, "demo.projections",
+            "Projections of the demo scan over 180 degrees.", 512, 2, 100000);
+    public static final ConfigKey<Boolean> DEMO_NOISE = ConfigKey.bool(DEMO, "demo.noise",
+            "Add Poisson noise to the demo counts.", true);
+    public static final ConfigKey<Double> DEMO_AXIS_OFFSET = ConfigKey.decimal(DEMO, "demo.axisOffset",
+            "Rotation axis minus detector centre of the demo scan, in pixels.", "0", -1e4, 1e4);
+}

@@ -1,0 +1,124 @@
+package org.tomospark.job.cli;
+
+import org.apache.hadoop.conf.Configuration;
+import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.config.Settings;
+import org.tomospark.job.JobKeys;
+import org.tomospark.job.local.DemoInput;
+import org.tomospark.job.local.DirectEngine;
+import org.tomospark.job.local.JobRequest;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+import java.io.FileReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code tomospark reconstruct [demo] --input URI --output URI [options]}. Settings come from the config
+ * file, then {@code --conf key=value}, then the explicit options.
+ */
+@Command(name = "reconstruct", mixinStandardHelpOptions = true,
+        description = "Reconstruct a DataExchange scan (or the built-in demo) into float32 TIFF slices.")
+public final class ReconstructCommand implements Callable<Integer> {
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "demo", description = "'demo' reconstructs the built-in phantom scan.")
+    String dataset;
+
+    @Option(names = "--input", paramLabel = "URI", description = "DataExchange HDF5 file (hdfs://, file:// or a path).")
+    String input;
+
+    @Option(names = "--output", paramLabel = "URI", description = "Output directory for slice_NNNNN.tif.")
+    String output;
+
+    @Option(names = "--center", paramLabel = "PIXELS", description = "Centre of rotation in detector pixels (column j's centre is at j).")
+    String center;
+
+    @Option(names = "--filter", paramLabel = "WINDOW", description = "ramlak, shepp-logan, cosine, hamming, hann, parzen.")
+    String filter;
+
+    @Option(names = "--backend", paramLabel = "ID", description = "auto, java, cuda, opencl.")
+    String backend;
+
+    @Option(names = "--slices", paramLabel = "START:END", description = "Detector rows to reconstruct (END exclusive).")
+    String slices;
+
+    @Option(names = "--overwrite", description = "Replace an existing reconstruction.")
+    boolean overwrite;
+
+    @Option(names = "--resume", description = "Keep committed slices, compute only the missing ones.")
+    boolean resume;
+
+    @Option(names = "--interpolation", paramLabel = "MODE", description = "linear or nearest.")
+    String interpolation;
+
+    @Option(names = "--slices-per-pass", paramLabel = "K", description = "Slices interleaved per pass: 1, 2, 4, 8, 16.")
+    String slicesPerPass;
+
+    @Option(names = "--engine", paramLabel = "ENGINE", description = "direct (no Spark) or spark.")
+    String engine;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Properties file of config keys (see conf/CONFIG.md).")
+    Path config;
+
+    @Option(names = "--conf", paramLabel = "KEY=VALUE", description = "Any config key; repeatable.")
+    List<String> conf = new ArrayList<>();
+
+    @Override
+    public Integer call() throws IOException {
+        Settings s = settings();
+        String in = s.get(JobKeys.INPUT);
+        if ("demo".equals(dataset) || "demo".equals(in)) {
+            in = DemoInput.ensure(s).toUri().toString();
+        } else if (dataset != null) {
+            throw new IllegalArgumentException("unknown dataset '" + dataset + "': the only built-in dataset is 'demo'; use --input for files");
+        }
+        if (in.isBlank()) throw new IllegalArgumentException("no input: give --input URI or 'demo'");
+        String out = s.get(JobKeys.OUTPUT);
+        if (out.isBlank()) throw new IllegalArgumentException("no output: give --output URI");
+        JobRequest req = new JobRequest(in, out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
+                s.get(JobKeys.PREVIEW), s);
+        String eng = s.get(JobKeys.ENGINE);
+        if (eng.equals("spark")) return EngineLauncher.runSpark(req);
+        new DirectEngine(org.tomospark.job.io.HadoopConf.create(), System.err).run(req);
+        return 0;
+    }
+
+    Settings settings() throws IOException {
+        Settings s = Settings.empty();
+        if (config != null) {
+            if (!Files.isRegularFile(config)) throw new IllegalArgumentException(config + ": config file not found");
+            try (Reader r = new FileReader(config.toFile())) {
+                s = Settings.load(r, config.toString());
+            }
+        }
+        JobKeys.INPUT.name(); // registers the keys
+        for (String kv : conf) {
+            int eq = kv.indexOf('=');
+            if (eq <= 0) throw new IllegalArgumentException("--conf expects KEY=VALUE, got '" + kv + "'");
+            s = s.with(kv.substring(0, eq).trim(), kv.substring(eq + 1));
+        }
+        s = set(s, JobKeys.INPUT.name(), input);
+        s = set(s, JobKeys.OUTPUT.name(), output);
+        s = set(s, CoreKeys.CENTER.name(), center);
+        s = set(s, CoreKeys.FILTER.name(), filter);
+        s = set(s, CoreKeys.BACKEND.name(), backend);
+        s = set(s, CoreKeys.SLICES.name(), slices);
+        s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);
+        s = set(s, CoreKeys.SLICES_PER_PASS.name(), slicesPerPass);
+        s = set(s, JobKeys.ENGINE.name(), engine);
+        if (overwrite) s = s.with(JobKeys.OVERWRITE.name(), "true");
+        if (resume) s = s.with(JobKeys.RESUME.name(), "true");
+        return s;
+    }
+
+    private static Settings set(Settings s, String key, String v) {
+        return v == null ? s : s.with(key, v);
+    }
+}

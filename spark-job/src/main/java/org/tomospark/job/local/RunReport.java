@@ -1,0 +1,85 @@
+package org.tomospark.job.local;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON run report written next to the output, and its human-readable summary. */
+public final class RunReport {
+    private RunReport() {
+    }
+
+    public static Map<String, Object> build(JobRequest req, VolumeReconstructor.Summary s, String engine) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("software", "tomospark " + Version.get());
+        m.put("engine", engine);
+        m.put("input", req.input());
+        m.put("output", req.output());
+        m.put("settings", req.settings().asMap());
+        Map<String, Object> geo = new LinkedHashMap<>();
+        geo.put("detectorWidth", s.scan().detectorWidth());
+        geo.put("projections", s.scan().numProjections());
+        geo.put("center", s.scan().centerOfRotation());
+        geo.put("angularCoverageDeg", Math.toDegrees(s.scan().angularCoverage()));
+        geo.put("slice", Map.of("width", s.slice().width(), "height", s.slice().height(), "roi",
+                List.of(s.slice().roiCol(), s.slice().roiRow(), s.slice().roiCols(), s.slice().roiRows())));
+        m.put("geometry", geo);
+        m.put("filter", Map.of("window", req.params().filter().window().id(), "cutoff", req.params().filter().cutoff(),
+                "padding", req.params().filter().padding().name().toLowerCase()));
+        m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
+        m.put("slices", Map.of("total", s.slices(), "computed", s.slices() - s.skipped(), "skipped", s.skipped()));
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("totalSeconds", s.elapsedNanos() / 1e9);
+        t.put("readSeconds", s.readNanos() / 1e9);
+        t.put("preprocessSeconds", s.preprocessNanos() / 1e9);
+        t.put("filterSeconds", s.filterNanos() / 1e9);
+        t.put("backprojectSeconds", s.backprojectNanos() / 1e9);
+        t.put("voxelUpdates", s.updates());
+        t.put("gups", s.gups());
+        t.put("backprojectGups", s.backprojectGups());
+        m.put("timings", t);
+        m.put("preprocess", Map.of("values", s.preprocess().values(), "clampedDenominators", s.preprocess().clampedDenominators(),
+                "clampedTransmission", s.preprocess().clampedTransmission(), "repairedNonFinite", s.preprocess().repairedNonFinite()));
+        m.put("warnings", warnings(s));
+        return m;
+    }
+
+    static List<String> warnings(VolumeReconstructor.Summary s) {
+        List<String> w = new ArrayList<>();
+        if (s.preprocess().clampedDenominators() > 0)
+            w.add(s.preprocess().clampedDenominators() + " flat-field values (flat - dark <= floor) were clamped");
+        if (s.preprocess().clampedTransmission() > 0)
+            w.add(s.preprocess().clampedTransmission() + " transmissions <= 0 were clamped before -log");
+        if (s.preprocess().repairedNonFinite() > 0)
+            w.add(s.preprocess().repairedNonFinite() + " NaN/Inf values were repaired from their neighbours");
+        return w;
+    }
+
+    public static byte[] toJson(Map<String, Object> report) {
+        try {
+            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(report);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot serialise the run report", e);
+        }
+    }
+
+    public static String summary(JobRequest req, VolumeReconstructor.Summary s) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("Reconstructed %d slices (%d skipped) of %dx%d from %d projections in %.2f s%n",
+                s.slices() - s.skipped(), s.skipped(), s.slice().roiCols(), s.slice().roiRows(), s.scan().numProjections(),
+                s.elapsedNanos() / 1e9));
+        sb.append(String.format("  backend %s (%s; %s)%n", s.backend(), s.device(), s.variant()));
+        sb.append(String.format("  centre %.2f px, filter %s%n", s.scan().centerOfRotation(), req.params().filter().window().id()));
+        sb.append(String.format("  %.3f GU/s overall, %.3f GU/s back-projection; read %.2f s, preprocess %.2f s, filter %.2f s, back-project %.2f s%n",
+                s.gups(), s.backprojectGups(), s.readNanos() / 1e9, s.preprocessNanos() / 1e9, s.filterNanos() / 1e9,
+                s.backprojectNanos() / 1e9));
+        for (String w : warnings(s)) sb.append("  warning: ").append(w).append('\n');
+        sb.append("  output: ").append(req.output()).append('\n');
+        return sb.toString();
+    }
+}

@@ -1,0 +1,30 @@
+# Sourced by the launch scripts: builds the project when needed and sets TOMO_CP and TOMO_JVM_OPTS.
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+JAR="$ROOT/spark-job/target/spark-job-0.1.0-SNAPSHOT.jar"
+CPFILE="$ROOT/spark-job/target/classpath.txt"
+
+needs_build() {
+  [ -f "$JAR" ] && [ -f "$CPFILE" ] || return 0
+  # rebuild when any source, resource or pom is newer than the jar
+  [ -n "$(find "$ROOT/pom.xml" "$ROOT/gpu-executor/pom.xml" "$ROOT/spark-job/pom.xml" "$ROOT/gpu-executor/src/main" \
+          "$ROOT/spark-job/src/main" "$ROOT/kernels" -newer "$JAR" -type f 2>/dev/null | head -1)" ]
+}
+
+if needs_build; then
+  echo "tomospark: building (mvn install -DskipTests) ..." >&2
+  (cd "$ROOT" && mvn -q -B -DskipTests install >&2 && \
+   mvn -q -B -pl spark-job dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime >&2)
+fi
+
+TOMO_CP="$ROOT/spark-job/target/spark-job-0.1.0-SNAPSHOT.jar:$(cat "$CPFILE")"
+# JVM flags Spark needs on Java 17, and the Vector API for the java backend
+TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector \
+ --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED \
+ --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
+ --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
+ --add-opens=java.base/java.util=ALL-UNNAMED --add-opens=java.base/java.util.concurrent=ALL-UNNAMED \
+ --add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED --add-opens=java.base/jdk.internal.ref=ALL-UNNAMED \
+ --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/sun.nio.cs=ALL-UNNAMED \
+ --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED \
+ --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false \
+ -Dio.netty.tryReflectionSetAccessible=true ${TOMO_JAVA_OPTS:--Xmx8g}"
