@@ -1,13 +1,39 @@
 package org.tomospark.job.cli;
 
+import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext;
 import org.tomospark.job.local.JobRequest;
+import org.tomospark.job.local.ProgressBar;
+import org.tomospark.job.spark.SparkKeys;
+import org.tomospark.job.spark.SparkReconstruction;
+import org.tomospark.job.spark.TomoKryoRegistrator;
 
-/** Starts the Spark engine (the Spark application lives in org.tomospark.job.spark). */
+/**
+ * Starts the Spark engine (org.tomospark.job.spark). Under spark-submit the master and settings come from
+ * spark-submit ({@code spark.master} is set); otherwise the job runs embedded with {@code local[*]} from the
+ * project's own classpath, so no Spark install is needed.
+ */
 final class EngineLauncher {
     private EngineLauncher() {
     }
 
     static int runSpark(JobRequest req) {
-        throw new IllegalStateException("engine spark: not available in this build yet; use --engine direct");
+        SparkConf conf = new SparkConf();
+        if (!conf.contains("spark.master")) {
+            conf.setMaster("local[*]");
+            conf.set("spark.driver.host", "127.0.0.1");
+            conf.set("spark.ui.enabled", "false");
+        }
+        if (!conf.contains("spark.app.name")) conf.setAppName("tomospark " + req.input());
+        if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
+        SparkContext sc = SparkContext.getOrCreate(conf);
+        try {
+            ProgressBar bar = new ProgressBar(System.err);
+            SparkReconstruction.Result r = SparkReconstruction.run(sc, SparkKeys.spec(req), bar::update);
+            System.err.print(r.summary());
+            return 0;
+        } finally {
+            sc.stop();
+        }
     }
 }

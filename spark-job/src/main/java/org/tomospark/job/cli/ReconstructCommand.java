@@ -99,6 +99,7 @@ public final class ReconstructCommand implements Callable<Integer> {
             }
         }
         JobKeys.INPUT.name(); // registers the keys
+        org.tomospark.job.spark.SparkKeys.INPUT_FORMAT.name();
         for (String kv : conf) {
             int eq = kv.indexOf('=');
             if (eq <= 0) throw new IllegalArgumentException("--conf expects KEY=VALUE, got '" + kv + "'");

@@ -21,7 +21,8 @@ public final class MemoryPlanner {
      * @param width             detector columns
      * @param bytesPerSample    2 (uint16) or 4 (float32)
      * @param slicePixels       output pixels per slice (ROI)
-     * @param slicesPerPass     backend.slicesPerPass
+     * @param slicesPerPass     backend.slicesPerPass, 0 for the backend's choice (group sizes then need no multiple,
+     *                          and the planner prefers multiples of 16, which suit every backend's choice)
      * @param rows              slices to reconstruct
      * @param requestedRows     group.rows, 0 to choose
      * @param executorMemory    heap of one executor (spark.executor.memory; the driver's heap in local mode)
@@ -41,9 +42,19 @@ public final class MemoryPlanner {
                        long deviceBudgetPerTask) implements java.io.Serializable {
     }
 
+    /** Group sizes must be a multiple of this. */
+    static int multiple(Input in) {
+        return in.slicesPerPass() == 0 ? 1 : in.slicesPerPass();
+    }
+
+    /** Planned group sizes are a multiple of this when there are enough rows. */
+    static int preferred(Input in) {
+        return in.slicesPerPass() == 0 ? 16 : in.slicesPerPass();
+    }
+
     public static long hostBytes(Input in, int g) {
         long nw = (long) in.numProjections() * in.width();
-        return g * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + in.slicesPerPass() * nw * 4
+        return g * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + preferred(in) * nw * 4
                 + 2 * in.slicePixels() * 4;
     }
 
@@ -52,7 +63,7 @@ public final class MemoryPlanner {
     }
 
     public static Plan plan(Input in) {
-        int k = in.slicesPerPass();
+        int k = multiple(in);
         if (in.requestedRows() > 0 && in.requestedRows() % k != 0)
             throw new IllegalArgumentException("group.rows (" + in.requestedRows() + ") must be a multiple of backend.slicesPerPass (" + k + ")");
         long hostBudget = (long) (Math.max(0, in.executorMemory() - RESERVED) * in.memoryFraction()) / Math.max(1, in.tasksPerExecutor());
@@ -83,11 +94,12 @@ public final class MemoryPlanner {
                             + "%d MiB (job.gpuMemory, job.tasksPerDevice); lower backend.slicesPerPass or job.tasksPerDevice",
                     k, deviceBytes(in, k) >> 20, devBudget >> 20));
         // the core's default (about 256 MiB of raw rows, at most 64 rows) ...
+        int pref = preferred(in);
         long perRow = Math.max(1, (long) in.numProjections() * in.width() * in.bytesPerSample());
-        int g = (int) Math.max(k, Math.min(64, (256L << 20) / perRow));
+        int g = (int) Math.max(pref, Math.min(64, (256L << 20) / perRow));
         // ... enough groups to keep every task slot busy ...
         if (in.totalTaskSlots() > 0) g = Math.min(g, (int) Math.ceil(in.rows() / (double) in.totalTaskSlots()));
-        g = Math.max(k, g / k * k);
+        g = g >= pref ? g / pref * pref : Math.max(k, g / k * k);
         // ... and within the budgets
         while (g > k && (hostBytes(in, g) > hostBudget || deviceBytes(in, g) > devBudget)) g -= k;
         return new Plan(g, hostBytes(in, g), hostBudget, deviceBytes(in, g), devBudget);

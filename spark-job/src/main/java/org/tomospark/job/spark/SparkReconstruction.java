@@ -89,7 +89,7 @@ public final class SparkReconstruction {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         boolean local = isLocal(sc);
-        Configuration conf = new Configuration(sc.hadoopConfiguration());
+        Configuration conf = org.tomospark.job.io.HadoopConf.tune(sc.hadoopConfiguration());
 
         // --- devices and backend, before anything is read
         List<String> devices = List.of();
@@ -133,7 +133,7 @@ public final class SparkReconstruction {
                 meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
                 spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism()));
-        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], mp.groupRows(), k);
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], mp.groupRows(), params.backendOptions().groupMultiple());
 
         // --- output: policy, signature, resume
         Map<String, Object> identity = InputIdentity.of(spec.input(), format, spec.inputOptions(), conf);
@@ -173,7 +173,8 @@ public final class SparkReconstruction {
         LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
         LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
         String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
-        sc.setJobDescription(desc);
+        // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
+        jsc.setJobGroup("tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime(), desc, true);
         long t0 = System.nanoTime();
         List<GroupOutcome> outcomes = new ArrayList<>();
         if (!toRun.isEmpty()) {
@@ -202,7 +203,7 @@ public final class SparkReconstruction {
                 throw new IllegalStateException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
                         + rootMessage(e), e.getCause());
             } finally {
-                sc.setJobDescription(null);
+                jsc.clearJobGroup();
                 bplan.destroy();
             }
         }

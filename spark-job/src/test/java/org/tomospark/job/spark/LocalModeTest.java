@@ -1,0 +1,142 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The Spark job in local mode against the core library's single-machine run on the same phantom. */
+class LocalModeTest {
+
+    @Test
+    void severalPartitionsAndOneGiveTheSingleMachineSlicesBitForBit() throws Exception {
+        Map<Integer, float[]> ref = TestScans.reference();
+        String in = TestScans.hdf5().toUri().toString();
+        int before = ExecutorResources.processorsCreated();
+
+        Path many = TestScans.tmp("out4").resolve("rec");
+        SparkJobSpec spec4 = TestScans.spec(in, many.toUri().toString())
+                .withParams(TestScans.params().toBuilder().groupRows(4).build());
+        SparkReconstruction.Result r4 = SparkReconstruction.run(TestScans.spark(), spec4, null);
+        assertEquals(4, r4.groups().size(), "16 rows in groups of 4: four tasks");
+        assertEquals(16, r4.slicesComputed());
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(many.toUri().toString(), new Configuration()));
+        // one processor (backend) per concurrent task slot in this JVM, reused across the four tasks
+        assertTrue(ExecutorResources.processorsCreated() - before <= 2,
+                "processors created: " + (ExecutorResources.processorsCreated() - before));
+
+        Path one = TestScans.tmp("out1").resolve("rec");
+        SparkJobSpec spec1 = TestScans.spec(in, one.toUri().toString())
+                .withParams(TestScans.params().toBuilder().groupRows(16).build());
+        SparkReconstruction.Result r1 = SparkReconstruction.run(TestScans.spark(), spec1, null);
+        assertEquals(1, r1.groups().size());
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(one.toUri().toString(), new Configuration()));
+
+        // the commit protocol's end state: manifest with a checksum per slice, then _SUCCESS, no temporaries
+        for (Path out : List.of(many, one)) {
+            assertTrue(Files.exists(out.resolve("_SUCCESS")));
+            assertFalse(Files.exists(out.resolve("_temporary")));
+            assertEquals(List.of(), TestScans.sliceFiles(out).stream().filter(n -> !n.matches("slice_\\d{5}\\.tif")).toList());
+            Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
+            @SuppressWarnings("unchecked") List<Map<String, Object>> slices =
+                    (List<Map<String, Object>>) ((Map<String, Object>) man.get("output")).get("slices");
+            assertEquals(16, slices.size());
+            for (Map<String, Object> s : slices)
+                assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));
+            assertTrue(((Map<?, ?>) man.get("input")).get("fingerprint") != null);
+            assertEquals("java", ((Map<?, ?>) man.get("params")).get("backend"));
+        }
+        // the manifest records the input identity and parameters: both runs agree apart from the grouping
+        assertEquals(Json.read(Files.readAllBytes(many.resolve("manifest.json")), "m").get("runSignature"),
+                Json.read(Files.readAllBytes(one.resolve("manifest.json")), "m").get("runSignature"));
+    }
+
+    @Test
+    void autoGroupingPlansOneGroupPerTaskSlotAndWritesRawVolume() throws Exception {
+        Map<Integer, float[]> ref = TestScans.reference();
+        Path out = TestScans.tmp("auto").resolve("rec");
+        SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withSpark(SparkOptions.defaults().withProgress(false).withOutputRaw(true)).withPreview(true);
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec, null);
+        assertEquals(2, r.groups().size(), "local[2]: the planner keeps both task slots busy (16 rows -> 2 groups of 8)");
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(out.toString(), new Configuration()));
+        byte[] raw = Files.readAllBytes(out.resolve("volume.raw"));
+        assertEquals(16 * 96 * 96 * 4, raw.length);
+        ByteBuffer bb = ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN);
+        float[] s5 = new float[96 * 96];
+        bb.position(5 * 96 * 96 * 4);
+        bb.asFloatBuffer().get(s5);
+        TestScans.assertBitIdentical(Map.of(5, ref.get(5)), Map.of(5, s5));
+        assertTrue(Files.size(out.resolve("preview.png")) > 100);
+        assertTrue(Files.exists(out.resolve(OutputCommit.REPORT)));
+    }
+
+    @Test
+    void tiffStackAndRawInputsGiveTheSameSlices() throws Exception {
+        Map<Integer, float[]> ref = TestScans.reference();
+        // TIFF stack: 16-bit projections, flats and darks, theta.txt (as DemoDataset writes them)
+        Path tiffs = TestScans.tmp("tiffs");
+        TestScans.DATA.writeTiffStack(tiffs);
+        Path outT = TestScans.tmp("outT").resolve("rec");
+        SparkJobSpec st = TestScans.spec(tiffs.toUri().toString(), outT.toUri().toString())
+                .withParams(TestScans.params().toBuilder().groupRows(8).build());
+        SparkReconstruction.run(TestScans.spark(), st, null);
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(outT.toUri().toString(), new Configuration()));
+
+        // raw binary: big-endian uint16 [projection][row][column], flats and darks in their own files
+        DemoDataset.Counts c = TestScans.DATA.counts();
+        Path rawDir = TestScans.tmp("raw");
+        Files.write(rawDir.resolve("scan.raw"), be16(c.data(), 64));
+        Files.write(rawDir.resolve("flats.raw"), be16(c.white(), 64));
+        Files.write(rawDir.resolve("darks.raw"), be16(c.dark(), 64));
+        StringBuilder th = new StringBuilder();
+        for (double t : c.thetaDeg()) th.append(t).append('\n');
+        Files.writeString(rawDir.resolve("theta.txt"), th);
+        InputOptions ro = InputOptions.raw(120, 16, 96, "uint16", true, 64, rawDir.resolve("flats.raw").toString(),
+                rawDir.resolve("darks.raw").toString(), rawDir.resolve("theta.txt").toString());
+        Path outR = TestScans.tmp("outR").resolve("rec");
+        SparkJobSpec sr = TestScans.spec(rawDir.resolve("scan.raw").toString(), outR.toString()).withInputOptions(ro);
+        SparkReconstruction.run(TestScans.spark(), sr, null);
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(outR.toString(), new Configuration()));
+    }
+
+    /** Frames as big-endian uint16 after a header of {@code header} bytes. */
+    static byte[] be16(int[][][] frames, int header) {
+        int n = frames.length * frames[0].length * frames[0][0].length;
+        ByteBuffer bb = ByteBuffer.allocate(header + 2 * n).order(ByteOrder.BIG_ENDIAN);
+        bb.position(header);
+        for (int[][] f : frames) for (int[] row : f) for (int v : row) bb.putShort((short) v);
+        return bb.array();
+    }
+
+    @Test
+    void notebookBuilderRunsOnTheSessionContext() throws Exception {
+        Path out = TestScans.tmp("nb").resolve("rec");
+        org.tomospark.job.api.Reconstruction.Result r = org.tomospark.job.api.Reconstruction.builder(TestScans.spark())
+                .input(TestScans.hdf5().toString()).output(out.toString()).center(47.5).filter("shepp-logan").backend("java")
+                .slices(4, 12).run();
+        assertEquals(out.toString(), r.output());
+        assertEquals(8, r.slicesComputed());
+        Map<Integer, float[]> ref = new java.util.TreeMap<>(TestScans.reference());
+        ref.keySet().removeIf(k -> k < 4 || k >= 12);
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(out.toString(), new Configuration()));
+        assertEquals(8, ((Map<?, ?>) r.report().get("slices")).get("computed"));
+        assertTrue(r.summary().contains("Reconstructed 8 slices"), r.summary());
+        FloatTiff.Image img = FloatTiff.decode(Files.readAllBytes(out.resolve("slice_00004.tif")));
+        assertEquals(96, img.width());
+    }
+}
