@@ -1,0 +1,73 @@
+package org.tomospark.job.spark;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class MemoryPlannerTest {
+    static final long GIB = 1L << 30;
+
+    /** 2048 x 2048 detector, 1500 uint16 projections, 2048^2 slices, 4 per pass, 1000 rows. */
+    static MemoryPlanner.Input big(int requested, long execMem, int tasks, long gpu) {
+        return new MemoryPlanner.Input(1500, 2048, 2, 2048L * 2048, 4, 1000, requested, execMem, tasks, 0.5, gpu, 1, 0);
+    }
+
+    @Test
+    void hostBytesFollowTheDocumentedFormula() {
+        MemoryPlanner.Input in = big(8, 8 * GIB, 1, 0);
+        long nw = 1500L * 2048, p = 2048L * 2048;
+        assertEquals(8 * nw * 10 + 8 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(in, 8));
+        assertEquals(8 * (nw + p) * 4, MemoryPlanner.deviceBytes(in, 8));
+    }
+
+    @Test
+    void choosesTheLargestFittingMultipleOfSlicesPerPass() {
+        // budget (16 GiB - 300 MiB) * 0.5 / 2 tasks ≈ 3.9 GiB; each row costs ~30.7 MB + 16.8 MB
+        MemoryPlanner.Plan p = MemoryPlanner.plan(big(0, 16 * GIB, 2, 0));
+        assertEquals(0, p.groupRows() % 4);
+        assertTrue(p.hostBytesPerTask() <= p.hostBudgetPerTask());
+        MemoryPlanner.Input in = big(0, 16 * GIB, 2, 0);
+        // within the budget, the core's default rules: about 256 MiB of raw rows (43 rows of 6 MB -> 40)
+        assertEquals(40, p.groupRows());
+        // less memory: the largest multiple of 4 that fits
+        MemoryPlanner.Input small = big(0, 2 * GIB, 2, 0);
+        MemoryPlanner.Plan q = MemoryPlanner.plan(small);
+        assertTrue(q.groupRows() < 40 && q.hostBytesPerTask() <= q.hostBudgetPerTask(), String.valueOf(q));
+        assertTrue(MemoryPlanner.hostBytes(small, q.groupRows() + 4) > q.hostBudgetPerTask(), "not the largest: " + q);
+    }
+
+    @Test
+    void keepsEveryTaskSlotBusy() {
+        // 32 rows on 4 slots: groups of 8 (a multiple of 4), not one group of 32
+        MemoryPlanner.Input in = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 32, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        assertEquals(8, MemoryPlanner.plan(in).groupRows());
+        // backend's choice of slices per pass (0): multiples of 16 when there are enough rows, else any size
+        MemoryPlanner.Input auto = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 256, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        assertEquals(64, MemoryPlanner.plan(auto).groupRows());
+        MemoryPlanner.Input few = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 12, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        assertEquals(3, MemoryPlanner.plan(few).groupRows());
+    }
+
+    @Test
+    void refusesWhatCannotFitAndNamesTheKeys() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(64, 2 * GIB, 2, 0)));
+        assertTrue(e.getMessage().contains("group.rows") && e.getMessage().contains("spark.executor.memory")
+                && e.getMessage().contains("spark.executor.cores") && e.getMessage().contains("64 rows"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(0, 400L << 20, 1, 0)));
+        assertTrue(e.getMessage().contains("backend.slicesPerPass") && e.getMessage().contains("spark.executor.memory"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(32, 64 * GIB, 1, GIB / 2)));
+        assertTrue(e.getMessage().contains("GPU memory") && e.getMessage().contains("job.gpuMemory") && e.getMessage().contains("group.rows"),
+                e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(6, 64 * GIB, 1, 0)));
+        assertTrue(e.getMessage().contains("multiple of backend.slicesPerPass"), e.getMessage());
+    }
+
+    @Test
+    void gpuBudgetBoundsTheChoice() {
+        MemoryPlanner.Plan p = MemoryPlanner.plan(big(0, 64 * GIB, 1, 2 * GIB));
+        assertTrue(p.deviceBytesPerTask() <= p.deviceBudgetPerTask());
+        assertTrue(p.groupRows() < 64 && p.groupRows() >= 4, String.valueOf(p));
+    }
+}
