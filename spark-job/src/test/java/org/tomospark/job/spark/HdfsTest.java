@@ -1,0 +1,80 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.tomospark.job.io.Json;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Input read from and output written to a real in-process HDFS on 127.0.0.1. */
+class HdfsTest {
+    static MiniDFSCluster dfs;
+    static Configuration conf;
+    static String base;
+
+    @BeforeAll
+    static void start() throws Exception {
+        conf = new Configuration();
+        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, TestScans.tmp("minidfs").toString());
+        conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
+        conf.set("dfs.namenode.http-address", "127.0.0.1:0");
+        conf.set("dfs.datanode.address", "127.0.0.1:0");
+        conf.set("dfs.datanode.http.address", "127.0.0.1:0");
+        conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
+        conf.setBoolean("dfs.permissions.enabled", true);
+        dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+        dfs.waitActive();
+        base = "hdfs://127.0.0.1:" + dfs.getNameNodePort();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (dfs != null) dfs.shutdown();
+    }
+
+    @Test
+    @Timeout(180)
+    void readsAndWritesHdfs() throws Exception {
+        FileSystem fs = FileSystem.get(java.net.URI.create(base), conf);
+        fs.copyFromLocalFile(new Path(TestScans.hdf5().toUri()), new Path(base + "/scans/phantom.h5"));
+        String in = base + "/scans/phantom.h5", out = base + "/rec/phantom";
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(),
+                TestScans.spec(in, out).withParams(TestScans.params().toBuilder().groupRows(4).build()), null);
+        assertEquals(16, r.slicesComputed());
+        assertEquals(4, r.groups().size());
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out, conf));
+        assertTrue(fs.exists(new Path(out, "_SUCCESS")));
+        assertFalse(fs.exists(new Path(out, "_temporary")));
+        Map<String, Object> man;
+        try (var s = fs.open(new Path(out, "manifest.json"))) {
+            man = Json.read(s.readAllBytes(), "manifest");
+        }
+        @SuppressWarnings("unchecked") Map<String, Object> id = (Map<String, Object>) man.get("input");
+        assertTrue(String.valueOf(id.get("files")).contains("hdfs://127.0.0.1:"), String.valueOf(id));
+        assertTrue(String.valueOf(id.get("files")).contains("length=" + fs.getFileStatus(new Path(in)).getLen()), String.valueOf(id));
+
+        // a TIFF stack on HDFS too
+        java.nio.file.Path tiffs = TestScans.tmp("hdfs-tiffs");
+        TestScans.DATA.writeTiffStack(tiffs);
+        fs.copyFromLocalFile(false, true, new Path(tiffs.toUri()), new Path(base + "/scans/tiffs"));
+        String outT = base + "/rec/tiffs";
+        SparkReconstruction.run(TestScans.spark(), TestScans.spec(base + "/scans/tiffs", outT), null);
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(outT, conf));
+
+        // a missing HDFS input and an HDFS output the user may not write fail before any slice
+        RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> SparkReconstruction.run(
+                TestScans.spark(), TestScans.spec(base + "/scans/missing.h5", base + "/rec/x"), null));
+        assertTrue(e.getMessage().contains(base + "/scans/missing.h5") && e.getMessage().contains("not found"), e.getMessage());
+        assertFalse(fs.exists(new Path(base + "/rec/x")));
+    }
+}

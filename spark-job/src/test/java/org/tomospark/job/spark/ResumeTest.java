@@ -1,0 +1,100 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A run stopped part-way, then --resume: only the missing slices are computed, and the output is identical. */
+class ResumeTest {
+
+    static int markers(Path out) throws Exception {
+        Path c = out.resolve(OutputCommit.COMMITTED);
+        if (!Files.isDirectory(c)) return 0;
+        try (var s = Files.list(c)) {
+            return (int) s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.sha256")).count();
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void resumeRecomputesOnlyTheMissingSlices() throws Exception {
+        Path out = TestScans.tmp("resume").resolve("rec");
+        SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withParams(TestScans.params().toBuilder().groupRows(4).build());
+
+        // 1. stop a run part-way: tasks are slowed down and the job is cancelled once the first group has committed
+        SparkJobSpec slow = spec.withSpark(SparkOptions.defaults().withProgress(false).withTaskDelayMs(1500));
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread run = new Thread(() -> {
+            try {
+                SparkReconstruction.run(TestScans.spark(), slow, null);
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        run.start();
+        while (markers(out) < 4 && run.isAlive()) Thread.sleep(20);
+        TestScans.spark().cancelAllJobs();
+        run.join(60_000);
+        Thread.sleep(2000); // an interrupted task may still be finishing a rename
+        assertNotNull(failure.get(), "the cancelled run must fail");
+        assertTrue(failure.get().getMessage().contains("unfinished"), failure.get().getMessage());
+        assertFalse(Files.exists(out.resolve("_SUCCESS")));
+        assertFalse(Files.exists(out.resolve("manifest.json")));
+        int committed = markers(out);
+        assertTrue(committed >= 4 && committed < 16, "committed after the stop: " + committed);
+
+        // 2. damage it like a crash would: one slice whose bytes no longer match its marker, one slice without marker
+        List<String> present = TestScans.sliceFiles(out).stream().sorted().toList();
+        String corrupt = present.get(0), unmarked = present.get(1);
+        Files.write(out.resolve(corrupt), new byte[]{1, 2, 3});
+        Files.delete(out.resolve(OutputCommit.COMMITTED).resolve(unmarked.replace(".tif", ".sha256")));
+        int valid = committed - 2;
+
+        // 3. a plain re-run is refused, and so is --resume with other parameters
+        RuntimeException e = assertThrows(RuntimeException.class, () -> SparkReconstruction.run(TestScans.spark(), spec, null));
+        assertTrue(e.getMessage().contains("--resume"), e.getMessage());
+        e = assertThrows(RuntimeException.class, () -> SparkReconstruction.run(TestScans.spark(),
+                spec.withResume(true).withParams(spec.params().toBuilder().center(47).build()), null));
+        assertTrue(e.getMessage().contains("other parameters"), e.getMessage());
+
+        // 4. --resume computes exactly the missing ones
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec.withResume(true), null);
+        assertEquals(valid, r.slicesSkipped(), "slices reused");
+        assertEquals(16 - valid, r.slicesComputed(), "slices recomputed");
+        Map<?, ?> slices = (Map<?, ?>) r.report().get("slices");
+        assertEquals(16 - valid, slices.get("computed"));
+        assertEquals(valid, slices.get("skipped"));
+        int computedByTasks = r.groups().stream().mapToInt(g -> g.slices().size()).sum();
+        assertEquals(16 - valid, computedByTasks, "tasks committed only the missing slices");
+
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
+        @SuppressWarnings("unchecked") List<Map<String, Object>> ms =
+                (List<Map<String, Object>>) ((Map<String, Object>) man.get("output")).get("slices");
+        assertEquals(16, ms.size());
+        assertEquals(valid, ms.stream().filter(s -> Boolean.TRUE.equals(s.get("reused"))).count());
+        for (Map<String, Object> s : ms)
+            assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));
+
+        // 5. resuming a complete output recomputes nothing
+        SparkReconstruction.Result again = SparkReconstruction.run(TestScans.spark(), spec.withResume(true), null);
+        assertEquals(0, again.slicesComputed());
+        assertEquals(16, again.slicesSkipped());
+    }
+}
