@@ -25,31 +25,55 @@ public final class HadoopSeekableChannel implements SeekableByteChannel {
         this.name = name;
     }
 
+    /**
+     * Small reads (jhdf reads a hyperslab row by row) are served from a read-ahead window filled by one
+     * sequential read; on HDFS a positioned read per call would open a new block reader every time (tens of
+     * milliseconds each), a sequential read reuses it.
+     */
     @Override
     public int read(ByteBuffer dst) throws IOException {
         if (!open) throw new ClosedChannelException();
         if (position >= size) return -1;
         int want = (int) Math.min(dst.remaining(), size - position);
-        int total = 0;
-        if (dst.hasArray()) {
-            while (total < want) {
-                int n = in.read(position + total, dst.array(), dst.arrayOffset() + dst.position() + total, want - total);
-                if (n < 0) break;
-                total += n;
-            }
-            dst.position(dst.position() + total);
+        if (want == 0) return 0;
+        if (want >= WINDOW) {
+            byte[] direct = dst.hasArray() ? dst.array() : new byte[want];
+            int off = dst.hasArray() ? dst.arrayOffset() + dst.position() : 0;
+            fill(position, direct, off, want);
+            if (!dst.hasArray()) dst.put(direct, 0, want);
+            else dst.position(dst.position() + want);
         } else {
-            byte[] buf = new byte[Math.min(want, 1 << 20)];
-            while (total < want) {
-                int n = in.read(position + total, buf, 0, Math.min(buf.length, want - total));
-                if (n < 0) break;
-                dst.put(buf, 0, n);
-                total += n;
+            if (!(position >= windowStart && position + want <= windowStart + windowLength)) {
+                if (window == null) window = new byte[WINDOW];
+                windowLength = (int) Math.min(WINDOW, size - position);
+                windowStart = position;
+                try {
+                    fill(position, window, 0, windowLength);
+                } catch (IOException e) {
+                    windowStart = -1;
+                    windowLength = 0;
+                    throw e;
+                }
             }
+            dst.put(window, (int) (position - windowStart), want);
         }
-        if (total == 0 && want > 0) throw new IOException(name + ": unexpected end of file at byte " + position + " of " + size);
-        position += total;
-        return total;
+        position += want;
+        return want;
+    }
+
+    private static final int WINDOW = 1 << 20;
+    private byte[] window;
+    private long windowStart = -1;
+    private int windowLength;
+
+    private void fill(long pos, byte[] b, int off, int len) throws IOException {
+        if (in.getPos() != pos) in.seek(pos);
+        int total = 0;
+        while (total < len) {
+            int n = in.read(b, off + total, len - total);
+            if (n < 0) throw new IOException(name + ": unexpected end of file at byte " + (pos + total) + " of " + size + " (truncated?)");
+            total += n;
+        }
     }
 
     @Override

@@ -32,6 +32,9 @@ class HdfsTest {
         conf.set("dfs.datanode.http.address", "127.0.0.1:0");
         conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
         conf.setBoolean("dfs.permissions.enabled", true);
+        // the client waits for the namenode to see each closed block; poll every 20 ms instead of 400 ms
+        conf.set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
+        TestScans.spark().hadoopConfiguration().set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");
         dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
         dfs.waitActive();
         base = "hdfs://127.0.0.1:" + dfs.getNameNodePort();
@@ -50,6 +53,7 @@ class HdfsTest {
         String in = base + "/scans/phantom.h5", out = base + "/rec/phantom";
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(),
                 TestScans.spec(in, out).withParams(TestScans.params().toBuilder().groupRows(4).build()), null);
+        System.err.print(r.summary());
         assertEquals(16, r.slicesComputed());
         assertEquals(4, r.groups().size());
         TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out, conf));
