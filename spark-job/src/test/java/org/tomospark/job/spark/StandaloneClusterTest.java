@@ -243,9 +243,8 @@ class StandaloneClusterTest {
         assertEquals(16, slices.get("total"));
         Map<?, ?> groups = (Map<?, ?>) r.get("groups");
         assertEquals(8, groups.get("run"));
-        String log = tail("submit2");
-        assertTrue(log.contains("Lost executor") || log.contains("lost") || ((Number) groups.get("retriedTasks")).intValue() >= 1
-                        || ((Map<?, ?>) r.get("executors")).size() >= 3,
-                "the executor loss left no trace: " + r.get("executors") + "\n" + log);
+        // the driver saw the loss and re-ran the lost group elsewhere
+        String log = Files.readString(logs.resolve("submit2.log"));
+        assertTrue(log.contains("Lost executor"), "the driver did not see the executor loss:\n" + tail("submit2"));
     }
 }
