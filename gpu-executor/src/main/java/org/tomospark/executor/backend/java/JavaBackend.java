@@ -136,14 +136,15 @@ public final class JavaBackend implements BackprojectionBackend {
                 throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values");
         long t0 = System.nanoTime();
         int k = slicesPerPass;
-        int bins = nproj * width;
         for (int first = 0; first < batch.count(); first += k) {
             int n = Math.min(k, batch.count() - first);
             int kp = n == k ? k : Integer.highestOneBit(n - 1) << 1; // narrower pass for a remainder
             if (n == 1) kp = 1;
-            packed = MultiSlicePacker.interleave(batch.sinograms(), first, kp, bins, packed);
+            packed = MultiSlicePacker.interleavePadded(batch.sinograms(), first, kp, nproj, width, TileKernel.PAD_LEFT,
+                    TileKernel.PAD_RIGHT, packed);
             if (options.format() == SampleFormat.HALF) {
-                for (int i = 0; i < bins * kp; i++) packed[i] = Half.round(packed[i]);
+                int n2 = nproj * (width + TileKernel.PAD_LEFT + TileKernel.PAD_RIGHT) * kp;
+                for (int i = 0; i < n2; i++) packed[i] = Half.round(packed[i]);
             }
             backprojectPass(kernelFor(kp), packed, kp, width, nproj, g, out, first, n);
         }
