@@ -30,6 +30,10 @@ import java.util.Iterator;
  * tifffile read these files.
  */
 public final class FloatTiff {
+    static {
+        ImageIO.setUseCache(false); // encode in memory: no cache files in java.io.tmpdir on executors
+    }
+
     private FloatTiff() {
     }
 

@@ -9,6 +9,10 @@ import java.util.Arrays;
 
 /** 8-bit grayscale PNG previews of float images, windowed between two percentiles. */
 public final class PngPreview {
+    static {
+        ImageIO.setUseCache(false);
+    }
+
     private PngPreview() {
     }
 

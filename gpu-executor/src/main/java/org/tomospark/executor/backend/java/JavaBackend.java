@@ -34,6 +34,7 @@ public final class JavaBackend implements BackprojectionBackend {
     private BackprojectionJob job;
     private double[] cos, sin, off;
     private TileKernel kernel;
+    private final java.util.Map<Integer, TileKernel> kernels = new java.util.HashMap<>();
     private int tile = 32;
     private int chunk = 128;
     private BackendStats stats = BackendStats.ZERO;
@@ -90,20 +91,27 @@ public final class JavaBackend implements BackprojectionBackend {
         int k = slicesPerPass = options.slicesPerPass() == 0 ? AUTO_SLICES_PER_PASS : options.slicesPerPass();
         boolean linear = options.interpolation() == Interpolation.LINEAR;
         String v = options.variant();
-        kernel = switch (v) {
-            case "scalar" -> new ScalarTileKernel(linear);
-            case "vector" -> {
-                if (!vectorApiPresent())
-                    throw new IllegalStateException("java backend variant 'vector' needs the JDK module jdk.incubator.vector (--add-modules=jdk.incubator.vector)");
-                yield new VectorTileKernel(linear, k);
-            }
-            case "auto" -> vectorApiPresent() && VectorTileKernel.supports(k) ? new VectorTileKernel(linear, k) : new ScalarTileKernel(linear);
-            default -> throw new IllegalArgumentException("java backend: unknown variant '" + v + "': expected auto, vector or scalar");
-        };
+        if (!v.equals("scalar") && !v.equals("vector") && !v.equals("auto"))
+            throw new IllegalArgumentException("java backend: unknown variant '" + v + "': expected auto, vector or scalar");
+        if (v.equals("vector") && !vectorApiPresent())
+            throw new IllegalStateException("java backend variant 'vector' needs the JDK module jdk.incubator.vector (--add-modules=jdk.incubator.vector)");
+        kernels.clear();
+        kernel = kernelFor(k);
         long bins = (long) n * job.scan().detectorWidth() * k;
         return new Requisition(k, 0, bins * 4 + (long) tile * tile * k * 4 * options.effectiveThreads(), false,
                 "java " + kernel.name() + ", " + k + " slices/pass, " + options.interpolation().name().toLowerCase()
                         + (options.format() == SampleFormat.HALF ? ", half storage" : ""));
+    }
+
+    /** The kernel for k interleaved slices; a last, partial pass uses a narrower one instead of padding. */
+    private TileKernel kernelFor(int k) {
+        return kernels.computeIfAbsent(k, kk -> {
+            boolean linear = options.interpolation() == Interpolation.LINEAR;
+            String v = options.variant();
+            if (v.equals("scalar")) return new ScalarTileKernel(linear);
+            if (v.equals("vector") && (kk == 4 || kk == 8 || kk == 16)) return new VectorTileKernel(linear, kk);
+            return vectorApiPresent() && VectorTileKernel.supports(kk) ? new VectorTileKernel(linear, kk) : new ScalarTileKernel(linear);
+        });
     }
 
     static boolean vectorApiPresent() {
@@ -128,23 +136,26 @@ public final class JavaBackend implements BackprojectionBackend {
                 throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values");
         long t0 = System.nanoTime();
         int k = slicesPerPass;
-        int bins = nproj * width;
         for (int first = 0; first < batch.count(); first += k) {
-            packed = MultiSlicePacker.interleave(batch.sinograms(), first, k, bins, packed);
+            int n = Math.min(k, batch.count() - first);
+            int kp = n == k ? k : Integer.highestOneBit(n - 1) << 1; // narrower pass for a remainder
+            if (n == 1) kp = 1;
+            packed = MultiSlicePacker.interleavePadded(batch.sinograms(), first, kp, nproj, width, TileKernel.PAD_LEFT,
+                    TileKernel.PAD_RIGHT, packed);
             if (options.format() == SampleFormat.HALF) {
-                for (int i = 0; i < bins * k; i++) packed[i] = Half.round(packed[i]);
+                int n2 = nproj * (width + TileKernel.PAD_LEFT + TileKernel.PAD_RIGHT) * kp;
+                for (int i = 0; i < n2; i++) packed[i] = Half.round(packed[i]);
             }
-            backprojectPass(packed, k, width, nproj, g, out, first, Math.min(k, batch.count() - first));
+            backprojectPass(kernelFor(kp), packed, kp, width, nproj, g, out, first, n);
         }
         long updates = (long) pixels * nproj * batch.count();
         stats = stats.plus(updates, System.nanoTime() - t0);
     }
 
-    private void backprojectPass(float[] packed, int k, int width, int nproj, SliceGeometry g, float[][] out,
+    private void backprojectPass(TileKernel kern, float[] packed, int k, int width, int nproj, SliceGeometry g, float[][] out,
                                  int first, int n) {
         int rows = g.roiRows(), cols = g.roiCols();
         int tilesY = (rows + tile - 1) / tile, tilesX = (cols + tile - 1) / tile;
-        final TileKernel kern = kernel;
         pool.submit(() -> IntStream.range(0, tilesX * tilesY).parallel().forEach(ti -> {
             int ty = ti / tilesX, tx = ti % tilesX;
             int r0 = ty * tile, c0 = tx * tile;

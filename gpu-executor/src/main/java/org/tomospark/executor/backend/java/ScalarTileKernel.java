@@ -16,7 +16,7 @@ final class ScalarTileKernel implements TileKernel {
     @Override
     public void run(float[] packed, int k, int width, double[] cos, double[] sin, double[] off, int p0, int p1,
                     int row0, int col0, int rows, int cols, float[] acc) {
-        final int rowStride = width * k;
+        final int rowStride = (width + PAD_LEFT + PAD_RIGHT) * k;
         float[] a = new float[k];
         for (int r = 0; r < rows; r++) {
             final double y = row0 + r;
@@ -26,29 +26,21 @@ final class ScalarTileKernel implements TileKernel {
                 System.arraycopy(acc, ai, a, 0, k);
                 for (int p = p0; p < p1; p++) {
                     final double t = off[p] + x * cos[p] - y * sin[p];
-                    final int base = p * rowStride;
                     if (linear) {
-                        final int i0 = (int) Math.floor(t);
-                        final float f = (float) (t - i0);
-                        if (i0 >= 0 && i0 < width - 1) {
-                            final int b = base + i0 * k;
-                            for (int s = 0; s < k; s++) {
-                                float v0 = packed[b + s];
-                                a[s] += v0 + f * (packed[b + k + s] - v0);
-                            }
-                        } else if (i0 == -1) {
-                            for (int s = 0; s < k; s++) a[s] += f * packed[base + s];
-                        } else if (i0 == width - 1) {
-                            final int b = base + i0 * k;
-                            final float g = 1f - f;
-                            for (int s = 0; s < k; s++) a[s] += g * packed[b + s];
+                        final double fl = Math.floor(t);
+                        int i0 = (int) fl;
+                        float f = (float) (t - fl);
+                        if (i0 < -1) { i0 = -1; f = 0f; } else if (i0 > width) { i0 = width; f = 0f; }
+                        final int b = p * rowStride + (i0 + PAD_LEFT) * k;
+                        for (int s = 0; s < k; s++) {
+                            float v0 = packed[b + s];
+                            a[s] += v0 + f * (packed[b + k + s] - v0);
                         }
                     } else {
-                        final int i0 = (int) Math.floor(t + 0.5);
-                        if (i0 >= 0 && i0 < width) {
-                            final int b = base + i0 * k;
-                            for (int s = 0; s < k; s++) a[s] += packed[b + s];
-                        }
+                        int i0 = (int) Math.floor(t + 0.5);
+                        if (i0 < -1) i0 = -1; else if (i0 > width) i0 = width;
+                        final int b = p * rowStride + (i0 + PAD_LEFT) * k;
+                        for (int s = 0; s < k; s++) a[s] += packed[b + s];
                     }
                 }
                 System.arraycopy(a, 0, acc, ai, k);

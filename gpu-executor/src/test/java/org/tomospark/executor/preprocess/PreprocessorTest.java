@@ -1,0 +1,135 @@
+package org.tomospark.executor.preprocess;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class PreprocessorTest {
+    static final int W = 7, ROWS = 2, NPROJ = 5;
+
+    /** Counts dark + gain·I0·exp(−p) for known p, flats dark + gain·I0. */
+    static float[] counts(double[] p, double[] gain, double[] dark, double i0) {
+        float[] c = new float[NPROJ * ROWS * W];
+        for (int i = 0; i < c.length; i++) {
+            int pix = i % (ROWS * W);
+            c[i] = (float) (dark[pix] + gain[pix] * i0 * Math.exp(-p[i]));
+        }
+        return c;
+    }
+
+    @Test
+    void flatDarkCorrectionAndLogRecoverLineIntegrals() {
+        Random r = new Random(5);
+        double[] p = new double[NPROJ * ROWS * W], gain = new double[ROWS * W], dark = new double[ROWS * W];
+        for (int i = 0; i < p.length; i++) p[i] = r.nextDouble() * 3;
+        for (int i = 0; i < gain.length; i++) {
+            gain[i] = 0.8 + 0.4 * r.nextDouble();
+            dark[i] = 90 + 20 * r.nextDouble();
+        }
+        float[] raw = counts(p, gain, dark, 30000);
+        // two flat frames and two dark frames whose averages are the true fields
+        float[] flats = new float[2 * ROWS * W], darks = new float[2 * ROWS * W];
+        for (int i = 0; i < ROWS * W; i++) {
+            flats[i] = (float) (dark[i] + gain[i] * 30000 - 50);
+            flats[ROWS * W + i] = (float) (dark[i] + gain[i] * 30000 + 50);
+            darks[i] = (float) (dark[i] - 3);
+            darks[ROWS * W + i] = (float) (dark[i] + 3);
+        }
+        FlatDark fd = FlatDark.average(10, RawStack.ofFloat(2, ROWS, W, flats), RawStack.ofFloat(2, ROWS, W, darks), "flats", "darks");
+        Preprocessor.Result res = Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "flats");
+        assertEquals(ROWS, res.sinograms().length);
+        for (int q = 0; q < NPROJ; q++)
+            for (int row = 0; row < ROWS; row++)
+                for (int c = 0; c < W; c++)
+                    assertEquals(p[(q * ROWS + row) * W + c], res.sinograms()[row][q * W + c], 2e-4, "p=" + q + " row=" + row + " col=" + c);
+        assertFalse(res.stats().anyRepairs());
+    }
+
+    @Test
+    void uint16CountsAreReadUnsigned() {
+        short[] raw = new short[NPROJ * ROWS * W];
+        java.util.Arrays.fill(raw, (short) 40000); // above Short.MAX_VALUE
+        short[] flat = new short[ROWS * W];
+        java.util.Arrays.fill(flat, (short) 50000);
+        FlatDark fd = FlatDark.average(0, RawStack.ofUint16(1, ROWS, W, flat), null, "flats", "darks");
+        Preprocessor.Result res = Preprocessor.defaults().apply(RawStack.ofUint16(NPROJ, ROWS, W, raw), fd, "data", "flats");
+        assertEquals(-Math.log(0.8), res.sinograms()[1][3], 1e-6);
+    }
+
+    @Test
+    void clampsCountsAndRepairsNaN() {
+        float[] raw = new float[NPROJ * ROWS * W];
+        java.util.Arrays.fill(raw, 500f);
+        raw[3] = 0f;          // transmission 0 → clamped
+        raw[W + 2] = Float.NaN; // repaired from neighbours (which are equal)
+        float[] flat = new float[ROWS * W];
+        java.util.Arrays.fill(flat, 1000f);
+        FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "flats", "darks");
+        Preprocessor pp = new Preprocessor(1e-3f, 1e-6f, 0.1, true);
+        Preprocessor.Result res = pp.apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "flats");
+        assertEquals(1, res.stats().clampedTransmission());
+        assertEquals(1, res.stats().repairedNonFinite());
+        assertEquals((float) -Math.log(1e-6), res.sinograms()[0][3], 1e-4);
+        assertEquals((float) Math.log(2), res.sinograms()[1][2], 1e-6);
+        for (float[] s : res.sinograms()) for (float v : s) assertTrue(Float.isFinite(v));
+    }
+
+    @Test
+    void zeroFlatsAreRejectedNamingTheDataset() {
+        float[] raw = new float[NPROJ * ROWS * W];
+        java.util.Arrays.fill(raw, 500f);
+        FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, new float[ROWS * W]), null, "scan.h5:/exchange/data_white", "d");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "scan.h5:/exchange/data", "scan.h5:/exchange/data_white"));
+        assertTrue(e.getMessage().contains("scan.h5:/exchange/data_white") && e.getMessage().contains("not above the dark"), e.getMessage());
+    }
+
+    @Test
+    void partlyDeadFlatsBeyondTheLimitAreRejected() {
+        float[] flat = new float[ROWS * W];
+        java.util.Arrays.fill(flat, 1000f);
+        flat[0] = flat[1] = 0; // 2 of 14 pixels = 14 % > 5 %
+        FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "white", "dark");
+        float[] raw = new float[NPROJ * ROWS * W];
+        java.util.Arrays.fill(raw, 500f);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "white"));
+        assertTrue(e.getMessage().contains("preprocess.maxRepairFraction"), e.getMessage());
+        // within a tolerant limit they are clamped and counted instead
+        Preprocessor.Result ok = new Preprocessor(1e-3f, 1e-6f, 0.2, true).apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "white");
+        assertEquals(2L * NPROJ, ok.stats().clampedDenominators());
+    }
+
+    @Test
+    void nanInFlatsIsRejectedNamingTheDataset() {
+        float[] flat = new float[ROWS * W];
+        java.util.Arrays.fill(flat, 1000f);
+        flat[5] = Float.NaN;
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "scan.h5:/exchange/data_white", "d"));
+        assertTrue(e.getMessage().startsWith("scan.h5:/exchange/data_white: frame 0 has a non-finite value"), e.getMessage());
+    }
+
+    @Test
+    void nanFloodInProjectionsIsRejected() {
+        float[] raw = new float[NPROJ * ROWS * W];
+        java.util.Arrays.fill(raw, Float.NaN);
+        float[] flat = new float[ROWS * W];
+        java.util.Arrays.fill(flat, 1000f);
+        FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "w", "d");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "scan.h5:/exchange/data", "w"));
+        assertTrue(e.getMessage().contains("scan.h5:/exchange/data") && e.getMessage().contains("NaN/Inf"), e.getMessage());
+    }
+
+    @Test
+    void wrongShapesAreRejected() {
+        assertThrows(IllegalArgumentException.class, () -> RawStack.ofFloat(2, 2, 2, new float[7]));
+        FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, 1, W, new float[W]), null, "w", "d");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, new float[NPROJ * ROWS * W]), fd, "scan", "w"));
+        assertTrue(e.getMessage().contains("scan: band is 2x7 but flats/darks are 1x7"), e.getMessage());
+    }
+}

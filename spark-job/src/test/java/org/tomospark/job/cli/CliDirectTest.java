@@ -1,0 +1,183 @@
+package org.tomospark.job.cli;
+
+import io.jhdf.HdfFile;
+import io.jhdf.WritableHdfFile;
+import io.jhdf.api.WritableGroup;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tomospark.executor.io.DataExchangeSource;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The command line, direct engine: outputs equal the library's, and bad input fails before any slice is written. */
+class CliDirectTest {
+    @TempDir
+    static Path tmp;
+    static Path scan;
+
+    @BeforeAll
+    static void writeScan() {
+        scan = tmp.resolve("scan.h5");
+        new DemoDataset(DemoDataset.Spec.demo().withSize(64, 6, 90)).writeHdf5(scan);
+    }
+
+    record Run(int code, String err) {
+    }
+
+    static Run cli(String... args) {
+        PrintStream old = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true));
+        try {
+            int code = TomoCli.run(args);
+            return new Run(code, buf.toString());
+        } finally {
+            System.setErr(old);
+        }
+    }
+
+    static long sliceCount(Path dir) throws Exception {
+        if (!Files.isDirectory(dir)) return 0;
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.tif")).count();
+        }
+    }
+
+    @Test
+    void slicesEqualTheLibraryRunAndGroupingDoesNotMatter() throws Exception {
+        Path out = tmp.resolve("out-whole");
+        Run r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java", "--filter", "shepp-logan");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(6, sliceCount(out));
+        assertTrue(Files.isRegularFile(out.resolve("_SUCCESS")));
+        assertTrue(Files.size(out.resolve("preview.png")) > 1000);
+        assertTrue(Files.readString(out.resolve("report.json")).contains("\"gups\""));
+        assertFalse(Files.exists(out.resolve("_temporary")));
+        try (Stream<Path> s = Files.list(out)) {
+            assertTrue(s.noneMatch(p -> p.getFileName().toString().endsWith(".crc")), "no checksum side files");
+        }
+        // the same reconstruction through the library
+        Map<Integer, float[]> lib = new HashMap<>();
+        ReconstructionParams p = ReconstructionParams.builder().backend("java")
+                .filter(org.tomospark.executor.filter.FilterSpec.of(org.tomospark.executor.filter.FilterWindow.SHEPP_LOGAN)).build();
+        try (DataExchangeSource src = DataExchangeSource.open(scan)) {
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> lib.put(row, px), null, null);
+        }
+        // and with groups of 2 rows instead of one group
+        Path out2 = tmp.resolve("out-groups");
+        assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out2.toString(), "--backend", "java",
+                "--filter", "shepp-logan", "--conf", "group.rows=2", "--slices-per-pass", "2").code());
+        for (int row = 0; row < 6; row++) {
+            String name = String.format("slice_%05d.tif", row);
+            FloatTiff.Image a = FloatTiff.decode(Files.readAllBytes(out.resolve(name)));
+            FloatTiff.Image b = FloatTiff.decode(Files.readAllBytes(out2.resolve(name)));
+            assertEquals(64, a.width());
+            assertArrayEquals(lib.get(row), a.pixels(), "row " + row + " vs library");
+            assertArrayEquals(a.pixels(), b.pixels(), "row " + row + " grouped differently");
+        }
+    }
+
+    @Test
+    void slicesRangeAndResume() throws Exception {
+        Path out = tmp.resolve("out-range");
+        assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "2:4").code());
+        assertEquals(2, sliceCount(out));
+        assertTrue(Files.exists(out.resolve("slice_00002.tif")) && Files.exists(out.resolve("slice_00003.tif")));
+        Run again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString());
+        assertEquals(2, again.code());
+        assertTrue(again.err().contains("already holds 2 slices") && again.err().contains("--overwrite"), again.err());
+        Run resumed = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
+        assertEquals(0, resumed.code(), resumed.err());
+        assertEquals(6, sliceCount(out));
+        assertTrue(resumed.err().contains("(2 skipped)"), resumed.err());
+        assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--overwrite").code());
+    }
+
+    static Path writeBad(String name, java.util.function.Consumer<WritableGroup> content) {
+        Path f = tmp.resolve(name);
+        try (WritableHdfFile w = HdfFile.write(f)) {
+            content.accept(w.putGroup("exchange"));
+        }
+        return f;
+    }
+
+    void assertFailsCleanly(String expected, String... args) throws Exception {
+        Path out = tmp.resolve("bad-" + System.nanoTime());
+        String[] full = Stream.concat(Stream.of(args), Stream.of("--output", out.toString())).toArray(String[]::new);
+        Run r = cli(full);
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains(expected), "expected '" + expected + "' in: " + r.err());
+        assertEquals(0, sliceCount(out), "no slice may be written");
+    }
+
+    @Test
+    void badInputFailsBeforeWritingAnySlice() throws Exception {
+        assertFailsCleanly("nope.h5: input not found", "reconstruct", "--input", tmp.resolve("nope.h5").toString());
+        assertFailsCleanly("center of rotation 500.0 lies outside the detector [0, 63]",
+                "reconstruct", "--input", scan.toString(), "--center", "500");
+        assertFailsCleanly("config key filter: invalid value 'gauss'", "reconstruct", "--input", scan.toString(), "--filter", "gauss");
+        assertFailsCleanly("slices 4:9 outside the 6 detector rows", "reconstruct", "--input", scan.toString(), "--slices", "4:9");
+        assertFailsCleanly("unknown config key 'centre'", "reconstruct", "--input", scan.toString(), "--conf", "centre=3");
+
+        Path zeroFlats = writeBad("zeroflats.h5", ex -> {
+            ex.putDataset("data", new float[4][2][16]);
+            ex.putDataset("data_white", new float[2][2][16]);
+            ex.putDataset("theta", new double[]{0, 45, 90, 135});
+        });
+        assertFailsCleanly("/exchange/data_white: flat field is not above the dark field", "reconstruct", "--input", zeroFlats.toString());
+
+        float[][][] nanWhite = new float[2][2][16];
+        for (float[][] a : nanWhite) for (float[] b : a) java.util.Arrays.fill(b, 100f);
+        nanWhite[1][1][3] = Float.NaN;
+        Path nanFlats = writeBad("nanflats.h5", ex -> {
+            ex.putDataset("data", new float[4][2][16]);
+            ex.putDataset("data_white", nanWhite);
+            ex.putDataset("theta", new double[]{0, 45, 90, 135});
+        });
+        assertFailsCleanly("/exchange/data_white: frame 1 has a non-finite value", "reconstruct", "--input", nanFlats.toString());
+
+        Path mismatch = writeBad("mismatch.h5", ex -> {
+            ex.putDataset("data", new float[4][2][16]);
+            ex.putDataset("theta", new double[]{0, 45, 90});
+        });
+        assertFailsCleanly("/exchange/theta has 3 angles but /exchange/data has 4 projections", "reconstruct", "--input", mismatch.toString());
+
+        Path noData = writeBad("nodata.h5", ex -> ex.putDataset("theta", new double[]{0, 1}));
+        assertFailsCleanly("dataset /exchange/data not found", "reconstruct", "--input", noData.toString());
+
+        byte[] all = Files.readAllBytes(scan);
+        Path truncated = tmp.resolve("truncated.h5");
+        Files.write(truncated, java.util.Arrays.copyOf(all, all.length / 3));
+        assertFailsCleanly("truncated.h5", "reconstruct", "--input", truncated.toString());
+    }
+
+    @Test
+    void unwritableOutputIsReportedBeforeWork() throws Exception {
+        Path file = tmp.resolve("a-file");
+        Files.writeString(file, "x");
+        Run r = cli("reconstruct", "--input", scan.toString(), "--output", file.resolve("sub").toString());
+        assertEquals(2, r.code());
+        assertTrue(r.err().contains("output is not writable"), r.err());
+    }
+
+    @Test
+    void helpAndBackends() {
+        Run h = cli("reconstruct", "--help");
+        assertEquals(0, h.code());
+        Run b = cli("backends");
+        assertEquals(0, b.code());
+    }
+}
