@@ -30,6 +30,8 @@ public final class ExecutorResources {
     private static final Map<String, Semaphore> DEVICE_PERMITS = new ConcurrentHashMap<>();
     private static final Map<String, ConcurrentLinkedQueue<SliceGroupProcessor>> IDLE = new ConcurrentHashMap<>();
     private static final Map<String, Integer> CREATED = new ConcurrentHashMap<>();
+    private static final Map<String, java.util.concurrent.atomic.AtomicInteger> IN_USE = new ConcurrentHashMap<>();
+    private static final Map<String, Integer> MAX_IN_USE = new ConcurrentHashMap<>();
     private static volatile BlockingQueue<String> localDevices;
     private static volatile List<String> localDeviceList;
     private static volatile boolean autoFallbackLogged;
@@ -54,13 +56,19 @@ public final class ExecutorResources {
         }
         if (!devices.isEmpty()) {
             BlockingQueue<String> q = localQueue(devices, tasksPerDevice);
-            return new Assignment(q.take(), "local");
+            String d = q.take();
+            int now = IN_USE.computeIfAbsent(d, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            MAX_IN_USE.merge(d, now, Math::max);
+            return new Assignment(d, "local");
         }
         return new Assignment("", "none");
     }
 
     static void releaseDevice(Assignment a) {
-        if (a.source().equals("local")) localDevices.add(a.device());
+        if (a.source().equals("local")) {
+            IN_USE.get(a.device()).decrementAndGet();
+            localDevices.add(a.device());
+        }
     }
 
     private static synchronized BlockingQueue<String> localQueue(List<String> devices, int perDevice) {
@@ -151,6 +159,11 @@ public final class ExecutorResources {
             if (permit != null) permit.release();
             throw e;
         }
+    }
+
+    /** The most tasks that held a local-mode device at once (tests check one device per concurrent task). */
+    public static int maxConcurrentUse(String device) {
+        return MAX_IN_USE.getOrDefault(device, 0);
     }
 
     /** Processors created in this JVM so far, for all keys (tests check the reuse). */

@@ -124,6 +124,28 @@ class LocalModeTest {
     }
 
     @Test
+    void localModeGivesEachConcurrentTaskItsOwnConfiguredDevice() throws Exception {
+        // local mode cannot assign task GPUs: job.devices lists them, one per concurrent task (java ignores the address)
+        Path out = TestScans.tmp("devices").resolve("rec");
+        SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withParams(TestScans.params().toBuilder().groupRows(2).build())
+                .withSpark(SparkOptions.defaults().withProgress(false).withDevices(List.of("7", "9")));
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec, null);
+        assertEquals(8, r.groups().size());
+        java.util.Set<String> used = new java.util.TreeSet<>();
+        for (GroupOutcome g : r.groups()) used.add(g.device());
+        assertTrue(used.stream().allMatch(d -> d.equals("7 (local)") || d.equals("9 (local)")), used.toString());
+        assertEquals(1, ExecutorResources.maxConcurrentUse("7"), "device 7 shared by concurrent tasks");
+        assertTrue(ExecutorResources.maxConcurrentUse("9") <= 1);
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+        assertEquals(List.of("7", "9"), ((Map<?, ?>) r.report().get("spark")).get("localDevices"));
+        // auto without any GPU assignment falls back to java (and says so in the log and the report)
+        SparkReconstruction.Result a = SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(),
+                TestScans.tmp("auto-java").resolve("rec").toString()).withParams(TestScans.params().toBuilder().backend("auto").build()), null);
+        assertTrue(a.groups().stream().allMatch(g -> g.backend().equals("java")));
+    }
+
+    @Test
     void notebookBuilderRunsOnTheSessionContext() throws Exception {
         Path out = TestScans.tmp("nb").resolve("rec");
         org.tomospark.job.api.Reconstruction.Result r = org.tomospark.job.api.Reconstruction.builder(TestScans.spark())
