@@ -26,7 +26,7 @@ final class EngineLauncher {
         }
         if (!conf.contains("spark.app.name")) conf.setAppName("tomospark " + req.input());
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
-        boolean running = SparkContext.getActive().isDefined(); // e.g. a notebook's or a test's context: leave it running
+        boolean running = org.apache.spark.SparkContext$.MODULE$.getActive().isDefined(); // e.g. a notebook's or a test's context: leave it running
         SparkContext sc = SparkContext.getOrCreate(conf);
         try {
             ProgressBar bar = new ProgressBar(System.err);
