@@ -65,6 +65,8 @@ import static org.jocl.CL.*;
  *       and unfiltered batches are expected; otherwise the caller filters with {@link RampFilter}.</li>
  *   <li>{@code opencl.alu.pix} (default 2) and {@code opencl.alu.group} (default 16): ALU kernel
  *       pixels per item per dimension and work-group edge.</li>
+ *   <li>{@code opencl.images} = auto | off: off treats the device as one without image support (buffer
+ *       kernels only), as on devices with CL_DEVICE_IMAGE_SUPPORT false.</li>
  *   <li>{@code opencl.profile} = true: profile kernels; see {@link #kernelNanos()}.</li>
  *   <li>{@code opencl.define}: extra text appended to the build options (e.g. {@code -DBROKEN=1}, used
  *       by the tests to check that a build failure reports the build log).</li>
@@ -105,6 +107,7 @@ public final class OpenClBackend implements BackprojectionBackend {
     private cl_mem consts, dconsts, response;
     private int aluGroup = 16, aluPix = 2, pchunk = 16;
     private boolean filterOnDevice;
+    private boolean imagesUsable;
     private int nfft;
     private int filterLocal;
     private final Slot[] slots = new Slot[2];
@@ -296,11 +299,15 @@ public final class OpenClBackend implements BackprojectionBackend {
             default -> throw new IllegalArgumentException("opencl.coords must be auto, float or double, got '" + coords + "'");
         };
         int spp = o.slicesPerPass();
-        boolean imagesFit = ctx.imageSupport && width <= ctx.image2dMaxWidth && nproj <= ctx.image2dMaxHeight;
+        String img = o.extra().getOrDefault("opencl.images", "auto").trim().toLowerCase(Locale.ROOT);
+        if (!img.equals("auto") && !img.equals("off"))
+            throw new IllegalArgumentException("opencl.images must be auto or off, got '" + img + "'");
+        imagesUsable = ctx.imageSupport && img.equals("auto");
+        boolean imagesFit = imagesUsable && width <= ctx.image2dMaxWidth && nproj <= ctx.image2dMaxHeight;
         switch (v) {
             case "auto": {
                 if (!device.isGpu() || !imagesFit) {
-                    if (!ctx.imageSupport) LOG.warn("opencl: {} has no image support; using the buffer-based alu kernel", device);
+                    if (!imagesUsable) LOG.warn("opencl: {} has no image support; using the buffer-based alu kernel", device);
                     return new Plan("alu", Kind.ALU, Math.min(spp, 4), wantHalf, linear, coordDouble);
                 }
                 int k = spp >= 4 ? 4 : spp == 2 ? (ctx.supportsImageFormat(CL_RG, CL_FLOAT) ? 2 : 4) : 1;
@@ -325,9 +332,10 @@ public final class OpenClBackend implements BackprojectionBackend {
     }
 
     private Plan imagePlan(String v, int k, boolean half, boolean linear, boolean coordDouble, int width, int nproj) {
-        if (!ctx.imageSupport)
+        if (!imagesUsable)
             throw new OpenClException("opencl variant '" + v + "' needs image support, which " + device
-                    + " lacks (CL_DEVICE_IMAGE_SUPPORT = false); use variant alu (buffer kernel) or auto");
+                    + (ctx.imageSupport ? " has but opencl.images=off disables" : " lacks (CL_DEVICE_IMAGE_SUPPORT = false)")
+                    + "; use variant alu (buffer kernel) or auto");
         int type = half ? CL_HALF_FLOAT : CL_FLOAT;
         if (!ctx.supportsImageFormat(channelOrder(k), type))
             throw new OpenClException("opencl variant '" + v + "' needs read-only 2D images of format " + channelOrderName(k) + "/"

@@ -164,6 +164,21 @@ class OpenClErrorsAndPlumbingTest {
     }
 
     @Test
+    void deviceWithoutImages() {
+        needOpenCl();
+        try (OpenClBackend b = new OpenClBackend()) {
+            b.setup(BackendOptions.defaults().withVariant("tex4").withExtra("opencl.images", "off"));
+            OpenClException e = assertThrows(OpenClException.class, () -> b.validate(smallJob()));
+            assertTrue(e.getMessage().contains("needs image support"), e.getMessage());
+            assertTrue(e.getMessage().contains("use variant alu"), e.getMessage());
+        }
+        try (OpenClBackend b = new OpenClBackend()) { // auto falls back to the buffer kernel
+            b.setup(BackendOptions.defaults().withVariant("auto").withExtra("opencl.images", "off"));
+            assertTrue(b.validate(smallJob()).description().contains("alu"));
+        }
+    }
+
+    @Test
     void unknownVariantAndBadDeviceIndex() {
         needOpenCl();
         try (OpenClBackend b = new OpenClBackend()) {
