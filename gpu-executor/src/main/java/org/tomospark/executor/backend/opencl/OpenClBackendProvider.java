@@ -5,8 +5,9 @@ import org.tomospark.executor.backend.BackprojectionBackend;
 
 /**
  * Registers the OpenCL backend. Available wherever an OpenCL platform with a device exists (PoCL counts);
- * chosen by {@code auto} only when an OpenCL GPU is present: on PoCL's CPU device the Java backend is as
- * fast or faster (BENCHMARKS.md, "OpenCL backend"), so a CPU-only machine keeps the Java backend.
+ * chosen by {@code auto} only when an OpenCL GPU is present. On PoCL's CPU device only the 4-slice ALU
+ * kernel beat the Java backend (1.7x in isolation), the texture kernels are 2-3x slower, and both would
+ * share the executor's cores (BENCHMARKS.md, "OpenCL backend"), so a CPU-only machine keeps java.
  */
 public final class OpenClBackendProvider implements BackendProvider {
     @Override
