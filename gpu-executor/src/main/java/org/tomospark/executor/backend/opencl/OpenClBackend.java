@@ -298,7 +298,7 @@ public final class OpenClBackend implements BackprojectionBackend {
             }
             default -> throw new IllegalArgumentException("opencl.coords must be auto, float or double, got '" + coords + "'");
         };
-        int spp = o.slicesPerPass();
+        int spp = o.slicesPerPass() == 0 ? 4 : o.slicesPerPass(); // 0 = auto: 4 slices per texel/bin
         String img = o.extra().getOrDefault("opencl.images", "auto").trim().toLowerCase(Locale.ROOT);
         if (!img.equals("auto") && !img.equals("off"))
             throw new IllegalArgumentException("opencl.images must be auto or off, got '" + img + "'");
