@@ -462,11 +462,12 @@ public final class OpenClBackend implements BackprojectionBackend {
         if (filterHere) {
             clEnqueueWriteBuffer(upQ, s.raw, CL_FALSE, 0, (long) bins * k * 4, Pointer.to(s.hostIn), 0, null, s.evUp);
             cl_mem target = plan.kind == Kind.IMAGE ? s.filtered : s.sino;
-            clSetKernelArg(filterKernel, 0, Sizeof.cl_mem, Pointer.to(s.raw));
-            clSetKernelArg(filterKernel, 1, Sizeof.cl_mem, Pointer.to(target));
-            clSetKernelArg(filterKernel, 2, Sizeof.cl_mem, Pointer.to(response));
-            clSetKernelArg(filterKernel, 3, Sizeof.cl_int, Pointer.to(new int[]{width}));
-            clSetKernelArg(filterKernel, 4, (long) nfft * 8, null);
+            int fa = 0; // arguments in the order of ramp_filter.cl's signature
+            clSetKernelArg(filterKernel, fa++, Sizeof.cl_mem, Pointer.to(s.raw));
+            clSetKernelArg(filterKernel, fa++, Sizeof.cl_mem, Pointer.to(target));
+            clSetKernelArg(filterKernel, fa++, Sizeof.cl_mem, Pointer.to(response));
+            clSetKernelArg(filterKernel, fa++, Sizeof.cl_int, Pointer.to(new int[]{width}));
+            clSetKernelArg(filterKernel, fa++, (long) nfft * 8, null);
             s.evFilter = new cl_event();
             long[] global = {(long) filterLocal * nproj * k};
             long[] local = {filterLocal};
