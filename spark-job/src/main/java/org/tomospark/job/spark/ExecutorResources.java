@@ -143,6 +143,7 @@ public final class ExecutorResources {
             String key = backend + "|" + device + "|" + signature;
             SliceGroupProcessor p = IDLE.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>()).poll();
             if (p == null) {
+                evictOtherJobs(backend + "|" + device + "|", key);
                 BackprojectionBackend b = Backends.open(backend, options.get().withDevice(device));
                 try {
                     p = make.apply(b);
@@ -164,6 +165,24 @@ public final class ExecutorResources {
     /** The most tasks that held a local-mode device at once (tests check one device per concurrent task). */
     public static int maxConcurrentUse(String device) {
         return MAX_IN_USE.getOrDefault(device, 0);
+    }
+
+    /**
+     * Closes idle processors of the same backend and device made for other jobs (other geometry or parameters),
+     * so a long-lived executor (a notebook session) holds device memory for one job at a time.
+     */
+    private static void evictOtherJobs(String prefix, String keep) {
+        for (Map.Entry<String, ConcurrentLinkedQueue<SliceGroupProcessor>> e : IDLE.entrySet()) {
+            if (!e.getKey().startsWith(prefix) || e.getKey().equals(keep)) continue;
+            SliceGroupProcessor old;
+            while ((old = e.getValue().poll()) != null) {
+                try {
+                    old.close();
+                } catch (RuntimeException ex) {
+                    LOG.warn("executor: closing an idle processor failed: {}", ex.toString());
+                }
+            }
+        }
     }
 
     /** Processors created in this JVM so far, for all keys (tests check the reuse). */
