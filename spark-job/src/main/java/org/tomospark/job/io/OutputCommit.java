@@ -131,7 +131,8 @@ public final class OutputCommit {
         try {
             FileSystem fs = fs();
             if (overwrite && s.exists()) clear(fs);
-            if (!s.complete() || overwrite) fs.delete(new Path(dir(), SUCCESS), false);
+            // from here on the output is unfinished until finish() writes _SUCCESS again
+            fs.delete(new Path(dir(), SUCCESS), false);
             fs.mkdirs(new Path(dir(), COMMITTED));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);

@@ -114,6 +114,7 @@ public final class SparkReconstruction {
         int[] range;
         ScanGeometry scan;
         SliceGeometry slice;
+        MemoryPlanner.Plan mp;
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {
             meta = src.metadata();
             scan = params.scanGeometry(meta);
@@ -121,18 +122,9 @@ public final class SparkReconstruction {
             range = params.rowRange(meta);
             int n = range[1] - range[0];
             fields = FlatDark.average(range[0], src.readFlats(range[0], n), src.readDarks(range[0], n), src.flatName(), src.darkName());
-            preflight(src, params, fields, range);
+            mp = plan(sc, spec, meta, slice, range, local);
+            preflight(src, params, fields, range, mp.groupRows());
         }
-
-        // --- plan
-        int k = params.backendOptions().slicesPerPass();
-        long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
-        int taskCpus = sconf.getInt("spark.task.cpus", 1);
-        int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
-        MemoryPlanner.Plan mp = MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
-                meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
-                params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
-                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism()));
         List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], mp.groupRows(), params.backendOptions().groupMultiple());
 
         // --- output: policy, signature, resume
@@ -238,6 +230,20 @@ public final class SparkReconstruction {
         return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
     }
 
+    /** The memory plan from the application's settings (executor heap, cores per task) and the job's keys. */
+    static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local) {
+        ReconstructionParams params = spec.params();
+        SparkConf sconf = sc.getConf();
+        int k = params.backendOptions().slicesPerPass();
+        long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
+        int taskCpus = sconf.getInt("spark.task.cpus", 1);
+        int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
+        return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
+                meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
+                params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
+                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism()));
+    }
+
     private static int countRows(List<GroupPlanner.Group> groups) {
         int n = 0;
         for (GroupPlanner.Group g : groups) n += g.rows();
@@ -261,10 +267,9 @@ public final class SparkReconstruction {
      * (the core's preprocessor applied to the flats as data) and the first and last rows of the projections
      * (read and preprocessed: catches a truncated file and unusable data before any slice is written).
      */
-    static void preflight(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range) {
+    static void preflight(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows) {
         Preprocessor pre = params.preprocessor();
         int w = fields.width();
-        int groupRows = Math.max(1, params.groupRows() > 0 ? params.groupRows() : 64);
         for (int s = range[0]; s < range[1]; s += groupRows) {
             int n = Math.min(groupRows, range[1] - s);
             FlatDark sub = fields.subBand(s - range[0], n);
