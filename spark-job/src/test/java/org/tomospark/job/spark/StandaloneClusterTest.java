@@ -109,7 +109,13 @@ class StandaloneClusterTest {
             Path wd = home.resolve("work" + i);
             Files.createDirectories(wd);
             workDirs.add(wd);
-            start("worker" + i, List.of("org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1", "--memory", "1200m",
+            // each Worker "has" one GPU: its own discovery script (two Workers on one host must not discover the same
+            // address); the backend is java, which ignores the address, so this checks Spark's GPU scheduling path
+            Path script = home.resolve("gpu" + i + ".sh");
+            Files.writeString(script, "#!/bin/sh\necho '{\"name\":\"gpu\",\"addresses\":[\"" + i + "\"]}'\n");
+            script.toFile().setExecutable(true);
+            start("worker" + i, List.of("-Dspark.worker.resource.gpu.amount=1", "-Dspark.worker.resource.gpu.discoveryScript=" + script,
+                    "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1", "--memory", "1200m",
                     "--work-dir", wd.toString(), "--webui-port", "" + freePort(), master));
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -132,6 +138,10 @@ class StandaloneClusterTest {
 
     /** Submits SparkMain to the cluster with SparkSubmit in its own (driver) JVM. */
     static Process submit(String name, String output, List<String> settings) throws IOException {
+        return submit(name, output, settings, List.of());
+    }
+
+    static Process submit(String name, String output, List<String> settings, List<String> sparkConf) throws IOException {
         List<String> args = new ArrayList<>(List.of("org.apache.spark.deploy.SparkSubmit", "--master", master, "--deploy-mode", "client",
                 "--class", SparkMain.class.getName(),
                 "--conf", "spark.driver.host=127.0.0.1", "--conf", "spark.driver.bindAddress=127.0.0.1",
@@ -143,8 +153,9 @@ class StandaloneClusterTest {
                 "--conf", "spark.kryo.registrationRequired=true",
                 "--conf", "spark.scheduler.minRegisteredResourcesRatio=1.0",
                 "--conf", "spark.scheduler.maxRegisteredResourcesWaitingTime=60s",
-                "--conf", "spark.task.maxFailures=4",
-                "spark-internal",
+                "--conf", "spark.task.maxFailures=4"));
+        for (String c : sparkConf) args.addAll(List.of("--conf", c));
+        args.addAll(List.of("spark-internal",
                 "input=" + TestScans.hdf5(), "output=" + output, "backend=java", "center=47.5", "filter=shepp-logan",
                 "job.progress=true"));
         args.addAll(settings);
@@ -175,7 +186,8 @@ class StandaloneClusterTest {
     @Timeout(300)
     void jobRunsOnExecutorsInTheirOwnJvms() throws Exception {
         Path out = TestScans.tmp("cluster").resolve("rec");
-        Process p = submit("submit1", out.toString(), List.of("group.rows=4", "job.test.taskDelayMs=1000"));
+        Process p = submit("submit1", out.toString(), List.of("group.rows=4", "job.test.taskDelayMs=1000"),
+                List.of("spark.executor.resource.gpu.amount=1", "spark.task.resource.gpu.amount=1"));
         awaitSuccess(p, "submit1", 240);
         TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
@@ -184,6 +196,9 @@ class StandaloneClusterTest {
         assertEquals(2, executors.size(), "both executors ran groups: " + executors);
         assertTrue(!executors.containsKey("driver"), "groups ran in the driver: " + executors);
         assertTrue(String.valueOf(((Map<?, ?>) r.get("spark")).get("master")).startsWith("spark://127.0.0.1:"));
+        // each task took its GPU address from Spark's assignment (TaskContext resources), one per executor
+        String backends = String.valueOf(r.get("backends"));
+        assertTrue(backends.contains("on 0 (spark)") && backends.contains("on 1 (spark)"), backends);
         // the Workers launched the executors as their own JVMs, in their work directories
         for (Path wd : workDirs) {
             try (var s = Files.walk(wd)) {
