@@ -94,9 +94,9 @@ public final class CenterFinder {
         double coarseBinned = mid + (best - kMax) / 2.0;
         double coarseFull = bin * coarseBinned + (bin - 1) / 2.0;
         double median = median(cm);
-        // fine: full resolution, 0.25 px steps over ±max(2, bin) px
+        // fine: full resolution, 0.25 px steps over ±max(1.5, bin/2 + 0.5) px (the coarse step is bin/2)
         VoMetric fine = new VoMetric(s);
-        double half = Math.max(2.0, bin);
+        double half = Math.max(1.5, bin / 2.0 + 0.5);
         int steps = (int) Math.round(half / 0.25);
         double[] fm = new double[2 * steps + 1];
         double[] fc = new double[2 * steps + 1];
@@ -119,6 +119,7 @@ public final class CenterFinder {
         final int n, m, rows2;
         final boolean[] mask;       // rows2 × m, in FFT order
         final double mean;
+        final ThreadLocal<org.jtransforms.fft.DoubleFFT_2D> fft;
 
         VoMetric(double[][] sino) {
             this.sino = sino;
@@ -134,6 +135,7 @@ public final class CenterFinder {
                 }
             mean = acc / ((double) n * m);
             mask = doubleWedge(rows2, m, m / 2.0);
+            fft = ThreadLocal.withInitial(() -> new org.jtransforms.fft.DoubleFFT_2D(rows2, m));
         }
 
         /** Mean |FFT| of [sino; mirror shifted by s] inside the double-wedge mask. */
@@ -149,7 +151,7 @@ public final class CenterFinder {
                     a[o2 + 2 * j] = v - mean;
                 }
             }
-            new org.jtransforms.fft.DoubleFFT_2D(rows2, m).complexForward(a);
+            fft.get().complexForward(a);
             double sum = 0;
             int cnt = 0;
             for (int i = 0; i < rows2 * m; i++) {

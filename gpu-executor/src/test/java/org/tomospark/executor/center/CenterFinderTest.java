@@ -21,13 +21,17 @@ class CenterFinderTest {
         StringBuilder report = new StringBuilder();
         for (double range : new double[]{180, 360}) {
             for (double off : new double[]{-20.3, 0.0, 7.6}) {
+                long t0 = System.nanoTime();
                 DemoDataset d = phantom(off, range, range == 180 ? 180 : 360);
+                d.counts();
+                report.append(String.format("phantom %.2f s%n", (System.nanoTime() - t0) / 1e9));
                 double truth = d.scanGeometry().centerOfRotation();
                 try (ProjectionSource src = d.asSource()) {
                     for (CenterFinder.Method m : CenterFinder.Method.values()) {
+                        long t1 = System.nanoTime();
                         CenterFinder.Result r = CenterSearch.find(src, ReconstructionParams.builder().build(), m, 2, 0);
-                        report.append(String.format("range %3.0f offset %6.1f %-11s found %8.3f truth %8.3f err %+.3f%n",
-                                range, off, m.id(), r.center(), truth, r.center() - truth));
+                        report.append(String.format("range %3.0f offset %6.1f %-11s found %8.3f truth %8.3f err %+.3f (%.2f s)%n",
+                                range, off, m.id(), r.center(), truth, r.center() - truth, (System.nanoTime() - t1) / 1e9));
                         assertEquals(truth, r.center(), 0.5, m + " range " + range + " offset " + off);
                     }
                 }
