@@ -43,9 +43,11 @@ public record PaganinParams(double energyKeV, double distanceM, double pixelSize
 
     /**
      * Extra detector rows read above and below a slice group so that its rows are filtered as in the full
-     * projection: 12 kernel lengths (the kernel has fallen below e⁻¹² ≈ 6·10⁻⁶ of its peak there), at least 2.
+     * projection: 12 kernel lengths (the continuous kernel has fallen below e⁻¹² ≈ 6·10⁻⁶ of its peak there),
+     * and at least 16: on the pixel grid the filter has a kink at the Nyquist frequency, which gives the
+     * discrete kernel a slowly (1/r²) decaying tail, largest for short kernels.
      */
     public int haloRows() {
-        return Math.max(2, (int) Math.ceil(12 * kernelLengthPx()));
+        return Math.max(16, (int) Math.ceil(12 * kernelLengthPx()));
     }
 }
