@@ -26,7 +26,8 @@ public final class JobKeys {
     public static final ConfigKey<Boolean> RESUME = ConfigKey.bool(IO, "resume",
             "Keep slices already committed in the output and compute only the missing ones.", false);
     public static final ConfigKey<Boolean> PREVIEW = ConfigKey.bool(IO, "output.preview",
-            "Write preview.png (the central slice) next to the slices.", true);
+            "Write preview.png next to the slices: the central XY slice and the central XZ and YZ planes of the volume, "
+                    + "with the grey range printed on it.", true);
 
     public static final ConfigKey<String> ENGINE = ConfigKey.of(RUN, "engine",
             "direct: reconstruct in this JVM without Spark; spark: run as a Spark job.", "direct",

@@ -9,6 +9,10 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.Annotated;
 import org.tomospark.executor.io.PngPreview;
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.Workflow;
 
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;
@@ -65,6 +69,41 @@ public final class CenterSweep {
             float[][] px = {new float[slice.pixels()]};
             backend.process(new SliceBatch(0, new float[][]{f}, g.numProjections(), g.detectorWidth(), true), px);
             out.add(new Image(c, px[0], slice.roiCols(), slice.roiRows()));
+        }
+        return out;
+    }
+
+    /**
+     * The sweep on a scan: the sinogram of detector row {@code row} goes through the same {@link Workflow}
+     * stages as a normal run (phase retrieval with its halo, binning, stripe removal; half acquisition is
+     * re-stitched for every centre, since the stitch depends on it), then is reconstructed at each centre.
+     * Centres are in raw detector pixels (before binning); so are the labels.
+     */
+    public static List<Image> run(ProjectionSource src, ReconstructionParams params, int row, double[] centers,
+                                  BackprojectionBackend backend) {
+        ScanMetadata meta = src.metadata();
+        if (row < 0 || row >= meta.rows())
+            throw new IllegalArgumentException("center.sweep: row " + row + " outside the " + meta.rows() + " detector rows of " + meta.source());
+        ScanGeometry raw = params.scanGeometry(meta);
+        int rb = params.workflow().binRows();
+        int first = row / rb * rb;
+        int rows = Math.min(rb, meta.rows() - first);
+        double mid = centers[centers.length / 2];
+        Workflow w0 = new Workflow(raw.withCenterOfRotation(mid), params);
+        SliceGeometry slice = params.sliceGeometry(w0.effective().detectorWidth());
+        Workflow.Band band = w0.read(src, first, rows);
+        List<Image> out = new ArrayList<>();
+        float[] sino = null;
+        for (double c : centers) {
+            if (c < 0 || c > raw.detectorWidth() - 1)
+                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, " + (raw.detectorWidth() - 1) + "]");
+            Workflow w = new Workflow(raw.withCenterOfRotation(c), params);
+            if (sino == null || params.workflow().halfAcquisition())
+                sino = w.apply(band.projections(), band.fields(), band.haloAbove(), band.haloBelow(), src.dataName(), src.flatName()).sinograms()[0];
+            ScanGeometry g = w.effective();
+            List<Image> one = reconstruct(sino, g, slice, params.filter(), new double[]{g.centerOfRotation()}, backend);
+            Image im = one.get(0);
+            out.add(new Image(c, im.pixels(), im.width(), im.height()));
         }
         return out;
     }
