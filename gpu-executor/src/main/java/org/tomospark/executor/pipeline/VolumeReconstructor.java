@@ -53,7 +53,7 @@ public final class VolumeReconstructor {
 
     /** The issue-5 part of a run, for the report: centre and how it was found, stages, geometry changes. */
     public static java.util.Map<String, Object> describe(ReconstructionParams p, Workflow wf, org.tomospark.executor.center.CenterFinder.Result found,
-                                                         long centerNanos, int groupRows, int haloRows) {
+                                                         long centerNanos, int groupRows, int haloRows, int requestedRows) {
         java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
         java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
         c.put("value", wf.raw().centerOfRotation());
@@ -90,6 +90,18 @@ public final class VolumeReconstructor {
         if (w.binning()) m.put("binning", java.util.Map.of("columns", w.binColumns(), "rows", w.binRows(), "projections", w.binProjections()));
         m.put("rawDetector", java.util.Map.of("width", wf.raw().detectorWidth(), "projections", wf.raw().numProjections()));
         m.put("groupRows", groupRows);
+        java.util.List<String> warn = new java.util.ArrayList<>();
+        if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.CORRELATION
+                && !Double.isNaN(found.score()) && found.score() < 0.9)
+            warn.add(String.format(java.util.Locale.ROOT, "centre search: weak correlation peak %.3f; check the centre with --center-sweep", found.score()));
+        if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.VO && found.score() > 0.9)
+            warn.add(String.format(java.util.Locale.ROOT, "centre search: the Vo metric has no clear minimum (%.3f of its median); check with --center-sweep", found.score()));
+        if (w.halfAcquisition() && m.get("halfAcquisition") instanceof java.util.Map<?, ?> h
+                && ((Number) h.get("overlapColumns")).doubleValue() < 16)
+            warn.add("half acquisition: the overlap is only " + h.get("overlapColumns") + " columns; the stitch may show a seam");
+        if (w.binRows() > 1 && requestedRows % w.binRows() != 0)
+            warn.add("bin.rows " + w.binRows() + ": the last " + requestedRows % w.binRows() + " rows do not fill a bin and were not reconstructed");
+        m.put("warnings", warn);
         return m;
     }
 
@@ -120,6 +132,7 @@ public final class VolumeReconstructor {
         int rb = wf.rowBin();
         if (range[0] % rb != 0)
             throw new IllegalArgumentException("bin.rows " + rb + ": the first row " + range[0] + " must be a multiple of it");
+        int requestedRows = range[1] - range[0];
         range[1] = range[0] + (range[1] - range[0]) / rb * rb;
         if (range[1] <= range[0])
             throw new IllegalArgumentException("bin.rows " + rb + " exceeds the " + (params.rowRange(meta)[1] - range[0]) + " rows requested");
@@ -165,7 +178,7 @@ public final class VolumeReconstructor {
                 if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
             }
             return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, describe(params, wf, cr.found(), centerNs, groupRows, halo(wf)));
+                    stats, backend.id(), device, variant, describe(params, wf, cr.found(), centerNs, groupRows, halo(wf), requestedRows));
         }
     }
 }

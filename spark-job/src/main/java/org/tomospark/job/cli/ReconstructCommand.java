@@ -115,7 +115,8 @@ public final class ReconstructCommand implements Callable<Integer> {
         JobRequest req = new JobRequest(in, out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
                 s.get(JobKeys.PREVIEW), s);
         String eng = s.get(JobKeys.ENGINE);
-        if (eng.equals("spark")) return EngineLauncher.runSpark(req);
+        // a centre sweep is one slice: always in this JVM
+        if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null) return EngineLauncher.runSpark(req);
         new DirectEngine(org.tomospark.job.io.HadoopConf.create(), System.err).run(req);
         return 0;
     }

@@ -74,6 +74,7 @@ public final class RunReport {
         Object c = s.workflow().get("center");
         if (c instanceof Map<?, ?> cm && "detector centre".equals(cm.get("source")))
             w.add("no centre given: the detector centre was used (try --center auto or --center-sweep)");
+        if (s.workflow().get("warnings") instanceof List<?> l) for (Object o : l) w.add(String.valueOf(o));
         if (s.preprocess().clampedDenominators() > 0)
             w.add(s.preprocess().clampedDenominators() + " flat-field values (flat - dark <= floor) were clamped");
         if (s.preprocess().clampedTransmission() > 0)
