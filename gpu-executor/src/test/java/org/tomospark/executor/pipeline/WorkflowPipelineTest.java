@@ -104,4 +104,18 @@ class WorkflowPipelineTest {
         assertTrue(maxDiff < 2e-4, "halo: groups of 4 rows differ by " + maxDiff);
         assertTrue(plainDiff > 1e-2, "phase retrieval changes the result");
     }
+
+    @Test
+    void roiComputesOnlyTheRectangle() {
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(128, 2, 90).withNoise(false));
+        VolumeReconstructor.Summary[] full = new VolumeReconstructor.Summary[1], roi = new VolumeReconstructor.Summary[1];
+        float[][] a = run(d, ReconstructionParams.builder().backend("java").build(), 2, full);
+        float[][] b = run(d, ReconstructionParams.builder().backend("java").roi(40, 20, 48, 32).build(), 2, roi);
+        assertEquals(48 * 32 * 90L * 2, roi[0].updates());
+        assertEquals(128 * 128 / (48.0 * 32), full[0].updates() / (double) roi[0].updates(), 1e-9);
+        double maxDiff = 0;
+        for (int i = 0; i < 32; i++)
+            for (int j = 0; j < 48; j++) maxDiff = Math.max(maxDiff, Math.abs(b[1][i * 48 + j] - a[1][(i + 20) * 128 + j + 40]));
+        assertTrue(maxDiff < 1e-6, "ROI pixels equal the full slice's: " + maxDiff);
+    }
 }
