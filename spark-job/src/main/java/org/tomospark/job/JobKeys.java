@@ -26,7 +26,8 @@ public final class JobKeys {
     public static final ConfigKey<Boolean> RESUME = ConfigKey.bool(IO, "resume",
             "Keep slices already committed in the output and compute only the missing ones.", false);
     public static final ConfigKey<Boolean> PREVIEW = ConfigKey.bool(IO, "output.preview",
-            "Write preview.png (the central slice) next to the slices.", true);
+            "Write preview.png next to the slices: the central XY slice and the central XZ and YZ planes of the volume, "
+                    + "with the grey range printed on it.", true);
 
     public static final ConfigKey<String> ENGINE = ConfigKey.of(RUN, "engine",
             "direct: reconstruct in this JVM without Spark; spark: run as a Spark job.", "direct",
@@ -37,9 +38,12 @@ public final class JobKeys {
     public static final ConfigKey<Integer> DEMO_ROWS = ConfigKey.integer(DEMO, "demo.rows",
             "Detector rows (slices) of the demo scan.", 32, 1, 8192);
     public static final ConfigKey<Integer> DEMO_PROJECTIONS = ConfigKey.integer(DEMO, "demo.projections",
-            "Projections of the demo scan over 180 degrees.", 512, 2, 100000);
+            "Projections of the demo scan over demo.range degrees.", 512, 2, 100000);
     public static final ConfigKey<Boolean> DEMO_NOISE = ConfigKey.bool(DEMO, "demo.noise",
             "Add Poisson noise to the demo counts.", true);
+    public static final ConfigKey<Double> DEMO_RANGE = ConfigKey.of(DEMO, "demo.range",
+            "Angular range of the demo scan in degrees: 180, or 360 (with a large demo.axisOffset: a half-acquisition scan).",
+            "180", Double::parseDouble, v -> v == 180 || v == 360, "180 or 360");
     public static final ConfigKey<Double> DEMO_AXIS_OFFSET = ConfigKey.decimal(DEMO, "demo.axisOffset",
             "Rotation axis minus detector centre of the demo scan, in pixels.", "0", -1e4, 1e4);
 }

@@ -6,7 +6,11 @@ import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.WorkflowParams;
+import org.tomospark.executor.stripe.StripeRemoval;
 
 import java.util.Map;
 
@@ -19,10 +23,16 @@ public final class CoreKeys {
     private static final String FIL = "Filter";
     private static final String PRE = "Preprocessing";
     private static final String BP = "Back-projection";
+    private static final String WF = "Centre, corrections and binning";
 
-    public static final ConfigKey<Double> CENTER = ConfigKey.decimal(GEO, "center",
-            "Centre of rotation in detector pixels (column j's centre is at j). Empty: the detector centre (width-1)/2.",
-            "", 0, 1e6);
+    /** The value {@link #CENTER} parses "auto" to. */
+    public static final double AUTO_CENTER = Double.NEGATIVE_INFINITY;
+
+    public static final ConfigKey<Double> CENTER = ConfigKey.of(GEO, "center",
+            "Centre of rotation in detector pixels (column j's centre is at j). Empty: the detector centre (width-1)/2. "
+                    + "auto: found from the data by center.method; the value found is recorded in report.json.",
+            "", s -> s.isBlank() ? Double.NaN : s.trim().equalsIgnoreCase("auto") ? AUTO_CENTER : Double.parseDouble(s),
+            v -> Double.isNaN(v) || v == AUTO_CENTER || (v >= 0 && v <= 1e6), "number in [0, 1e6], auto, or empty");
     public static final ConfigKey<Double> ANGLES_START = ConfigKey.decimal(GEO, "angles.start",
             "First projection angle in degrees. Empty: read /exchange/theta from the input.", "", -1e6, 1e6);
     public static final ConfigKey<Double> ANGLES_STEP = ConfigKey.decimal(GEO, "angles.step",
@@ -70,6 +80,70 @@ public final class CoreKeys {
             "Detector rows per slice group (one Spark task); a multiple of backend.slicesPerPass; 0 lets the planner choose.",
             0, 0, 1 << 16);
 
+    public static final ConfigKey<CenterFinder.Method> CENTER_METHOD = ConfigKey.choice(WF, "center.method",
+            "Automatic centre method for center=auto: vo (Vo et al. 2014, Fourier metric of the 180-degree sinogram "
+                    + "extended by its mirror image) or correlation (projections 180 degrees apart, mirrored and correlated). "
+                    + "Half-acquisition scans always use correlation.", "vo", CenterFinder.Method::parse, "vo, correlation");
+    public static final ConfigKey<Double> CENTER_SEARCH_RADIUS = ConfigKey.decimal(WF, "center.searchRadius",
+            "Largest distance of the centre from the detector centre searched by center=auto, in pixels; 0: width/4 for vo, "
+                    + "any overlap of at least width/10 columns for correlation.", "0", 0, 1e6);
+    public static final ConfigKey<double[]> CENTER_SWEEP = ConfigKey.of(WF, "center.sweep",
+            "START:END:STEP: instead of the volume, reconstruct the middle slice of the row range at each centre, write "
+                    + "center_CCCC.CC.tif per centre and contact-sheet.png into the output; empty for a normal run.",
+            "", s -> s.isBlank() ? null : parseSweep(s), v -> true, "empty or START:END:STEP");
+    public static final ConfigKey<StripeRemoval.Method> STRIPE = ConfigKey.choice(WF, "stripe.method",
+            "Stripe (ring) removal per sinogram before filtering: none; sorting (Vo et al. 2018, sort each column over "
+                    + "angles, median across columns, unsort); offset (the same filter applied as one offset per column: "
+                    + "gain-error stripes, leaves other columns untouched).", "none", StripeRemoval.Method::parse, "none, sorting, offset");
+    public static final ConfigKey<Integer> STRIPE_SIZE = ConfigKey.of(WF, "stripe.size",
+            "Median window of the stripe filter across detector columns (odd).", "11", Integer::parseInt,
+            v -> v >= 3 && v <= 255 && v % 2 == 1, "odd integer in [3, 255]");
+    public static final ConfigKey<Double> PHASE_ENERGY = ConfigKey.decimal(WF, "phase.energy",
+            "Paganin phase retrieval: photon energy in keV. Empty: no phase retrieval. With it, give phase.distance, "
+                    + "phase.pixelSize and phase.deltaOverBeta; each slice group reads halo rows above and below.", "", 0.1, 1000);
+    public static final ConfigKey<Double> PHASE_DISTANCE = ConfigKey.decimal(WF, "phase.distance",
+            "Paganin: sample-detector distance in metres.", "", 1e-6, 1000);
+    public static final ConfigKey<Double> PHASE_PIXEL = ConfigKey.decimal(WF, "phase.pixelSize",
+            "Paganin: detector pixel size at the sample in metres (e.g. 6.5e-7).", "", 1e-10, 1);
+    public static final ConfigKey<Double> PHASE_DB = ConfigKey.decimal(WF, "phase.deltaOverBeta",
+            "Paganin: ratio delta/beta of the material.", "", 1e-6, 1e9);
+    public static final ConfigKey<Boolean> HALF_ACQUISITION = ConfigKey.bool(WF, "halfAcquisition",
+            "360-degree scan with the axis off centre: stitch each projection with the mirrored one 180 degrees later "
+                    + "into a 180-degree sinogram of a wider detector (overlap from center, or found when center=auto).", false);
+    public static final ConfigKey<Integer> BIN_COLUMNS = ConfigKey.integer(WF, "bin.columns",
+            "Detector columns averaged into one before filtering (cuts filter and back-projection work; the slice shrinks too).", 1, 1, 64);
+    public static final ConfigKey<Integer> BIN_ROWS = ConfigKey.integer(WF, "bin.rows",
+            "Detector rows averaged into one slice; slice k of the output covers rows k*bin..k*bin+bin-1.", 1, 1, 64);
+    public static final ConfigKey<Integer> BIN_PROJECTIONS = ConfigKey.integer(WF, "bin.projections",
+            "Consecutive projections averaged into one (at their mean angle).", 1, 1, 64);
+
+    static double[] parseSweep(String s) {
+        String[] p = s.split(":");
+        if (p.length != 3) throw new IllegalArgumentException("expected START:END:STEP");
+        double[] v = {Double.parseDouble(p[0].trim()), Double.parseDouble(p[1].trim()), Double.parseDouble(p[2].trim())};
+        org.tomospark.executor.center.CenterSweep.centers(v[0], v[1], v[2]); // validates
+        return v;
+    }
+
+    /** The workflow options from settings (center=auto sets the centre method). */
+    public static WorkflowParams workflow(Settings s) {
+        WorkflowParams w = WorkflowParams.NONE
+                .withStripe(s.get(STRIPE), s.get(STRIPE_SIZE))
+                .withHalfAcquisition(s.get(HALF_ACQUISITION))
+                .withBinning(s.get(BIN_COLUMNS), s.get(BIN_ROWS), s.get(BIN_PROJECTIONS))
+                .withCenterSearchRadius(s.get(CENTER_SEARCH_RADIUS));
+        if (s.get(CENTER) == AUTO_CENTER) w = w.withCenterMethod(s.get(CENTER_METHOD));
+        double e = s.get(PHASE_ENERGY), z = s.get(PHASE_DISTANCE), px = s.get(PHASE_PIXEL), db = s.get(PHASE_DB);
+        if (!Double.isNaN(e)) {
+            if (Double.isNaN(z) || Double.isNaN(px) || Double.isNaN(db))
+                throw new IllegalArgumentException("config key phase.energy is set: phase.distance, phase.pixelSize and phase.deltaOverBeta must be set too");
+            w = w.withPaganin(new PaganinParams(e, z, px, db));
+        } else if (!Double.isNaN(z) || !Double.isNaN(px) || !Double.isNaN(db)) {
+            throw new IllegalArgumentException("config keys phase.distance/phase.pixelSize/phase.deltaOverBeta need phase.energy");
+        }
+        return w;
+    }
+
     static int[] parseInts(String s, int n) {
         String[] p = s.split(",");
         if (p.length != n) throw new IllegalArgumentException("expected " + n + " comma-separated integers");
@@ -96,7 +170,8 @@ public final class CoreKeys {
                 .backend(s.get(BACKEND))
                 .backendOptions(bo)
                 .filter(new FilterSpec(s.get(FILTER), s.get(FILTER_CUTOFF), s.get(FILTER_PADDING)))
-                .center(s.get(CENTER))
+                .center(s.get(CENTER) == AUTO_CENTER ? Double.NaN : s.get(CENTER))
+                .workflow(workflow(s))
                 .sliceSize(s.get(SLICE_SIZE))
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))

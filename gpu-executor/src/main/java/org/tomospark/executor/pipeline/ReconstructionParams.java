@@ -30,16 +30,27 @@ import java.io.Serializable;
  * @param denominatorFloor flat − dark values below this are clamped
  * @param transmissionFloor transmissions below this are clamped before −log
  * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
+ * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning (issue 5)
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
-                                   float transmissionFloor, double maxRepairFraction) implements Serializable {
+                                   float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) implements Serializable {
+
+    /** The parameters without workflow options (as before issue 5). */
+    public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
+                                double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
+                                int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
+                                float transmissionFloor, double maxRepairFraction) {
+        this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi, rowStart,
+                rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, WorkflowParams.NONE);
+    }
 
     public ReconstructionParams {
         if (backend == null || backend.isBlank()) backend = "auto";
         if (backendOptions == null) backendOptions = BackendOptions.defaults();
         if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
+        if (workflow == null) workflow = WorkflowParams.NONE;
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -74,6 +85,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.denominatorFloor = denominatorFloor;
         b.transmissionFloor = transmissionFloor;
         b.maxRepairFraction = maxRepairFraction;
+        b.workflow = workflow;
         return b;
     }
 
@@ -92,9 +104,22 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         return b.build();
     }
 
-    /** The output grid: sliceSize (or the detector width) squared, with the ROI if set. */
+    /**
+     * The geometry the back-projector sees: after binning and half-acquisition stitching ({@link Workflow});
+     * equal to {@link #scanGeometry} without them.
+     */
+    public ScanGeometry effectiveGeometry(ScanMetadata meta) {
+        return new Workflow(scanGeometry(meta), this).effective();
+    }
+
+    /** The output grid: sliceSize (or the effective detector width, after binning/stitching) squared, with the ROI if set. */
     public SliceGeometry sliceGeometry(ScanMetadata meta) {
-        int n = sliceSize == 0 ? meta.width() : sliceSize;
+        return sliceGeometry(effectiveGeometry(meta).detectorWidth());
+    }
+
+    /** The output grid for a detector (after binning/stitching) {@code detectorWidth} wide. */
+    public SliceGeometry sliceGeometry(int detectorWidth) {
+        int n = sliceSize == 0 ? detectorWidth : sliceSize;
         SliceGeometry g = SliceGeometry.square(n);
         return roi == null ? g : g.withRoi(roi[0], roi[1], roi[2], roi[3]);
     }
@@ -123,6 +148,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private float denominatorFloor = 1e-3f;
         private float transmissionFloor = 1e-6f;
         private double maxRepairFraction = 0.05;
+        private WorkflowParams workflow = WorkflowParams.NONE;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -138,11 +164,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder denominatorFloor(float f) { this.denominatorFloor = f; return this; }
         public Builder transmissionFloor(float f) { this.transmissionFloor = f; return this; }
         public Builder maxRepairFraction(double f) { this.maxRepairFraction = f; return this; }
+        public Builder workflow(WorkflowParams w) { this.workflow = w; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction);
+                    maxRepairFraction, workflow);
         }
     }
 }

@@ -8,20 +8,22 @@ import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.preprocess.FlatDark;
-import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
 
 import java.util.concurrent.ForkJoinPool;
 
 /**
- * Everything one executor does to one slice group after reading it: flat/dark correction and −log,
- * ramp filtering (on the host unless the backend filters on its device), and multi-slice back-projection.
+ * Everything one executor does to one slice group after reading it: flat/dark correction and −log, the
+ * {@link Workflow} stages (phase retrieval with halo rows, binning, stripe removal, half-acquisition
+ * stitching), ramp filtering (on the host unless the backend filters on its device), and multi-slice
+ * back-projection in the effective geometry.
  * Deterministic: the same inputs give bit-identical slices, whatever process runs it.
  */
 public final class SliceGroupProcessor implements AutoCloseable {
-    private final ScanGeometry scan;
+    private final ScanGeometry rawScan;
+    private final ScanGeometry scan; // effective: after binning and stitching
     private final SliceGeometry slice;
-    private final Preprocessor preprocessor;
+    private final Workflow workflow;
     private final RampFilter filter;
     private final BackprojectionBackend backend;
     private final Requisition requisition;
@@ -30,19 +32,25 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final ForkJoinPool pool;
 
     /**
+     * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
+     *                    binning and stitching are derived from it here
+     * @param slice       output grid ({@link ReconstructionParams#sliceGeometry}, sized for the effective detector)
+     * @param maxRows     the most detector rows a group holds (halo rows not counted)
      * @param backend     a backend after {@code setup}; validated here for this geometry
      * @param ownsBackend close the backend with this processor
      */
     public SliceGroupProcessor(ScanGeometry scan, SliceGeometry slice, ReconstructionParams params,
                                BackprojectionBackend backend, int maxRows, boolean ownsBackend) {
-        this.scan = scan;
+        this.rawScan = scan;
+        this.workflow = new Workflow(scan, params);
+        this.scan = workflow.effective();
         this.slice = slice;
-        this.preprocessor = params.preprocessor();
         this.backend = backend;
         this.maxRows = maxRows;
         this.ownsBackend = ownsBackend;
-        this.requisition = backend.validate(new BackprojectionJob(scan, slice, maxRows, params.filter()));
-        this.filter = requisition.filtersOnDevice() ? null : new RampFilter(scan.detectorWidth(), scan.numProjections(), params.filter());
+        int maxSlices = Math.max(1, maxRows / workflow.rowBin());
+        this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
+        this.filter = requisition.filtersOnDevice() ? null : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.filter());
         int threads = params.backendOptions().effectiveThreads();
         this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
     }
@@ -55,18 +63,41 @@ public final class SliceGroupProcessor implements AutoCloseable {
         return backend;
     }
 
-    /** Reconstructs the band's rows. {@code band} frames = projections; {@code fields} covers the same rows. */
+    public Workflow workflow() {
+        return workflow;
+    }
+
+    /** The geometry the back-projector sees (after binning and stitching). */
+    public ScanGeometry effectiveGeometry() {
+        return scan;
+    }
+
+    /** Reconstructs the band's rows (no halo). {@code band} frames = projections; {@code fields} covers the same rows. */
     public GroupResult process(int firstRow, RawStack band, FlatDark fields, String dataName, String flatName) {
-        if (band.frames() != scan.numProjections())
+        return process(firstRow, band, fields, 0, 0, dataName, flatName);
+    }
+
+    /**
+     * Reconstructs a group whose band carries {@code haloAbove}/{@code haloBelow} extra rows (read with
+     * {@link Workflow#read}; needed by phase retrieval). The result's {@code firstRow} is the output slice
+     * index: {@code firstRow / binRows}.
+     */
+    public GroupResult process(int firstRow, RawStack band, FlatDark fields, int haloAbove, int haloBelow,
+                               String dataName, String flatName) {
+        if (band.frames() != rawScan.numProjections())
             throw new IllegalArgumentException(dataName + ": " + band.frames() + " projections read but the geometry has "
-                    + scan.numProjections() + " angles");
-        if (band.width() != scan.detectorWidth())
+                    + rawScan.numProjections() + " angles");
+        if (band.width() != rawScan.detectorWidth())
             throw new IllegalArgumentException(dataName + ": rows are " + band.width() + " wide but the geometry says "
-                    + scan.detectorWidth());
-        if (band.rows() > maxRows)
-            throw new IllegalArgumentException("slice group of " + band.rows() + " rows exceeds the planned " + maxRows);
+                    + rawScan.detectorWidth());
+        int rows = band.rows() - haloAbove - haloBelow;
+        if (rows > maxRows)
+            throw new IllegalArgumentException("slice group of " + rows + " rows exceeds the planned " + maxRows);
+        if (firstRow % workflow.rowBin() != 0)
+            throw new IllegalArgumentException("bin.rows " + workflow.rowBin() + ": slice group starts at row " + firstRow
+                    + ", not a multiple of the bin");
         long t0 = System.nanoTime();
-        Preprocessor.Result pre = preprocessor.apply(band, fields, dataName, flatName);
+        Workflow.Sinograms pre = workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName);
         long t1 = System.nanoTime();
         float[][] sinos = pre.sinograms();
         if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
@@ -74,7 +105,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         float[][] out = backproject(firstRow, sinos, filter != null);
         long t3 = System.nanoTime();
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
-        return new GroupResult(firstRow, out, slice.roiCols(), slice.roiRows(), pre.stats(), t1 - t0, t2 - t1, t3 - t2, updates);
+        return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(), t1 - t0, t2 - t1, t3 - t2, updates);
     }
 
     /** Back-projects already corrected sinograms (filtered or not, as the backend expects). */

@@ -6,9 +6,7 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
-import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
-import org.tomospark.executor.preprocess.RawStack;
 
 import java.util.List;
 import java.util.function.IntPredicate;
@@ -26,10 +24,20 @@ public final class VolumeReconstructor {
         void update(int slicesDone, int slicesTotal, long updates, long elapsedNanos);
     }
 
-    /** What a run did. */
+    /**
+     * What a run did. {@code scan} is the effective geometry (after binning/stitching; its centre is the one
+     * used), {@code workflow} describes the issue-5 stages (centre search, stitching, binning, …) for the report.
+     */
     public record Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                           long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
-                          PreprocessStats preprocess, String backend, String device, String variant) {
+                          PreprocessStats preprocess, String backend, String device, String variant,
+                          java.util.Map<String, Object> workflow) {
+        public Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
+                       long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
+                       PreprocessStats preprocess, String backend, String device, String variant) {
+            this(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos, backprojectNanos,
+                    preprocess, backend, device, variant, java.util.Map.of());
+        }
         public double gups() {
             return elapsedNanos == 0 ? 0 : updates / (double) elapsedNanos;
         }
@@ -37,6 +45,64 @@ public final class VolumeReconstructor {
         public double backprojectGups() {
             return backprojectNanos == 0 ? 0 : updates / (double) backprojectNanos;
         }
+    }
+
+    private static int halo(Workflow wf) {
+        return wf.haloRows();
+    }
+
+    /** The issue-5 part of a run, for the report: centre and how it was found, stages, geometry changes. */
+    public static java.util.Map<String, Object> describe(ReconstructionParams p, Workflow wf, org.tomospark.executor.center.CenterFinder.Result found,
+                                                         long centerNanos, int groupRows, int haloRows, int requestedRows) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
+        c.put("value", wf.raw().centerOfRotation());
+        c.put("source", found == null ? (Double.isNaN(p.center()) ? "detector centre" : "given") : "auto");
+        if (found != null) {
+            c.put("method", found.method().id());
+            if (!Double.isNaN(found.score())) c.put("score", found.score());
+            c.put("searchSeconds", centerNanos / 1e9);
+        }
+        c.put("effective", wf.effective().centerOfRotation());
+        m.put("center", c);
+        WorkflowParams w = p.workflow();
+        m.put("stripeRemoval", w.stripe() == org.tomospark.executor.stripe.StripeRemoval.Method.NONE ? "none"
+                : w.stripe().id() + " (size " + w.stripeSize() + ")");
+        if (w.paganin() != null) {
+            java.util.Map<String, Object> pg = new java.util.LinkedHashMap<>();
+            pg.put("energyKeV", w.paganin().energyKeV());
+            pg.put("distanceM", w.paganin().distanceM());
+            pg.put("pixelSizeM", w.paganin().pixelSizeM());
+            pg.put("deltaOverBeta", w.paganin().deltaOverBeta());
+            pg.put("kernelLengthPx", w.paganin().kernelLengthPx());
+            pg.put("haloRows", haloRows);
+            m.put("phaseRetrieval", pg);
+        }
+        if (w.halfAcquisition()) {
+            java.util.Map<String, Object> h = new java.util.LinkedHashMap<>();
+            double cb = wf.binned().centerOfRotation();
+            int mb = wf.binned().detectorWidth();
+            h.put("overlapColumns", cb <= (mb - 1) / 2.0 ? 2 * cb + 1 : 2 * (mb - 1 - cb) + 1);
+            h.put("stitchedWidth", wf.effective().detectorWidth());
+            h.put("stitchedProjections", wf.effective().numProjections());
+            m.put("halfAcquisition", h);
+        }
+        if (w.binning()) m.put("binning", java.util.Map.of("columns", w.binColumns(), "rows", w.binRows(), "projections", w.binProjections()));
+        m.put("rawDetector", java.util.Map.of("width", wf.raw().detectorWidth(), "projections", wf.raw().numProjections()));
+        m.put("groupRows", groupRows);
+        java.util.List<String> warn = new java.util.ArrayList<>();
+        if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.CORRELATION
+                && !Double.isNaN(found.score()) && found.score() < 0.9)
+            warn.add(String.format(java.util.Locale.ROOT, "centre search: weak correlation peak %.3f; check the centre with --center-sweep", found.score()));
+        if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.VO && found.score() > 0.9)
+            warn.add(String.format(java.util.Locale.ROOT, "centre search: the Vo metric has no clear minimum (%.3f of its median); check with --center-sweep", found.score()));
+        if (w.halfAcquisition() && m.get("halfAcquisition") instanceof java.util.Map<?, ?> h
+                && ((Number) h.get("overlapColumns")).doubleValue() < 16)
+            warn.add("half acquisition: the overlap is only " + h.get("overlapColumns") + " columns; the stitch may show a seam");
+        if (w.binRows() > 1 && requestedRows % w.binRows() != 0)
+            warn.add("bin.rows " + w.binRows() + ": the last " + requestedRows % w.binRows() + " rows do not fill a bin and were not reconstructed");
+        m.put("warnings", warn);
+        return m;
     }
 
     /** Default rows per group when the parameters leave it to the planner. */
@@ -50,17 +116,29 @@ public final class VolumeReconstructor {
     }
 
     /**
-     * @param skip slices (detector rows) already done, e.g. committed by an earlier run; null for none
+     * @param skip output slices (detector rows, or row bins) already done, e.g. committed by an earlier run; null for none
      */
     public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
                               IntPredicate skip) {
+        long start0 = System.nanoTime();
         ScanMetadata meta = src.metadata();
+        Workflow.CenterResolution cr = Workflow.resolveCenter(src, params);
+        params = cr.params();
+        long centerNs = System.nanoTime() - start0;
         ScanGeometry scan = params.scanGeometry(meta);
-        SliceGeometry slice = params.sliceGeometry(meta);
+        Workflow wf = new Workflow(scan, params);
+        SliceGeometry slice = params.sliceGeometry(wf.effective().detectorWidth());
         int[] range = params.rowRange(meta);
-        int groupRows = defaultGroupRows(params, meta);
-        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple());
-        int total = range[1] - range[0];
+        int rb = wf.rowBin();
+        if (range[0] % rb != 0)
+            throw new IllegalArgumentException("bin.rows " + rb + ": the first row " + range[0] + " must be a multiple of it");
+        int requestedRows = range[1] - range[0];
+        range[1] = range[0] + (range[1] - range[0]) / rb * rb;
+        if (range[1] <= range[0])
+            throw new IllegalArgumentException("bin.rows " + rb + " exceeds the " + (params.rowRange(meta)[1] - range[0]) + " rows requested");
+        int groupRows = defaultGroupRows(params, meta) * rb;
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
+        int total = (range[1] - range[0]) / rb;
         long start = System.nanoTime();
         long readNs = 0, preNs = 0, filtNs = 0, bpNs = 0, updates = 0;
         int done = 0, skipped = 0;
@@ -71,25 +149,25 @@ public final class VolumeReconstructor {
             String variant = proc.requisition().description();
             for (GroupPlanner.Group g : groups) {
                 boolean all = true;
-                for (int r = g.start(); r < g.end(); r++) all &= skip != null && skip.test(r);
+                int nOut = g.rows() / rb;
+                for (int r = g.start() / rb; r < g.start() / rb + nOut; r++) all &= skip != null && skip.test(r);
                 if (all) {
-                    skipped += g.rows();
-                    done += g.rows();
+                    skipped += nOut;
+                    done += nOut;
                     continue;
                 }
                 long t0 = System.nanoTime();
-                RawStack band = src.readProjections(g.start(), g.rows());
-                FlatDark fd = FlatDark.average(g.start(), src.readFlats(g.start(), g.rows()), src.readDarks(g.start(), g.rows()),
-                        src.flatName(), src.darkName());
+                Workflow.Band b = wf.read(src, g.start(), g.rows());
                 readNs += System.nanoTime() - t0;
-                GroupResult res = proc.process(g.start(), band, fd, src.dataName(), src.flatName());
+                GroupResult res = proc.process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(),
+                        src.dataName(), src.flatName());
                 preNs += res.preprocessNanos();
                 filtNs += res.filterNanos();
                 bpNs += res.backprojectNanos();
                 updates += res.updates();
                 stats = stats.plus(res.preprocess());
                 for (int i = 0; i < res.slices().length; i++) {
-                    int row = g.start() + i;
+                    int row = res.firstRow() + i;
                     if (skip != null && skip.test(row)) {
                         skipped++;
                     } else {
@@ -99,8 +177,8 @@ public final class VolumeReconstructor {
                 }
                 if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
             }
-            return new Summary(scan, slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant);
+            return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
+                    stats, backend.id(), device, variant, describe(params, wf, cr.found(), centerNs, groupRows, halo(wf), requestedRows));
         }
     }
 }

@@ -37,8 +37,38 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "URI", description = "Output directory for slice_NNNNN.tif.")
     String output;
 
-    @Option(names = "--center", paramLabel = "PIXELS", description = "Centre of rotation in detector pixels (column j's centre is at j).")
+    @Option(names = "--center", paramLabel = "PIXELS|auto", description = "Centre of rotation in detector pixels (column j's centre is at j), or auto (see --center-method); the centre used is recorded in report.json.")
     String center;
+
+    @Option(names = "--center-method", paramLabel = "METHOD", description = "Method for --center auto: vo or correlation.")
+    String centerMethod;
+
+    @Option(names = "--center-sweep", paramLabel = "START:END:STEP", description = "Reconstruct the middle slice at each centre into the output (center_CCCC.CC.tif per centre + contact-sheet.png) instead of the volume.")
+    String centerSweep;
+
+    @Option(names = "--stripe", paramLabel = "METHOD", description = "Stripe/ring removal: none, sorting, offset.")
+    String stripe;
+
+    @Option(names = "--phase-energy", paramLabel = "KEV", description = "Paganin phase retrieval: photon energy in keV (with --phase-distance, --pixel-size, --delta-beta).")
+    String phaseEnergy;
+
+    @Option(names = "--phase-distance", paramLabel = "METRES", description = "Paganin: sample-detector distance in metres.")
+    String phaseDistance;
+
+    @Option(names = "--pixel-size", paramLabel = "METRES", description = "Paganin: pixel size in metres.")
+    String pixelSize;
+
+    @Option(names = "--delta-beta", paramLabel = "RATIO", description = "Paganin: delta/beta.")
+    String deltaBeta;
+
+    @Option(names = "--half-acquisition", description = "360-degree scan with an offset axis: stitch to a 180-degree sinogram.")
+    boolean halfAcquisition;
+
+    @Option(names = "--bin", paramLabel = "COLS[,ROWS[,PROJ]]", description = "Binning of detector columns, rows and projections (e.g. 2 or 2,2,1).")
+    String bin;
+
+    @Option(names = "--roi", paramLabel = "COL,ROW,COLS,ROWS", description = "Region of interest within the slice; only it is computed.")
+    String roi;
 
     @Option(names = "--filter", paramLabel = "WINDOW", description = "ramlak, shepp-logan, cosine, hamming, hann, parzen.")
     String filter;
@@ -85,7 +115,8 @@ public final class ReconstructCommand implements Callable<Integer> {
         JobRequest req = new JobRequest(in, out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
                 s.get(JobKeys.PREVIEW), s);
         String eng = s.get(JobKeys.ENGINE);
-        if (eng.equals("spark")) return EngineLauncher.runSpark(req);
+        // a centre sweep is one slice: always in this JVM
+        if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null) return EngineLauncher.runSpark(req);
         new DirectEngine(org.tomospark.job.io.HadoopConf.create(), System.err).run(req);
         return 0;
     }
@@ -108,6 +139,22 @@ public final class ReconstructCommand implements Callable<Integer> {
         s = set(s, JobKeys.INPUT.name(), input);
         s = set(s, JobKeys.OUTPUT.name(), output);
         s = set(s, CoreKeys.CENTER.name(), center);
+        s = set(s, CoreKeys.CENTER_METHOD.name(), centerMethod);
+        s = set(s, CoreKeys.CENTER_SWEEP.name(), centerSweep);
+        s = set(s, CoreKeys.STRIPE.name(), stripe);
+        s = set(s, CoreKeys.PHASE_ENERGY.name(), phaseEnergy);
+        s = set(s, CoreKeys.PHASE_DISTANCE.name(), phaseDistance);
+        s = set(s, CoreKeys.PHASE_PIXEL.name(), pixelSize);
+        s = set(s, CoreKeys.PHASE_DB.name(), deltaBeta);
+        s = set(s, CoreKeys.SLICE_ROI.name(), roi);
+        if (halfAcquisition) s = s.with(CoreKeys.HALF_ACQUISITION.name(), "true");
+        if (bin != null) {
+            String[] b = bin.split(",");
+            if (b.length > 3) throw new IllegalArgumentException("--bin expects COLS[,ROWS[,PROJ]], got '" + bin + "'");
+            s = s.with(CoreKeys.BIN_COLUMNS.name(), b[0].trim());
+            if (b.length > 1) s = s.with(CoreKeys.BIN_ROWS.name(), b[1].trim());
+            if (b.length > 2) s = s.with(CoreKeys.BIN_PROJECTIONS.name(), b[2].trim());
+        }
         s = set(s, CoreKeys.FILTER.name(), filter);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);

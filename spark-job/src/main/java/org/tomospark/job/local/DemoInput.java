@@ -20,15 +20,17 @@ public final class DemoInput {
 
     public static DemoDataset.Spec spec(Settings s) {
         return DemoDataset.Spec.demo().withSize(s.get(JobKeys.DEMO_WIDTH), s.get(JobKeys.DEMO_ROWS), s.get(JobKeys.DEMO_PROJECTIONS))
-                .withNoise(s.get(JobKeys.DEMO_NOISE)).withAxisOffset(s.get(JobKeys.DEMO_AXIS_OFFSET));
+                .withNoise(s.get(JobKeys.DEMO_NOISE)).withAxisOffset(s.get(JobKeys.DEMO_AXIS_OFFSET))
+                .withRange(s.get(JobKeys.DEMO_RANGE));
     }
 
     /** Path of the demo file for these settings, generating it if needed. */
     public static Path ensure(Settings s) {
         DemoDataset.Spec spec = spec(s);
         Path dir = Path.of(System.getProperty("java.io.tmpdir"), "tomospark-demo");
-        String name = String.format("demo-%dx%dx%d-%s-%s.h5", spec.width(), spec.rows(), spec.projections(),
-                spec.poisson() ? "noise" : "clean", Double.toString(spec.axisOffset()).replace('.', 'p'));
+        String name = String.format("demo-%dx%dx%d-%s-%s%s.h5", spec.width(), spec.rows(), spec.projections(),
+                spec.poisson() ? "noise" : "clean", Double.toString(spec.axisOffset()).replace('.', 'p'),
+                spec.rangeDeg() == 180 ? "" : "-360");
         Path f = dir.resolve(name);
         if (Files.isRegularFile(f)) return f;
         try {

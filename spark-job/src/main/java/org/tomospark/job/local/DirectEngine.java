@@ -2,6 +2,12 @@ package org.tomospark.job.local;
 
 import org.apache.hadoop.conf.Configuration;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.center.CenterSweep;
+import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
@@ -12,6 +18,7 @@ import org.tomospark.job.io.Inputs;
 import org.tomospark.job.io.SliceWriter;
 
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,6 +37,40 @@ public final class DirectEngine {
 
     /** Result of a run: the summary and the report written next to the slices. */
     public record Result(VolumeReconstructor.Summary summary, Map<String, Object> report, String output) {
+    }
+
+    /** Centre sweep mode: the middle row at each centre, center_CCCC.CC.tif, contact-sheet.png, report.json in the output. */
+    Result runSweep(JobRequest req, ProjectionSource src, SliceWriter writer, double[] sweep, int[] range) {
+        ReconstructionParams p = req.params();
+        double[] centers = CenterSweep.centers(sweep[0], sweep[1], sweep[2]);
+        int row = (range[0] + range[1] - 1) / 2;
+        log.println("Centre sweep of row " + row + ": " + centers.length + " centres " + sweep[0] + ".." + sweep[1]);
+        long t0 = System.nanoTime();
+        try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
+            List<CenterSweep.Image> imgs = CenterSweep.run(src, p, row, centers, backend);
+            for (CenterSweep.Image im : imgs) writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height()));
+            writer.writeBytes("contact-sheet.png", PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192,
+                    src.metadata().source().replaceAll(".*/", "") + " row " + row)));
+            Map<String, Object> report = new java.util.LinkedHashMap<>();
+            report.put("software", "tomospark " + Version.get());
+            report.put("mode", "center sweep");
+            report.put("input", req.input());
+            report.put("output", req.output());
+            report.put("settings", req.settings().asMap());
+            report.put("row", row);
+            report.put("centers", java.util.Arrays.stream(centers).boxed().toList());
+            report.put("images", imgs.stream().map(CenterSweep.Image::fileName).toList());
+            report.put("contactSheet", "contact-sheet.png");
+            report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
+            report.put("seconds", (System.nanoTime() - t0) / 1e9);
+            writer.writeBytes("report.json", RunReport.toJson(report));
+            writer.writeBytes("_SUCCESS", new byte[0]);
+            log.printf("Centre sweep: %d images center_*.tif and contact-sheet.png in %s (%.2f s)%n", imgs.size(), req.output(),
+                    (System.nanoTime() - t0) / 1e9);
+            return new Result(null, report, req.output());
+        } finally {
+            writer.cleanTemporary();
+        }
     }
 
     public Result run(JobRequest req) {
@@ -52,18 +93,21 @@ public final class DirectEngine {
                 throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
                         + (complete ? " of a complete reconstruction" : "") + "; use --overwrite to replace them or --resume to complete them");
             writer.checkWritable();
+            double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
+            if (sweep != null) return runSweep(req, src, writer, sweep, range);
             log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
-                    + sg.roiCols() + "x" + sg.roiRows() + " slices");
+                    + sg.roiCols() + "x" + sg.roiRows() + " slices"
+                    + (p.workflow().centerMethod() != null ? "; centre: auto (" + p.workflow().centerMethod().id() + ")" : ""));
             ProgressBar bar = new ProgressBar(log);
-            int mid = (range[0] + range[1]) / 2;
-            float[][] preview = new float[1][];
+            int rb = p.workflow().binRows();
+            OrthoPreview preview = new OrthoPreview(range[0] / rb, range[0] / rb + (range[1] - range[0]) / rb);
             try {
                 VolumeReconstructor.Summary s = VolumeReconstructor.run(src, p, (row, px, w, h) -> {
                     writer.write(row, px, w, h);
-                    if (row == mid) preview[0] = px;
+                    if (req.preview()) preview.accept(row, px, w, h);
                 }, bar::update, req.resume() ? row -> writer.exists(SliceWriter.sliceName(row)) : null);
-                if (req.preview() && preview[0] != null)
-                    writer.writeBytes("preview.png", PngPreview.encode(preview[0], sg.roiCols(), sg.roiRows()));
+                if (req.preview() && preview.hasData())
+                    writer.writeBytes("preview.png", preview.png(meta.source().replaceAll(".*/", "") + "  c=" + String.format(java.util.Locale.ROOT, "%.2f", s.scan().centerOfRotation())));
                 Map<String, Object> report = RunReport.build(req, s, "direct");
                 writer.writeBytes("report.json", RunReport.toJson(report));
                 writer.writeBytes("_SUCCESS", new byte[0]);

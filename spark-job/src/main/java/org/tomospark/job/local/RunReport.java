@@ -45,12 +45,36 @@ public final class RunReport {
         m.put("timings", t);
         m.put("preprocess", Map.of("values", s.preprocess().values(), "clampedDenominators", s.preprocess().clampedDenominators(),
                 "clampedTransmission", s.preprocess().clampedTransmission(), "repairedNonFinite", s.preprocess().repairedNonFinite()));
+        if (!s.workflow().isEmpty()) m.put("workflow", s.workflow());
+        m.put("centerOfRotation", centerValue(s));
         m.put("warnings", warnings(s));
         return m;
     }
 
+    /** The centre in raw detector pixels (before binning/stitching), as given or found. */
+    @SuppressWarnings("unchecked")
+    static Object centerValue(VolumeReconstructor.Summary s) {
+        Object c = s.workflow().get("center");
+        if (c instanceof Map<?, ?> cm) return ((Map<String, Object>) cm).get("value");
+        return s.scan().centerOfRotation();
+    }
+
+    @SuppressWarnings("unchecked")
+    static String centerLine(VolumeReconstructor.Summary s) {
+        Object c = s.workflow().get("center");
+        if (!(c instanceof Map<?, ?>)) return String.format("%.2f px", s.scan().centerOfRotation());
+        Map<String, Object> cm = (Map<String, Object>) c;
+        String src = (String) cm.get("source");
+        return String.format(java.util.Locale.ROOT, "%.2f px (%s%s)", ((Number) cm.get("value")).doubleValue(), src,
+                "auto".equals(src) ? ", " + cm.get("method") : "");
+    }
+
     static List<String> warnings(VolumeReconstructor.Summary s) {
         List<String> w = new ArrayList<>();
+        Object c = s.workflow().get("center");
+        if (c instanceof Map<?, ?> cm && "detector centre".equals(cm.get("source")))
+            w.add("no centre given: the detector centre was used (try --center auto or --center-sweep)");
+        if (s.workflow().get("warnings") instanceof List<?> l) for (Object o : l) w.add(String.valueOf(o));
         if (s.preprocess().clampedDenominators() > 0)
             w.add(s.preprocess().clampedDenominators() + " flat-field values (flat - dark <= floor) were clamped");
         if (s.preprocess().clampedTransmission() > 0)
@@ -74,7 +98,12 @@ public final class RunReport {
                 s.slices() - s.skipped(), s.skipped(), s.slice().roiCols(), s.slice().roiRows(), s.scan().numProjections(),
                 s.elapsedNanos() / 1e9));
         sb.append(String.format("  backend %s (%s; %s)%n", s.backend(), s.device(), s.variant()));
-        sb.append(String.format("  centre %.2f px, filter %s%n", s.scan().centerOfRotation(), req.params().filter().window().id()));
+        sb.append(String.format("  centre %s, filter %s%n", centerLine(s), req.params().filter().window().id()));
+        Object stripe = s.workflow().get("stripeRemoval");
+        if (stripe != null && !"none".equals(stripe)) sb.append("  stripe removal: ").append(stripe).append('\n');
+        if (s.workflow().get("phaseRetrieval") != null) sb.append("  Paganin phase retrieval: ").append(s.workflow().get("phaseRetrieval")).append('\n');
+        if (s.workflow().get("halfAcquisition") != null) sb.append("  half acquisition: ").append(s.workflow().get("halfAcquisition")).append('\n');
+        if (s.workflow().get("binning") != null) sb.append("  binning: ").append(s.workflow().get("binning")).append('\n');
         sb.append(String.format("  %.3f GU/s overall, %.3f GU/s back-projection; read %.2f s, preprocess %.2f s, filter %.2f s, back-project %.2f s%n",
                 s.gups(), s.backprojectGups(), s.readNanos() / 1e9, s.preprocessNanos() / 1e9, s.filterNanos() / 1e9,
                 s.backprojectNanos() / 1e9));

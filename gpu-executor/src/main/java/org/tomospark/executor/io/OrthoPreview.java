@@ -1,0 +1,89 @@
+package org.tomospark.executor.io;
+
+import org.tomospark.executor.pipeline.SliceSink;
+
+import java.awt.image.BufferedImage;
+import java.util.Locale;
+import java.util.TreeMap;
+
+/**
+ * Collects, as slices stream past, what an orthogonal-views preview needs (the middle slice, and the central
+ * image row and column of every slice) and renders one PNG: the central XY slice, the XZ plane through the
+ * central image row and the YZ plane through the central image column, side by side with one grey window
+ * (percentiles 0.5–99.5 of the three), the grey range printed at the top. Planes with fewer than 48 slices are
+ * stretched along z (factor printed). Memory: one slice plus (width + height) values per slice.
+ */
+public final class OrthoPreview implements SliceSink {
+    private final int firstSlice, lastSlice, middle;
+    private final TreeMap<Integer, float[]> xz = new TreeMap<>(), yz = new TreeMap<>();
+    private float[] xy;
+    private int width, height;
+
+    /** Slices [firstSlice, endSlice) will arrive (any order; missing ones stay black). */
+    public OrthoPreview(int firstSlice, int endSlice) {
+        this.firstSlice = firstSlice;
+        this.lastSlice = endSlice - 1;
+        this.middle = (firstSlice + endSlice - 1) / 2;
+    }
+
+    @Override
+    public synchronized void accept(int slice, float[] px, int w, int h) {
+        width = w;
+        height = h;
+        if (slice == middle) xy = px.clone();
+        float[] row = new float[w], col = new float[h];
+        System.arraycopy(px, (h / 2) * w, row, 0, w);
+        for (int i = 0; i < h; i++) col[i] = px[i * w + w / 2];
+        xz.put(slice, row);
+        yz.put(slice, col);
+    }
+
+    public synchronized boolean hasData() {
+        return xy != null;
+    }
+
+    /** Pixel layout of the rendered preview: {x, y, w, h} of the XY, XZ and YZ panels. */
+    public synchronized int[][] panels() {
+        int nz = lastSlice - firstSlice + 1;
+        int stretch = Math.max(1, (int) Math.ceil(48.0 / nz));
+        int zh = nz * stretch;
+        int lh = Annotated.LABEL_HEIGHT, gap = 4;
+        int[] a = {gap, 2 * lh + gap, width, height};
+        int[] b = {gap + width + gap, 2 * lh + gap, width, zh};
+        int[] c = {gap + 2 * (width + gap), 2 * lh + gap, height, zh};
+        return new int[][]{a, b, c};
+    }
+
+    public synchronized BufferedImage render(String title) {
+        if (xy == null) throw new IllegalStateException("preview: the middle slice " + middle + " was never produced");
+        int nz = lastSlice - firstSlice + 1;
+        float[] pxz = new float[nz * width], pyz = new float[nz * height];
+        java.util.Arrays.fill(pxz, Float.NaN);
+        java.util.Arrays.fill(pyz, Float.NaN);
+        for (var e : xz.entrySet()) System.arraycopy(e.getValue(), 0, pxz, (e.getKey() - firstSlice) * width, width);
+        for (var e : yz.entrySet()) System.arraycopy(e.getValue(), 0, pyz, (e.getKey() - firstSlice) * height, height);
+        float[] all = new float[xy.length + pxz.length + pyz.length];
+        System.arraycopy(xy, 0, all, 0, xy.length);
+        System.arraycopy(pxz, 0, all, xy.length, pxz.length);
+        System.arraycopy(pyz, 0, all, xy.length + pxz.length, pyz.length);
+        float[] win = PngPreview.window(all, 0.5, 99.5);
+        int[][] p = panels();
+        int stretch = p[1][3] / nz;
+        int lh = Annotated.LABEL_HEIGHT, gap = 4;
+        int totalW = p[2][0] + p[2][2] + gap, totalH = Math.max(p[0][1] + p[0][3], p[1][1] + p[1][3]) + gap;
+        totalW = Math.max(totalW, 420);
+        BufferedImage img = Annotated.canvas(totalW, totalH);
+        Annotated.label(img, 0, 0, totalW, String.format(Locale.ROOT, "%s  grey [%s, %s]", title, Annotated.fmt(win[0]), Annotated.fmt(win[1])));
+        Annotated.label(img, p[0][0], lh, p[0][2], "XY z=" + middle);
+        Annotated.label(img, p[1][0], lh, p[1][2], "XZ y=" + height / 2 + (stretch > 1 ? " z x" + stretch : ""));
+        Annotated.label(img, p[2][0], lh, p[2][2], "YZ x=" + width / 2 + (stretch > 1 ? " z x" + stretch : ""));
+        Annotated.draw(img, xy, width, height, win[0], win[1], p[0][0], p[0][1], p[0][2], p[0][3]);
+        Annotated.draw(img, pxz, width, nz, win[0], win[1], p[1][0], p[1][1], p[1][2], p[1][3]);
+        Annotated.draw(img, pyz, height, nz, win[0], win[1], p[2][0], p[2][1], p[2][2], p[2][3]);
+        return img;
+    }
+
+    public byte[] png(String title) {
+        return PngPreview.encodePng(render(title));
+    }
+}

@@ -1,0 +1,54 @@
+package org.tomospark.executor.stitch;
+
+import org.junit.jupiter.api.Test;
+import org.tomospark.executor.Metrics;
+import org.tomospark.executor.TestRecon;
+import org.tomospark.executor.center.CenterSearch;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.preprocess.Preprocessor;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** A 360° scan with the axis 55 px left of centre: the object does not fit on the detector in any projection. */
+class HalfAcquisitionTest {
+
+    @Test
+    void stitchedScanReconstructsTheFullFieldOfView() {
+        int w = 160;
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(w, 1, 720).withRange(360).withAxisOffset(-55).withNoise(true));
+        ScanGeometry truthGeo = d.scanGeometry();
+        float[][] sinos;
+        try (ProjectionSource src = d.asSource()) {
+            sinos = CenterSearch.sinograms(src, Preprocessor.defaults(), 0, 1);
+        }
+        ScanGeometry unknown = truthGeo.withCenterOfRotation((w - 1) / 2.0);
+        double axis = HalfAcquisition.findAxis(sinos, unknown);
+        ScanGeometry raw = truthGeo.withCenterOfRotation(axis);
+        HalfAcquisition.Stitched st = HalfAcquisition.stitch(sinos[0], raw);
+        ScanGeometry g = st.geometry();
+        int n = g.detectorWidth();
+        SliceGeometry slice = SliceGeometry.square(n);
+        float[] rec = TestRecon.fbp(st.sinogram(), g, slice);
+        float[] gt = d.phantom().groundTruth(0, slice, 2);
+        double fovRadius = Math.min(g.centerOfRotation(), n - 1 - g.centerOfRotation()) - 1;
+        boolean[] fov = Metrics.circleMask(n, n, fovRadius);
+        double psnr = Metrics.psnr(rec, gt, fov);
+        double scale = Metrics.lsqScale(rec, gt, fov);
+        // the object reaches beyond the detector's left edge: |x| up to 0.46 w from the axis, axis at 24.5
+        System.out.printf("half acquisition: axis found %.3f (true %.3f), overlap %.1f px, stitched width %d (detector %d), FOV radius %.1f, PSNR %.2f dB, scale %.4f%n",
+                axis, truthGeo.centerOfRotation(), 2 * axis + 1, n, w, fovRadius, psnr, scale);
+        assertEquals(truthGeo.centerOfRotation(), axis, 0.25, "axis");
+        assertTrue(n > 1.6 * w, "stitched width " + n);
+        assertTrue(psnr >= 30, "PSNR " + psnr);
+        assertEquals(1.0, scale, 0.03);
+        try {
+            java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "previews"));
+            java.nio.file.Files.write(dir.resolve("half-acquisition.png"), org.tomospark.executor.io.PngPreview.encode(rec, n, n));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.tomospark.job.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tomospark.executor.io.Annotated;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.phantom.DemoDataset;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Issue 5 on the command line: --center auto, the sweep, preview and report, stripe/binning/half acquisition options. */
+class CliWorkflowTest {
+    @TempDir
+    static Path tmp;
+
+    static Path tooth() {
+        for (String p : new String[]{"../../shared/data/tooth.h5", "../shared/data/tooth.h5", "/work/shared/data/tooth.h5"})
+            if (Files.isRegularFile(Path.of(p))) return Path.of(p).toAbsolutePath().normalize();
+        throw new IllegalStateException("tooth.h5 not found in ../shared/data");
+    }
+
+    record Run(int code, String err) {
+    }
+
+    static Run cli(String... args) {
+        PrintStream old = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true));
+        try {
+            return new Run(TomoCli.run(args), buf.toString());
+        } finally {
+            System.setErr(old);
+        }
+    }
+
+    static JsonNode report(Path out) throws Exception {
+        return new ObjectMapper().readTree(out.resolve("report.json").toFile());
+    }
+
+    static double[] stats(BufferedImage img, int x0, int y0, int w, int h) {
+        double s = 0, ss = 0;
+        for (int y = y0; y < y0 + h; y++)
+            for (int x = x0; x < x0 + w; x++) {
+                int g = img.getRaster().getSample(x, y, 0);
+                s += g;
+                ss += g * g;
+            }
+        double n = (double) w * h, mean = s / n;
+        return new double[]{mean, Math.sqrt(Math.max(0, ss / n - mean * mean))};
+    }
+
+    static int lit(BufferedImage img, int x0, int y0, int w, int h) {
+        int n = 0;
+        for (int y = y0; y < y0 + h; y++) for (int x = x0; x < x0 + w; x++) if (img.getRaster().getSample(x, y, 0) > 128) n++;
+        return n;
+    }
+
+    @Test
+    void toothWithAutoCenterWritesReportAndPreview() throws Exception {
+        Path out = tmp.resolve("tooth");
+        Run r = cli("reconstruct", "--input", tooth().toString(), "--output", out.toString(), "--backend", "java",
+                "--center", "auto", "--center-method", "correlation");
+        assertEquals(0, r.code(), r.err());
+        JsonNode rep = report(out);
+        double c = rep.get("centerOfRotation").asDouble();
+        assertEquals(296.0, c, 1.0, "centre found on the tooth");
+        assertEquals("auto", rep.at("/workflow/center/source").asText());
+        assertEquals("correlation", rep.at("/workflow/center/method").asText());
+        assertEquals(c, rep.at("/geometry/center").asDouble(), 1e-9);
+        assertTrue(rep.at("/timings/gups").asDouble() > 0);
+        assertEquals("java", rep.at("/backend/id").asText());
+        assertTrue(r.err().contains("(auto, correlation)"), r.err());
+        // the preview: the tooth (bright) in the middle of the XY panel, dark air in the corner, text on top
+        BufferedImage img = ImageIO.read(out.resolve("preview.png").toFile());
+        Files.copy(out.resolve("preview.png"), Files.createDirectories(Path.of("target", "previews")).resolve("tooth-preview.png"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        int top = 2 * Annotated.LABEL_HEIGHT + 4;
+        double[] centre = stats(img, 4 + 220, top + 220, 200, 200), corner = stats(img, 4 + 10, top + 10, 60, 60);
+        System.out.printf("tooth: centre %.3f; preview centre grey %.1f±%.1f, corner %.1f±%.1f%n", c, centre[0], centre[1], corner[0], corner[1]);
+        assertTrue(centre[0] > corner[0] + 40, "tooth vs air grey");
+        assertTrue(lit(img, 0, 0, img.getWidth(), Annotated.LABEL_HEIGHT) > 60, "grey range text");
+    }
+
+    @Test
+    void centerSweepWritesLabelledImagesAndContactSheet() throws Exception {
+        Path out = tmp.resolve("sweep");
+        Run r = cli("reconstruct", "--input", tooth().toString(), "--output", out.toString(), "--backend", "java",
+                "--center-sweep", "290:302:3", "--conf", "slice.size=320");
+        assertEquals(0, r.code(), r.err());
+        String[] names = {"center_0290.00.tif", "center_0293.00.tif", "center_0296.00.tif", "center_0299.00.tif", "center_0302.00.tif"};
+        double[] sd = new double[names.length];
+        for (int i = 0; i < names.length; i++) {
+            FloatTiff.Image im = FloatTiff.decode(Files.readAllBytes(out.resolve(names[i])));
+            assertEquals(320, im.width());
+            double s = 0, ss = 0;
+            for (float v : im.pixels()) { s += v; ss += v * v; }
+            sd[i] = Math.sqrt(ss / im.pixels().length - Math.pow(s / im.pixels().length, 2));
+            assertTrue(sd[i] > 1e-4, names[i] + " is empty");
+        }
+        try (Stream<Path> s = Files.list(out).filter(p -> p.getFileName().toString().startsWith("center_"))) {
+            assertEquals(5, s.count());
+        }
+        assertTrue(Files.isRegularFile(out.resolve("_SUCCESS")));
+        {
+        }
+        JsonNode rep = report(out);
+        assertEquals("center sweep", rep.get("mode").asText());
+        assertEquals(5, rep.get("images").size());
+        BufferedImage sheet = ImageIO.read(out.resolve("contact-sheet.png").toFile());
+        Files.copy(out.resolve("contact-sheet.png"), Files.createDirectories(Path.of("target", "previews")).resolve("tooth-contact-sheet.png"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        for (int i = 0; i < names.length; i++) {
+            int[] t = org.tomospark.executor.center.CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
+            double[] st = stats(sheet, t[0], t[1], t[2], t[3]);
+            assertTrue(st[1] > 20, "tile " + i + " has structure: sd " + st[1]);
+            assertTrue(lit(sheet, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");
+        }
+    }
+
+    @Test
+    void stripeBinningAndHalfAcquisitionOptions() throws Exception {
+        Path scan = tmp.resolve("half.h5");
+        new DemoDataset(DemoDataset.Spec.demo().withSize(96, 4, 360).withRange(360).withAxisOffset(-30)).writeHdf5(scan);
+        Path out = tmp.resolve("half");
+        Run r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java",
+                "--half-acquisition", "--center", "auto", "--stripe", "offset", "--bin", "1,2");
+        assertEquals(0, r.code(), r.err());
+        JsonNode rep = report(out);
+        assertEquals(47.5 - 30, rep.get("centerOfRotation").asDouble(), 0.5);
+        int w = rep.at("/workflow/halfAcquisition/stitchedWidth").asInt();
+        assertTrue(w > 150, "stitched width " + w);
+        assertEquals(2, rep.at("/slices/total").asInt(), "4 rows binned by 2");
+        assertEquals("offset (size 11)", rep.at("/workflow/stripeRemoval").asText());
+        FloatTiff.Image im = FloatTiff.decode(Files.readAllBytes(out.resolve("slice_00001.tif")));
+        assertEquals(w, im.width());
+        assertTrue(r.err().contains("half acquisition"), r.err());
+
+        Run bad = cli("reconstruct", "--input", scan.toString(), "--output", tmp.resolve("bad").toString(), "--phase-energy", "20");
+        assertNotEquals(0, bad.code());
+        assertTrue(bad.err().contains("phase.distance"), bad.err());
+    }
+}
