@@ -10,6 +10,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.GroupResult;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
+import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
 import org.tomospark.job.io.OutputCommit;
@@ -49,21 +50,23 @@ public final class GroupTask {
             boolean ok = false;
             try {
                 long t0 = System.nanoTime();
+                Workflow wf = lease.processor.workflow();
+                int[] hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows()); // {from, count, above, below}
                 RawStack band;
                 try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf)) {
-                    band = src.readProjections(g.start(), g.rows());
+                    band = src.readProjections(hb[0], hb[1]);
                 }
-                FlatDark fd = plan.fields().subBand(g.start() - plan.rowStart(), g.rows());
+                FlatDark fd = plan.fields().subBand(hb[0] - plan.fields().rowStart(), hb[1]);
                 long t1 = System.nanoTime();
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
-                GroupResult res = lease.processor.process(g.start(), band, fd, dataName, flatName);
+                GroupResult res = lease.processor.process(g.start(), band, fd, hb[2], hb[3], dataName, flatName);
                 long t2 = System.nanoTime();
                 OutputCommit out = new OutputCommit(plan.output(), conf);
                 List<OutputCommit.Committed> committed = new ArrayList<>();
                 for (int i = 0; i < res.slices().length; i++) {
-                    int row = g.start() + i;
-                    if (plan.skipped(row)) continue;
-                    committed.add(out.commitSlice(row, FloatTiff.encode(res.slices()[i], res.width(), res.height())));
+                    int index = res.firstRow() + i; // output slice index: detector row, or row bin
+                    if (plan.skipped(index)) continue;
+                    committed.add(out.commitSlice(index, FloatTiff.encode(res.slices()[i], res.width(), res.height())));
                 }
                 long t3 = System.nanoTime();
                 ok = true;

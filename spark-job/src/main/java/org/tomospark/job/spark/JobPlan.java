@@ -21,7 +21,13 @@ public record JobPlan(String input, String format, InputOptions inputOptions, St
                       Map<String, String> hadoopConf, SparkOptions spark, boolean localMode, String signature)
         implements Serializable {
 
-    public boolean skipped(int row) {
-        return skip.get(row);
+    /** Whether output slice {@code index} is already committed (--resume). */
+    public boolean skipped(int index) {
+        return skip.get(index);
+    }
+
+    /** Detector rows per output slice (bin.rows). */
+    public int rowBin() {
+        return params.workflow().binRows();
     }
 }

@@ -20,6 +20,7 @@ import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -107,7 +108,7 @@ public final class SparkReconstruction {
                 LOG.warn("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); using java");
         }
 
-        // --- input: metadata, flats/darks, preflight
+        // --- input: metadata, centre (if auto), flats/darks, preflight
         String format = ProjectionInputs.resolveFormat(spec.input(), spec.inputOptions(), conf);
         ScanMetadata meta;
         FlatDark fields;
@@ -115,17 +116,36 @@ public final class SparkReconstruction {
         ScanGeometry scan;
         SliceGeometry slice;
         MemoryPlanner.Plan mp;
+        Workflow wf;
+        Workflow.CenterResolution cr;
+        long centerNs;
+        int requestedRows;
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {
             meta = src.metadata();
+            long c0 = System.nanoTime();
+            cr = Workflow.resolveCenter(src, params); // reads a few rows, only for centre auto
+            centerNs = System.nanoTime() - c0;
+            params = cr.params();
             scan = params.scanGeometry(meta);
-            slice = params.sliceGeometry(meta);
+            wf = new Workflow(scan, params);
+            slice = params.sliceGeometry(wf.effective().detectorWidth());
             range = params.rowRange(meta);
-            int n = range[1] - range[0];
-            fields = FlatDark.average(range[0], src.readFlats(range[0], n), src.readDarks(range[0], n), src.flatName(), src.darkName());
-            mp = plan(sc, spec, meta, slice, range, local);
-            preflight(src, params, fields, range, mp.groupRows());
+            int rb = wf.rowBin();
+            if (range[0] % rb != 0)
+                throw new IllegalArgumentException("bin.rows " + rb + ": the first row " + range[0] + " must be a multiple of it");
+            requestedRows = range[1] - range[0];
+            range[1] = range[0] + requestedRows / rb * rb;
+            if (range[1] <= range[0]) throw new IllegalArgumentException("bin.rows " + rb + " exceeds the " + requestedRows + " rows requested");
+            // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
+            int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
+            fields = FlatDark.average(hb[0], src.readFlats(hb[0], hb[1]), src.readDarks(hb[0], hb[1]), src.flatName(), src.darkName());
+            mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb);
+            preflight(src, params, fields, range, mp.groupRows() * rb);
         }
-        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], mp.groupRows(), params.backendOptions().groupMultiple());
+        int rb = wf.rowBin();
+        int groupRows = mp.groupRows() * rb;
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
+        int first = range[0] / rb, end = range[1] / rb; // output slice indices
 
         // --- output: policy, signature, resume
         Map<String, Object> identity = InputIdentity.of(spec.input(), format, spec.inputOptions(), conf);
@@ -140,26 +160,26 @@ public final class SparkReconstruction {
         BitSet skip = new BitSet();
         if (spec.resume()) {
             for (OutputCommit.Committed c : out.verifiedCommitted().values())
-                if (c.row() >= range[0] && c.row() < range[1]) {
+                if (c.row() >= first && c.row() < end) {
                     reused.put(c.row(), c);
                     skip.set(c.row());
                 }
         }
         List<GroupPlanner.Group> toRun = new ArrayList<>();
         for (GroupPlanner.Group g : groups) {
-            int next = skip.nextClearBit(g.start());
-            if (next < g.end()) toRun.add(g);
+            int next = skip.nextClearBit(g.start() / rb);
+            if (next < g.end() / rb) toRun.add(g);
         }
-        int total = range[1] - range[0];
+        int total = end - first;
         LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
-                total, groups.size(), mp.groupRows(), toRun.size(), reused.size(), mp.hostBytesPerTask() >> 20,
+                total, groups.size(), groupRows, toRun.size(), reused.size(), mp.hostBytesPerTask() >> 20,
                 mp.hostBudgetPerTask() >> 20);
 
         // --- run
         Map<String, String> hconf = new HashMap<>();
         for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
         JobPlan plan = new JobPlan(spec.input(), format, spec.inputOptions(), spec.output(), params, meta, fields, range[0], range[1],
-                mp.groupRows(), skip, hconf, spec.spark().withDevices(devices), local, signature + "/" + mp.groupRows());
+                groupRows, skip, hconf, spec.spark().withDevices(devices), local, signature + "/" + groupRows);
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
         Broadcast<JobPlan> bplan = jsc.broadcast(plan);
         LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
@@ -172,7 +192,7 @@ public final class SparkReconstruction {
         if (!toRun.isEmpty()) {
             JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
                 GroupOutcome o = GroupTask.run(bplan.value(), g);
-                slicesAcc.add(o.rows());
+                slicesAcc.add(o.rows() / bplan.value().rowBin());
                 updatesAcc.add(o.updates());
                 return o;
             }).collectAsync();
@@ -183,7 +203,7 @@ public final class SparkReconstruction {
                         break;
                     } catch (TimeoutException e) {
                         if (progress != null && spec.spark().progress())
-                            progress.update((int) Math.min(total, slicesAcc.value() + total - countRows(toRun)), total, updatesAcc.value(),
+                            progress.update((int) Math.min(total, slicesAcc.value() + total - countRows(toRun) / rb), total, updatesAcc.value(),
                                     System.nanoTime() - t0);
                     }
                 }
@@ -206,32 +226,37 @@ public final class SparkReconstruction {
         // --- finish: raw volume, preview, manifest, report, _SUCCESS
         Map<Integer, Object[]> perSlice = new TreeMap<>();
         for (GroupOutcome o : outcomes) {
-            double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9 / o.rows();
+            double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
+                    / Math.max(1, o.slices().size());
             for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
         }
         for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
         if (perSlice.size() != total)
             throw new IllegalStateException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
-        if (spec.spark().outputRaw()) writeRawVolume(out, range);
+        if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
         if (spec.preview()) {
             try {
-                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName((range[0] + range[1] - 1) / 2)));
+                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName((first + end - 1) / 2)));
                 out.writeFile("preview.png", PngPreview.encode(img.pixels(), img.width(), img.height()));
             } catch (IOException e) {
                 throw new IllegalStateException(spec.output() + ": cannot read back the central slice for the preview", e);
             }
         }
         int computed = total - reused.size();
-        Map<String, Object> report = report(sc, spec, meta, scan, slice, mp, groups.size(), outcomes, reused.size(), computed, total,
+        Map<String, Object> report = report(sc, spec, meta, wf.effective(), slice, mp, groups.size(), outcomes, reused.size(), computed, total,
                 runNs, System.nanoTime() - wall0, local, devices);
+        report.put("groupRowsRaw", groupRows);
+        report.put("workflow", VolumeReconstructor.describe(params, wf, cr.found(), centerNs, groupRows, wf.haloRows(), requestedRows));
         String summary = summary(spec, report);
         out.writeFile(OutputCommit.REPORT, Json.write(report));
-        out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, scan, slice, perSlice, report)));
+        out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, wf.effective(), slice, perSlice, report)));
         return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
     }
 
     /** The memory plan from the application's settings (executor heap, cores per task) and the job's keys. */
-    static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local) {
+    /** Plans in output slices; a slice needs {@code rowBin} detector rows (binning), so it costs that many raw rows. */
+    static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local,
+                                   int rowBin) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         int k = params.backendOptions().slicesPerPass();
@@ -239,7 +264,7 @@ public final class SparkReconstruction {
         int taskCpus = sconf.getInt("spark.task.cpus", 1);
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
         return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
-                meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
+                (meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4) * rowBin, (long) slice.pixels(), k, range[1] - range[0],
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
                 spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism()));
     }

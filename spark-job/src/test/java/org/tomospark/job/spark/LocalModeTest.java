@@ -146,6 +146,32 @@ class LocalModeTest {
     }
 
     @Test
+    void workflowStagesMatchTheSingleMachineRun() throws Exception {
+        // centre auto, stripe removal, Paganin phase retrieval (halo rows across groups), column and row binning
+        org.tomospark.executor.config.Settings s = org.tomospark.executor.config.Settings.empty();
+        org.tomospark.executor.config.CoreKeys.CENTER.name();
+        String[][] kv = {{"backend", "java"}, {"filter", "shepp-logan"}, {"center", "auto"}, {"stripe.method", "sorting"},
+                {"phase.energy", "30"}, {"phase.distance", "0.2"}, {"phase.pixelSize", "2e-6"}, {"phase.deltaOverBeta", "200"},
+                {"bin.rows", "2"}, {"bin.columns", "2"}, {"group.rows", "2"}};
+        for (String[] e : kv) s = s.with(e[0], e[1]);
+        org.tomospark.executor.pipeline.ReconstructionParams p = org.tomospark.executor.config.CoreKeys.params(s);
+        Map<Integer, float[]> ref = new java.util.TreeMap<>();
+        try (var src = org.tomospark.executor.io.DataExchangeSource.open(TestScans.hdf5())) {
+            org.tomospark.executor.pipeline.VolumeReconstructor.run(src, p, (row, px, w, h) -> ref.put(row, px.clone()), null, null);
+        }
+        assertEquals(8, ref.size());
+        Path out = TestScans.tmp("workflow").resolve("rec");
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(),
+                out.toString()).withParams(p), null);
+        assertEquals(4, r.groups().size(), "8 output slices in groups of 2 (4 detector rows each)");
+        assertEquals(8, r.slicesComputed());
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(out.toString(), new Configuration()));
+        Map<?, ?> wf = (Map<?, ?>) r.report().get("workflow");
+        assertEquals("auto", ((Map<?, ?>) wf.get("center")).get("source"));
+        assertTrue(wf.containsKey("phaseRetrieval") && wf.containsKey("binning"), String.valueOf(wf));
+    }
+
+    @Test
     void notebookBuilderRunsOnTheSessionContext() throws Exception {
         Path out = TestScans.tmp("nb").resolve("rec");
         org.tomospark.job.api.Reconstruction.Result r = org.tomospark.job.api.Reconstruction.builder(TestScans.spark())
