@@ -75,9 +75,6 @@ class FailureTest {
     void nanInFlats() throws Exception {
         // float32 raw flats with one NaN
         Path dir = TestScans.tmp("nan");
-        Files.write(dir.resolve("scan.raw"), LocalModeTest.be16(C.data(), 0));
-        ByteBuffer bb = ByteBuffer.allocate(2 * 16 * 96 * 2).order(ByteOrder.LITTLE_ENDIAN);
-        Files.write(dir.resolve("flats.raw"), LocalModeTest.be16(Arrays.copyOf(C.white(), 2), 0));
         Path flatsF = dir.resolve("flatsf.raw");
         ByteBuffer fb = ByteBuffer.allocate(2 * 16 * 96 * 4).order(ByteOrder.BIG_ENDIAN);
         for (int f = 0; f < 2; f++) for (int r = 0; r < 16; r++) for (int c = 0; c < 96; c++) fb.putFloat(f == 1 && r == 3 && c == 7 ? Float.NaN : 20000f);
@@ -87,7 +84,6 @@ class FailureTest {
         SparkJobSpec spec = TestScans.spec(dir.resolve("scanf.raw").toString(), out()).withInputOptions(o)
                 .withParams(TestScans.params().toBuilder().angles(0, 1.5).build());
         assertFailsCleanly(spec, "flatsf.raw", "non-finite", "row 3, column 7");
-        assertTrue(bb.capacity() > 0);
     }
 
     static byte[] floats(int[][][] a) {
