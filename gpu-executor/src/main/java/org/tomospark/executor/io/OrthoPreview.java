@@ -28,14 +28,38 @@ public final class OrthoPreview implements SliceSink {
 
     @Override
     public synchronized void accept(int slice, float[] px, int w, int h) {
-        width = w;
-        height = h;
         if (slice == middle) xy = px.clone();
-        float[] row = new float[w], col = new float[h];
+        acceptProfiles(slice, centralRow(px, w, h), centralColumn(px, w, h));
+    }
+
+    /** Image row {@code h/2} of a {@code w × h} slice: the slice's line of the XZ plane. */
+    public static float[] centralRow(float[] px, int w, int h) {
+        float[] row = new float[w];
         System.arraycopy(px, (h / 2) * w, row, 0, w);
+        return row;
+    }
+
+    /** Image column {@code w/2} of a {@code w × h} slice: the slice's line of the YZ plane. */
+    public static float[] centralColumn(float[] px, int w, int h) {
+        float[] col = new float[h];
         for (int i = 0; i < h; i++) col[i] = px[i * w + w / 2];
-        xz.put(slice, row);
-        yz.put(slice, col);
+        return col;
+    }
+
+    /**
+     * Only a slice's {@link #centralRow} and {@link #centralColumn} (e.g. sent by the task that computed it),
+     * for the XZ and YZ planes; the middle slice itself must still come through {@link #accept}.
+     */
+    public synchronized void acceptProfiles(int slice, float[] row, float[] column) {
+        if (slice < firstSlice || slice > lastSlice)
+            throw new IllegalArgumentException("preview: slice " + slice + " outside " + firstSlice + ".." + lastSlice);
+        if (!xz.isEmpty() && (row.length != width || column.length != height))
+            throw new IllegalArgumentException("preview: slice " + slice + " is " + row.length + "x" + column.length
+                    + ", the others " + width + "x" + height);
+        width = row.length;
+        height = column.length;
+        xz.put(slice, row.clone());
+        yz.put(slice, column.clone());
     }
 
     public synchronized boolean hasData() {

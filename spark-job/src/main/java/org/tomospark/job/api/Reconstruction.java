@@ -2,26 +2,43 @@ package org.tomospark.job.api;
 
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
-import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.Workflow;
+import org.tomospark.job.JobKeys;
+import org.tomospark.job.WorkflowSettings;
+import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.ProjectionInputs;
+import org.tomospark.job.local.DirectEngine;
+import org.tomospark.job.local.JobRequest;
 import org.tomospark.job.spark.SparkJobSpec;
-import org.tomospark.job.spark.SparkOptions;
+import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;
 
+import java.io.PrintStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * A small builder for notebooks (Zeppelin {@code %spark}, Jupyter with a JVM kernel) that runs a
  * reconstruction on the session's SparkContext:
  * <pre>{@code
- * val r = Reconstruction.builder(spark).input("hdfs://nn/scans/a.h5").output("hdfs://nn/rec/a")
- *           .center(296).filter("shepp-logan").backend("auto").run()
- * r.output(); r.report()
+ * val b = Reconstruction.builder(spark).input("hdfs://nn/scans/a.h5").output("hdfs://nn/rec/a")
+ *           .centerAuto("vo").stripe("sorting").filter("shepp-logan").backend("auto")
+ * b.findCenter()                                  // the centre alone, nothing reconstructed
+ * b.output("hdfs://nn/rec/a-sweep").centerSweep(290, 302, 1)   // center_*.tif + contact-sheet.png
+ * val r = b.output("hdfs://nn/rec/a").run()       // the volume, preview.png, report.json
+ * r.report.get("centerOfRotation")
  * }</pre>
+ * Every method sets the config key the command line's option sets (see conf/CONFIG.md), through the same
+ * mapping ({@link WorkflowSettings}), so a notebook run and {@code tomospark reconstruct} with the same options
+ * give the same parameters; the keys are recorded under "settings" in report.json.
  */
 public final class Reconstruction {
     private Reconstruction() {
@@ -48,62 +65,172 @@ public final class Reconstruction {
         }
     }
 
+    /**
+     * A centre sweep: the centres (raw detector pixels), the image written for each ({@code center_CCCC.CC.tif},
+     * in the same order), the contact sheet's file name, all relative to {@code output}, and the sweep's report.
+     */
+    public record Sweep(String output, int row, List<Double> centers, List<String> images, String contactSheet,
+                        Map<String, Object> report) {
+    }
+
     public static final class Builder {
         private final SparkContext sc;
-        private String input, output;
-        private final ReconstructionParams.Builder params = ReconstructionParams.builder();
-        private BackendOptions backendOptions = BackendOptions.defaults();
-        private InputOptions inputOptions = InputOptions.defaults();
-        private SparkOptions spark = SparkOptions.defaults().withProgress(false);
-        private boolean overwrite, resume, preview;
+        private Settings settings = Settings.empty();
+        private InputOptions inputOptions;
+        private PrintStream log = System.out;
 
         Builder(SparkContext sc) {
             this.sc = sc;
+            JobKeys.INPUT.name(); // registers the keys
+            settings = set(SparkKeys.PROGRESS.name(), "false");
         }
 
-        public Builder input(String uri) { this.input = uri; return this; }
-        public Builder output(String uri) { this.output = uri; return this; }
-        public Builder center(double c) { params.center(c); return this; }
-        public Builder filter(String window) { params.filter(FilterSpec.of(FilterWindow.parse(window))); return this; }
-        public Builder filter(FilterSpec f) { params.filter(f); return this; }
-        public Builder backend(String id) { params.backend(id); return this; }
-        public Builder slices(int start, int end) { params.rows(start, end); return this; }
-        public Builder groupRows(int rows) { params.groupRows(rows); return this; }
-        public Builder angles(double startDeg, double stepDeg) { params.angles(startDeg, stepDeg); return this; }
-        public Builder sliceSize(int n) { params.sliceSize(n); return this; }
-        public Builder slicesPerPass(int k) { backendOptions = backendOptions.withSlicesPerPass(k); return this; }
-        public Builder devices(String... addresses) { spark = spark.withDevices(List.of(addresses)); return this; }
-        public Builder inputOptions(InputOptions o) { this.inputOptions = o; return this; }
-        public Builder rawVolume(boolean r) { spark = spark.withOutputRaw(r); return this; }
-        public Builder progress(boolean p) { spark = spark.withProgress(p); return this; }
-        public Builder preview(boolean p) { this.preview = p; return this; }
-        public Builder overwrite() { this.overwrite = true; return this; }
-        public Builder resume() { this.resume = true; return this; }
-        public Builder params(ReconstructionParams p) {
-            ReconstructionParams.Builder b = p.toBuilder();
-            return copy(b, p);
+        private Settings set(String key, String value) {
+            return WorkflowSettings.set(settings, org.tomospark.executor.config.ConfigRegistry.find(key), value);
         }
 
-        private Builder copy(ReconstructionParams.Builder b, ReconstructionParams p) {
-            ReconstructionParams q = b.build();
-            params.backend(q.backend()).filter(q.filter()).center(q.center()).sliceSize(q.sliceSize()).groupRows(q.groupRows())
-                    .rows(q.rowStart(), q.rowEnd()).axisCorrection(q.axisCorrection()).denominatorFloor(q.denominatorFloor())
-                    .transmissionFloor(q.transmissionFloor()).maxRepairFraction(q.maxRepairFraction());
-            if (!Double.isNaN(q.angleStartDeg())) params.angles(q.angleStartDeg(), q.angleStepDeg());
-            if (q.roi() != null) params.roi(q.roi()[0], q.roi()[1], q.roi()[2], q.roi()[3]);
-            backendOptions = q.backendOptions();
+        private Builder with(String key, Object value) {
+            settings = set(key, String.valueOf(value));
             return this;
         }
 
-        public SparkJobSpec spec() {
-            return new SparkJobSpec(input, output, params.backendOptions(backendOptions).build(), overwrite, resume, preview,
-                    inputOptions, spark, Map.of());
+        /** Any config key of conf/CONFIG.md, as {@code --conf key=value}. */
+        public Builder conf(String key, String value) {
+            if (org.tomospark.executor.config.ConfigRegistry.find(key) == null)
+                throw new IllegalArgumentException("Reconstruction.conf: unknown config key '" + key + "' (see conf/CONFIG.md for the keys)");
+            return with(key, value);
         }
 
+        public Builder input(String uri) { return with(JobKeys.INPUT.name(), uri); }
+        public Builder output(String uri) { return with(JobKeys.OUTPUT.name(), uri); }
+        /** A given centre of rotation in detector pixels (replaces {@link #centerAuto}). */
+        public Builder center(double c) { settings = WorkflowSettings.center(settings, WorkflowSettings.num(c)); return this; }
+        /** The centre found from the data by {@code method} (vo or correlation), recorded in report.json. */
+        public Builder centerAuto(String method) { settings = WorkflowSettings.centerAuto(settings, method); return this; }
+        /** Largest distance of the searched centre from the detector centre, px (0: the method's default). */
+        public Builder centerSearchRadius(double px) { return with(CoreKeys.CENTER_SEARCH_RADIUS.name(), WorkflowSettings.num(px)); }
+        /** Stripe (ring) removal: none, sorting or offset, with the default median window. */
+        public Builder stripe(String method) { settings = WorkflowSettings.stripe(settings, method, null); return this; }
+        /** Stripe removal with an odd median window across detector columns. */
+        public Builder stripe(String method, int size) { settings = WorkflowSettings.stripe(settings, method, size); return this; }
+        /** Paganin single-distance phase retrieval. */
+        public Builder paganin(double energyKeV, double distanceM, double pixelSizeM, double deltaOverBeta) {
+            settings = WorkflowSettings.paganin(settings, energyKeV, distanceM, pixelSizeM, deltaOverBeta);
+            return this;
+        }
+        /** 360° scan with an offset axis, stitched to 180° (the overlap comes from the centre, or is found with {@link #centerAuto}). */
+        public Builder halfAcquisition(boolean on) { settings = WorkflowSettings.halfAcquisition(settings, on); return this; }
+        /** Detector columns, rows (per slice) and consecutive projections averaged into one. */
+        public Builder binning(int cols, int rows, int projections) {
+            settings = WorkflowSettings.binning(settings, cols, rows, projections);
+            return this;
+        }
+        /** Region of interest within the slice; only it is computed. */
+        public Builder roi(int col, int row, int cols, int rows) { settings = WorkflowSettings.roi(settings, col, row, cols, rows); return this; }
+        public Builder filter(String window) { return with(CoreKeys.FILTER.name(), window); }
+        public Builder filter(FilterSpec f) {
+            with(CoreKeys.FILTER.name(), f.window().id());
+            with(CoreKeys.FILTER_CUTOFF.name(), WorkflowSettings.num(f.cutoff()));
+            return with(CoreKeys.FILTER_PADDING.name(), f.padding().name().toLowerCase(Locale.ROOT));
+        }
+        public Builder backend(String id) { return with(CoreKeys.BACKEND.name(), id); }
+        public Builder slices(int start, int end) { return with(CoreKeys.SLICES.name(), start + ":" + end); }
+        public Builder groupRows(int rows) { return with(CoreKeys.GROUP_ROWS.name(), rows); }
+        public Builder angles(double startDeg, double stepDeg) {
+            with(CoreKeys.ANGLES_START.name(), WorkflowSettings.num(startDeg));
+            return with(CoreKeys.ANGLES_STEP.name(), WorkflowSettings.num(stepDeg));
+        }
+        public Builder sliceSize(int n) { return with(CoreKeys.SLICE_SIZE.name(), n); }
+        public Builder slicesPerPass(int k) { return with(CoreKeys.SLICES_PER_PASS.name(), k); }
+        public Builder devices(String... addresses) { return with(SparkKeys.DEVICES.name(), String.join(",", addresses)); }
+        /** How to read a TIFF stack or raw input (else the job.input.* keys). */
+        public Builder inputOptions(InputOptions o) { this.inputOptions = o; return this; }
+        public Builder rawVolume(boolean r) { return with(SparkKeys.OUTPUT_RAW.name(), r); }
+        public Builder progress(boolean p) { return with(SparkKeys.PROGRESS.name(), p); }
+        /** Write preview.png (central XY, XZ and YZ views) next to the slices; on by default. */
+        public Builder preview(boolean p) { return with(JobKeys.PREVIEW.name(), p); }
+        public Builder overwrite() { return with(JobKeys.OVERWRITE.name(), true); }
+        public Builder resume() { return with(JobKeys.RESUME.name(), true); }
+        /** Where {@link #centerSweep} and {@link #findCenter} report (default System.out). */
+        public Builder log(PrintStream out) { this.log = out; return this; }
+
+        /** The settings so far (config keys as given). */
+        public Settings settings() {
+            return settings;
+        }
+
+        /** The algorithm parameters these settings give ({@link CoreKeys#params}, as for the command line). */
+        public ReconstructionParams params() {
+            return CoreKeys.params(settings);
+        }
+
+        public SparkJobSpec spec() {
+            if (settings.get(CoreKeys.CENTER_SWEEP) != null)
+                throw new IllegalArgumentException("config key center.sweep is set: run it with centerSweep(...), not run()");
+            SparkJobSpec s = SparkKeys.spec(settings);
+            return inputOptions == null ? s : s.withInputOptions(inputOptions);
+        }
+
+        /** Reconstructs the volume as a Spark job on the session's context. */
         public Result run() {
-            SparkReconstruction.Result r = SparkReconstruction.run(sc, spec(),
-                    spark.progress() ? SparkReconstruction.printer(System.out) : null);
+            SparkJobSpec spec = spec();
+            SparkReconstruction.Result r = SparkReconstruction.run(sc, spec,
+                    spec.spark().progress() ? SparkReconstruction.printer(System.out) : null);
             return new Result(r.output(), r.report(), r.summary(), r.slicesComputed(), r.slicesSkipped());
+        }
+
+        /**
+         * The centre of rotation by the configured method ({@link #centerAuto}; else config key center.method,
+         * default vo), without reconstructing: the same search the Spark job runs on its driver before planning
+         * (a few rows around the middle of the row range; correlation of the overlap for half acquisition).
+         */
+        public double findCenter() {
+            return centerSearch().center();
+        }
+
+        /** {@link #findCenter} with the method used and its score. */
+        public CenterFinder.Result centerSearch() {
+            ReconstructionParams p = params();
+            if (p.workflow().centerMethod() == null)
+                p = p.toBuilder().workflow(p.workflow().withCenterMethod(settings.get(CoreKeys.CENTER_METHOD))).build();
+            try (ProjectionSource src = open()) {
+                CenterFinder.Result r = Workflow.resolveCenter(src, p).found();
+                log.printf(Locale.ROOT, "Centre of %s: %.2f px (%s)%n", input(), r.center(), r.method().id());
+                return r;
+            }
+        }
+
+        /**
+         * Centre sweep: the middle slice of the row range reconstructed at each centre start, start+step, …, ≤ end
+         * (raw detector pixels, with every workflow option applied), written to the output as
+         * {@code center_CCCC.CC.tif} per centre and {@code contact-sheet.png}, with report.json. Runs in the
+         * driver (one slice), like {@code tomospark reconstruct --center-sweep}.
+         */
+        public Sweep centerSweep(double start, double end, double step) {
+            Settings s = WorkflowSettings.centerSweep(settings, start, end, step);
+            String out = s.get(JobKeys.OUTPUT);
+            if (out.isBlank()) throw new IllegalArgumentException("output: no output given (output(...))");
+            JobRequest req = new JobRequest(input(), out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
+                    false, s);
+            DirectEngine.Result r;
+            try (ProjectionSource src = open()) {
+                r = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).sweep(req, src);
+            }
+            Map<String, Object> rep = r.report();
+            @SuppressWarnings("unchecked") List<Double> centers = (List<Double>) rep.get("centers");
+            @SuppressWarnings("unchecked") List<String> images = (List<String>) rep.get("images");
+            return new Sweep(out, ((Number) rep.get("row")).intValue(), centers, images, (String) rep.get("contactSheet"), rep);
+        }
+
+        private String input() {
+            String in = settings.get(JobKeys.INPUT);
+            if (in.isBlank()) throw new IllegalArgumentException("input: no input given (input(...))");
+            return in;
+        }
+
+        private ProjectionSource open() {
+            InputOptions o = inputOptions != null ? inputOptions : SparkKeys.inputOptions(settings);
+            return ProjectionInputs.open(input(), o, HadoopConf.tune(sc.hadoopConfiguration()));
         }
     }
 }

@@ -1,9 +1,9 @@
 package org.tomospark.job.cli;
 
-import org.apache.hadoop.conf.Configuration;
 import org.tomospark.executor.config.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
+import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.local.DemoInput;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.local.JobRequest;
@@ -138,23 +138,15 @@ public final class ReconstructCommand implements Callable<Integer> {
         }
         s = set(s, JobKeys.INPUT.name(), input);
         s = set(s, JobKeys.OUTPUT.name(), output);
-        s = set(s, CoreKeys.CENTER.name(), center);
-        s = set(s, CoreKeys.CENTER_METHOD.name(), centerMethod);
-        s = set(s, CoreKeys.CENTER_SWEEP.name(), centerSweep);
-        s = set(s, CoreKeys.STRIPE.name(), stripe);
-        s = set(s, CoreKeys.PHASE_ENERGY.name(), phaseEnergy);
-        s = set(s, CoreKeys.PHASE_DISTANCE.name(), phaseDistance);
-        s = set(s, CoreKeys.PHASE_PIXEL.name(), pixelSize);
-        s = set(s, CoreKeys.PHASE_DB.name(), deltaBeta);
-        s = set(s, CoreKeys.SLICE_ROI.name(), roi);
-        if (halfAcquisition) s = s.with(CoreKeys.HALF_ACQUISITION.name(), "true");
-        if (bin != null) {
-            String[] b = bin.split(",");
-            if (b.length > 3) throw new IllegalArgumentException("--bin expects COLS[,ROWS[,PROJ]], got '" + bin + "'");
-            s = s.with(CoreKeys.BIN_COLUMNS.name(), b[0].trim());
-            if (b.length > 1) s = s.with(CoreKeys.BIN_ROWS.name(), b[1].trim());
-            if (b.length > 2) s = s.with(CoreKeys.BIN_PROJECTIONS.name(), b[2].trim());
-        }
+        // the workflow options: the same mapping as the notebook API's
+        s = WorkflowSettings.center(s, center);
+        s = WorkflowSettings.centerMethod(s, centerMethod);
+        s = WorkflowSettings.centerSweep(s, centerSweep);
+        s = WorkflowSettings.stripe(s, stripe, null);
+        s = WorkflowSettings.paganin(s, phaseEnergy, phaseDistance, pixelSize, deltaBeta);
+        s = WorkflowSettings.roi(s, roi);
+        if (halfAcquisition) s = WorkflowSettings.halfAcquisition(s, true);
+        s = WorkflowSettings.binning(s, bin);
         s = set(s, CoreKeys.FILTER.name(), filter);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);

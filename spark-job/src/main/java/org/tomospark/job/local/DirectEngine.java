@@ -39,8 +39,33 @@ public final class DirectEngine {
     public record Result(VolumeReconstructor.Summary summary, Map<String, Object> report, String output) {
     }
 
-    /** Centre sweep mode: the middle row at each centre, center_CCCC.CC.tif, contact-sheet.png, report.json in the output. */
-    Result runSweep(JobRequest req, ProjectionSource src, SliceWriter writer, double[] sweep, int[] range) {
+    /**
+     * Centre sweep mode ({@code center.sweep} in the request's settings) on an open source, in this JVM: the middle
+     * row of the row range at each centre, center_CCCC.CC.tif, contact-sheet.png, report.json in the output. The
+     * CLI's {@code --center-sweep} and the notebook API's {@code centerSweep} both end here.
+     */
+    public Result sweep(JobRequest req, ProjectionSource src) {
+        double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
+        if (sweep == null) throw new IllegalArgumentException("config key center.sweep: not set (START:END:STEP)");
+        ReconstructionParams p = req.params();
+        p.scanGeometry(src.metadata());
+        int[] range = p.rowRange(src.metadata());
+        return runSweep(req, src, openOutput(req), sweep, range);
+    }
+
+    /** The output's writer, after the overwrite/resume policy and a write check. */
+    private SliceWriter openOutput(JobRequest req) {
+        SliceWriter writer = new SliceWriter(req.output(), hadoopConf);
+        int existing = writer.countSlices();
+        boolean complete = writer.exists("_SUCCESS");
+        if ((existing > 0 || complete) && !req.overwrite() && !req.resume())
+            throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
+                    + (complete ? " of a complete reconstruction" : "") + "; use --overwrite to replace them or --resume to complete them");
+        writer.checkWritable();
+        return writer;
+    }
+
+    private Result runSweep(JobRequest req, ProjectionSource src, SliceWriter writer, double[] sweep, int[] range) {
         ReconstructionParams p = req.params();
         double[] centers = CenterSweep.centers(sweep[0], sweep[1], sweep[2]);
         int row = (range[0] + range[1] - 1) / 2;
@@ -86,13 +111,7 @@ public final class DirectEngine {
             p.preprocessor().apply(src.readProjections(range[0], 1), FlatDark.average(range[0],
                     src.readFlats(range[0], 1), src.readDarks(range[0], 1), src.flatName(), src.darkName()), src.dataName(), src.flatName());
 
-            SliceWriter writer = new SliceWriter(req.output(), hadoopConf);
-            int existing = writer.countSlices();
-            boolean complete = writer.exists("_SUCCESS");
-            if ((existing > 0 || complete) && !req.overwrite() && !req.resume())
-                throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
-                        + (complete ? " of a complete reconstruction" : "") + "; use --overwrite to replace them or --resume to complete them");
-            writer.checkWritable();
+            SliceWriter writer = openOutput(req);
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) return runSweep(req, src, writer, sweep, range);
             log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
@@ -107,7 +126,7 @@ public final class DirectEngine {
                     if (req.preview()) preview.accept(row, px, w, h);
                 }, bar::update, req.resume() ? row -> writer.exists(SliceWriter.sliceName(row)) : null);
                 if (req.preview() && preview.hasData())
-                    writer.writeBytes("preview.png", preview.png(meta.source().replaceAll(".*/", "") + "  c=" + String.format(java.util.Locale.ROOT, "%.2f", s.scan().centerOfRotation())));
+                    writer.writeBytes("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
                 Map<String, Object> report = RunReport.build(req, s, "direct");
                 writer.writeBytes("report.json", RunReport.toJson(report));
                 writer.writeBytes("_SUCCESS", new byte[0]);

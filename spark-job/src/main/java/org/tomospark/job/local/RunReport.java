@@ -84,6 +84,11 @@ public final class RunReport {
         return w;
     }
 
+    /** The title line of preview.png: the scan's file name and the (effective) centre used. */
+    public static String previewTitle(org.tomospark.executor.io.ScanMetadata meta, double center) {
+        return meta.source().replaceAll(".*/", "") + "  c=" + String.format(java.util.Locale.ROOT, "%.2f", center);
+    }
+
     public static byte[] toJson(Map<String, Object> report) {
         try {
             return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(report);

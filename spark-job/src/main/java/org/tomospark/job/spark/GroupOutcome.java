@@ -6,9 +6,15 @@ import org.tomospark.job.io.OutputCommit;
 import java.io.Serializable;
 import java.util.List;
 
-/** What one task reports for its slice group: the committed slices (with checksums) and its timings. */
+/**
+ * What one task reports for its slice group: the committed slices (with checksums), its timings, and for each
+ * committed slice the central row and column the driver's preview needs.
+ */
 public record GroupOutcome(int group, int firstRow, int rows, List<OutputCommit.Committed> slices, long readNanos,
                            long preprocessNanos, long filterNanos, long backprojectNanos, long writeNanos, long updates,
                            PreprocessStats preprocess, String backend, String device, String variant, String executor,
-                           int attempt) implements Serializable {
+                           int attempt, List<SliceProfile> profiles) implements Serializable {
+    public GroupOutcome {
+        profiles = profiles == null ? List.of() : List.copyOf(profiles);
+    }
 }

@@ -6,6 +6,7 @@ import org.apache.spark.TaskContext;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.GroupResult;
@@ -63,10 +64,14 @@ public final class GroupTask {
                 long t2 = System.nanoTime();
                 OutputCommit out = new OutputCommit(plan.output(), conf);
                 List<OutputCommit.Committed> committed = new ArrayList<>();
+                List<SliceProfile> profiles = new ArrayList<>();
                 for (int i = 0; i < res.slices().length; i++) {
                     int index = res.firstRow() + i; // output slice index: detector row, or row bin
                     if (plan.skipped(index)) continue;
-                    committed.add(out.commitSlice(index, FloatTiff.encode(res.slices()[i], res.width(), res.height())));
+                    float[] px = res.slices()[i];
+                    committed.add(out.commitSlice(index, FloatTiff.encode(px, res.width(), res.height())));
+                    profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
+                            OrthoPreview.centralColumn(px, res.width(), res.height())));
                 }
                 long t3 = System.nanoTime();
                 ok = true;
@@ -75,7 +80,7 @@ public final class GroupTask {
                 return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                         res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",
-                        lease.processor.requisition().description(), executor, tc == null ? 0 : tc.attemptNumber());
+                        lease.processor.requisition().description(), executor, tc == null ? 0 : tc.attemptNumber(), profiles);
             } finally {
                 if (ok) lease.close();
                 else lease.discard();

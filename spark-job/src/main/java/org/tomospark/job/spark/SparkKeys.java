@@ -81,6 +81,13 @@ public final class SparkKeys {
                 s.get(PROGRESS), s.get(TEST_TASK_DELAY));
     }
 
+    /** Settings from their map form ({@link SparkJobSpec#settings}); every key must be known. */
+    public static Settings settings(java.util.Map<String, String> values) {
+        Settings s = Settings.empty();
+        for (java.util.Map.Entry<String, String> e : new java.util.TreeMap<>(values).entrySet()) s = s.with(e.getKey(), e.getValue());
+        return s;
+    }
+
     /** The spec of a request made by the CLI (or any Settings). */
     public static SparkJobSpec spec(JobRequest req) {
         Settings s = req.settings() == null ? Settings.empty() : req.settings();

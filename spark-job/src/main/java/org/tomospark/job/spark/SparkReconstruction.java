@@ -14,7 +14,7 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
-import org.tomospark.executor.io.PngPreview;
+import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.GroupPlanner;
@@ -30,6 +30,8 @@ import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.local.JobRequest;
+import org.tomospark.job.local.RunReport;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -234,20 +236,16 @@ public final class SparkReconstruction {
         if (perSlice.size() != total)
             throw new IllegalStateException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
         if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
-        if (spec.preview()) {
-            try {
-                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName((first + end - 1) / 2)));
-                out.writeFile("preview.png", PngPreview.encode(img.pixels(), img.width(), img.height()));
-            } catch (IOException e) {
-                throw new IllegalStateException(spec.output() + ": cannot read back the central slice for the preview", e);
-            }
-        }
+        if (spec.preview()) writePreview(out, meta, wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet());
         int computed = total - reused.size();
-        Map<String, Object> report = report(sc, spec, meta, wf.effective(), slice, mp, groups.size(), outcomes, reused.size(), computed, total,
-                runNs, System.nanoTime() - wall0, local, devices);
+        Map<String, Object> workflow = VolumeReconstructor.describe(params, wf, cr.found(), centerNs, groupRows, wf.haloRows(), requestedRows);
+        VolumeReconstructor.Summary sum = summaryOf(wf.effective(), slice, total, reused.size(), runNs, outcomes, workflow);
+        JobRequest req = new JobRequest(spec.input(), spec.output(), params, spec.overwrite(), spec.resume(), spec.preview(),
+                SparkKeys.settings(spec.settings()));
+        Map<String, Object> report = report(sc, req, sum, meta, paramsJson, mp, groups.size(), outcomes, runNs,
+                System.nanoTime() - wall0, centerNs, local, devices);
         report.put("groupRowsRaw", groupRows);
-        report.put("workflow", VolumeReconstructor.describe(params, wf, cr.found(), centerNs, groupRows, wf.haloRows(), requestedRows));
-        String summary = summary(spec, report);
+        String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, wf.effective(), slice, perSlice, report)));
         return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
@@ -338,24 +336,41 @@ public final class SparkReconstruction {
         return v == null ? "0.1.0-SNAPSHOT" : v;
     }
 
-    static Map<String, Object> report(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, ScanGeometry scan, SliceGeometry slice,
-                                      MemoryPlanner.Plan mp, int groups, List<GroupOutcome> outcomes, int skipped, int computed,
-                                      int total, long runNs, long wallNs, boolean local, List<String> devices) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("software", "tomospark " + version());
-        m.put("engine", "spark");
+    /**
+     * The run as the core's {@link VolumeReconstructor.Summary}, so the report and its printed summary come from the
+     * same {@link RunReport} code as the direct engine's. Stage times are summed over the tasks (they overlap);
+     * the elapsed time is the Spark job's, so GU/s is the cluster's throughput. The backend is the one most
+     * groups ran on (all of them are listed under "backends").
+     */
+    static VolumeReconstructor.Summary summaryOf(ScanGeometry effective, SliceGeometry slice, int total, int skipped, long runNs,
+                                                 List<GroupOutcome> outcomes, Map<String, Object> workflow) {
+        PreprocessStats ps = PreprocessStats.ZERO;
+        long read = 0, pre = 0, filt = 0, bp = 0, updates = 0;
+        Map<List<String>, Long> used = new HashMap<>();
+        for (GroupOutcome o : outcomes) {
+            ps = ps.plus(o.preprocess());
+            read += o.readNanos();
+            pre += o.preprocessNanos();
+            filt += o.filterNanos();
+            bp += o.backprojectNanos();
+            updates += o.updates();
+            used.merge(List.of(o.backend(), o.device(), o.variant()), 1L, Long::sum);
+        }
+        List<String> be = used.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElse(List.of("none", "none (every slice reused)", "none"));
+        return new VolumeReconstructor.Summary(effective, slice, total, skipped, updates, runNs, read, pre, filt, bp, ps, be.get(0),
+                be.get(1), be.get(2), workflow);
+    }
+
+    /** {@link RunReport#build} (parameters, centre, backend, timings, GU/s, warnings) plus what only a Spark run has. */
+    static Map<String, Object> report(SparkContext sc, JobRequest req, VolumeReconstructor.Summary sum, ScanMetadata meta,
+                                      Object paramsJson, MemoryPlanner.Plan mp, int groups, List<GroupOutcome> outcomes, long runNs,
+                                      long wallNs, long centerNs, boolean local, List<String> devices) {
+        Map<String, Object> m = RunReport.build(req, sum, "spark");
         m.put("spark", Map.of("version", sc.version(), "master", sc.master(), "applicationId", sc.applicationId(),
                 "localMode", local, "localDevices", devices));
-        m.put("input", spec.input());
-        m.put("output", spec.output());
         m.put("scan", meta.toString());
-        Map<String, Object> geo = new LinkedHashMap<>();
-        geo.put("detectorWidth", scan.detectorWidth());
-        geo.put("projections", scan.numProjections());
-        geo.put("center", scan.centerOfRotation());
-        geo.put("slice", List.of(slice.width(), slice.height(), slice.roiCol(), slice.roiRow(), slice.roiCols(), slice.roiRows()));
-        m.put("geometry", geo);
-        m.put("slices", Map.of("total", total, "computed", computed, "skipped", skipped));
+        m.put("params", paramsJson);
         Map<String, Object> g = new LinkedHashMap<>();
         g.put("rowsPerGroup", mp.groupRows());
         g.put("planned", groups);
@@ -372,40 +387,50 @@ public final class SparkReconstruction {
         }
         m.put("backends", backends);
         m.put("executors", executors);
-        long updates = outcomes.stream().mapToLong(GroupOutcome::updates).sum();
-        Map<String, Object> t = new LinkedHashMap<>();
+        @SuppressWarnings("unchecked") Map<String, Object> t = (Map<String, Object>) m.get("timings");
         t.put("wallSeconds", wallNs / 1e9);
         t.put("jobSeconds", runNs / 1e9);
-        t.put("taskReadSeconds", outcomes.stream().mapToLong(GroupOutcome::readNanos).sum() / 1e9);
-        t.put("taskPreprocessSeconds", outcomes.stream().mapToLong(GroupOutcome::preprocessNanos).sum() / 1e9);
-        t.put("taskFilterSeconds", outcomes.stream().mapToLong(GroupOutcome::filterNanos).sum() / 1e9);
-        t.put("taskBackprojectSeconds", outcomes.stream().mapToLong(GroupOutcome::backprojectNanos).sum() / 1e9);
+        t.put("centerSearchSeconds", centerNs / 1e9);
         t.put("taskWriteSeconds", outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum() / 1e9);
-        t.put("voxelUpdates", updates);
-        t.put("gups", runNs == 0 ? 0 : updates / (double) runNs);
-        m.put("timings", t);
-        PreprocessStats ps = PreprocessStats.ZERO;
-        for (GroupOutcome o : outcomes) ps = ps.plus(o.preprocess());
-        m.put("preprocess", Json.describe(ps));
+        t.put("stageSeconds", "read/preprocess/filter/backproject/write seconds are summed over the tasks, which overlap");
         return m;
     }
 
+    /** The Spark lines after {@link RunReport#summary}: wall time, groups, executors, every backend. */
     @SuppressWarnings("unchecked")
-    static String summary(SparkJobSpec spec, Map<String, Object> r) {
-        Map<String, Object> s = (Map<String, Object>) r.get("slices");
+    static String sparkSummary(SparkJobSpec spec, Map<String, Object> r) {
         Map<String, Object> t = (Map<String, Object>) r.get("timings");
         Map<String, Object> g = (Map<String, Object>) r.get("groups");
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format("Reconstructed %s slices (%s skipped, already committed) of %s in %.2f s (job %.2f s)%n", s.get("computed"),
-                s.get("skipped"), spec.input(), (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds")));
-        sb.append(String.format("  %s groups of %s rows run on %s; %s retried%n", g.get("run"), g.get("rowsPerGroup"),
-                ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks")));
-        sb.append("  backends: ").append(r.get("backends")).append('\n');
-        sb.append(String.format("  %.3f GU/s; task time read %.2f s, preprocess %.2f s, filter %.2f s, back-project %.2f s, write %.2f s%n",
-                (Double) t.get("gups"), (Double) t.get("taskReadSeconds"), (Double) t.get("taskPreprocessSeconds"),
-                (Double) t.get("taskFilterSeconds"), (Double) t.get("taskBackprojectSeconds"), (Double) t.get("taskWriteSeconds")));
-        sb.append("  output: ").append(spec.output()).append(" (manifest.json, report.json, _SUCCESS)\n");
-        return sb.toString();
+        return String.format(java.util.Locale.ROOT, "  spark: wall %.2f s (job %.2f s); %s groups of %s rows run on executors %s; %s retried%n",
+                (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds"), g.get("run"), g.get("rowsPerGroup"),
+                ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks"))
+                + "  backends: " + r.get("backends") + "\n"
+                + "  files: manifest.json, report.json" + (spec.preview() ? ", preview.png" : "")
+                + (spec.spark().outputRaw() ? ", volume.raw" : "") + ", _SUCCESS\n";
+    }
+
+    /**
+     * preview.png as the direct engine writes it ({@link OrthoPreview}): the XZ and YZ planes from the central
+     * row and column each task sent back, slices reused from an earlier run read back whole, and the middle
+     * slice read back for the XY panel.
+     */
+    static void writePreview(OutputCommit out, ScanMetadata meta, double center, int first, int end, List<GroupOutcome> outcomes,
+                             java.util.Collection<Integer> reused) {
+        OrthoPreview preview = new OrthoPreview(first, end);
+        for (GroupOutcome o : outcomes) for (SliceProfile p : o.profiles()) preview.acceptProfiles(p.slice(), p.row(), p.column());
+        int middle = (first + end - 1) / 2;
+        TreeSet<Integer> readBack = new TreeSet<>(reused);
+        readBack.add(middle);
+        for (int row : readBack) {
+            String name = SliceWriter.sliceName(row);
+            try {
+                FloatTiff.Image img = FloatTiff.decode(out.read(name));
+                preview.accept(row, img.pixels(), img.width(), img.height());
+            } catch (IOException e) {
+                throw new IllegalStateException(out.dir() + "/" + name + ": cannot read the slice back for preview.png", e);
+            }
+        }
+        out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, center)));
     }
 
     static Map<String, Object> manifest(SparkJobSpec spec, String format, Map<String, Object> identity, Object paramsJson,

@@ -28,6 +28,8 @@ public final class TomoKryoRegistrator implements KryoRegistrator {
         kryo.register(GroupOutcome.class, java);
         kryo.register(GroupOutcome[].class);
         kryo.register(OutputCommit.Committed.class, java);
+        kryo.register(SliceProfile.class, java);
+        kryo.register(SliceProfile[].class);
         kryo.register(Object[].class);
     }
 }
