@@ -121,7 +121,7 @@ public final class ReconstructCommand implements Callable<Integer> {
         return 0;
     }
 
-    Settings settings() throws IOException {
+    public Settings settings() throws IOException {
         Settings s = Settings.empty();
         if (config != null) {
             if (!Files.isRegularFile(config)) throw new IllegalArgumentException(config + ": config file not found");
