@@ -182,6 +182,19 @@ class NotebookWorkflowTest {
         return (sab - sa * sb / n) / Math.sqrt((saa - sa * sa / n) * (sbb - sb * sb / n));
     }
 
+    /** A resumed run: the preview's planes hold the reused slices too (read back by the driver), not black rows. */
+    @Test
+    void previewOfAResumedRunIncludesTheReusedSlices() throws Exception {
+        Path out = TestScans.tmp("nbresume").resolve("rec");
+        Reconstruction.Result first = builder(out).center(TRUE_CENTER).slices(0, 4).preview(false).run();
+        assertEquals(4, first.slicesComputed());
+        assertTrue(!Files.exists(out.resolve("preview.png")));
+        Reconstruction.Result all = builder(out).center(TRUE_CENTER).resume().run();
+        assertEquals(4, all.slicesComputed());
+        assertEquals(4, all.slicesSkipped());
+        checkPreview(out);
+    }
+
     @Test
     void sweepWritesLabelledImagesAndContactSheet() throws Exception {
         Path out = TestScans.tmp("nbsweep").resolve("sweep");
