@@ -13,7 +13,7 @@ fatdir=""
 check=0
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --fatbin) fatdir=$2; shift 2 ;;
+    --fatbin) mkdir -p "$2"; fatdir=$(cd "$2" && pwd); shift 2 ;;
     --check) check=1; shift ;;
     *) echo "build-ptx.sh: unknown argument $1" >&2; exit 2 ;;
   esac
