@@ -37,6 +37,19 @@ template <> __device__ __forceinline__ void texAdd<4>(cudaTextureObject_t tex, f
     acc[0] += v.x; acc[1] += v.y; acc[2] += v.z; acc[3] += v.w;
 }
 
+template <int K> __device__ __forceinline__ void texFetch(cudaTextureObject_t tex, float x, float y, float* v);
+template <> __device__ __forceinline__ void texFetch<1>(cudaTextureObject_t tex, float x, float y, float* v) {
+    v[0] = tex2D<float>(tex, x, y);
+}
+template <> __device__ __forceinline__ void texFetch<2>(cudaTextureObject_t tex, float x, float y, float* v) {
+    float2 t = tex2D<float2>(tex, x, y);
+    v[0] = t.x; v[1] = t.y;
+}
+template <> __device__ __forceinline__ void texFetch<4>(cudaTextureObject_t tex, float x, float y, float* v) {
+    float4 t = tex2D<float4>(tex, x, y);
+    v[0] = t.x; v[1] = t.y; v[2] = t.z; v[3] = t.w;
+}
+
 // Fraction band around .5 inside which a float nearest index might differ from the double reference.
 #define TS_EPS_TEX 1.0e-3f
 #define TS_EPS_ALU 5.0e-5f
@@ -133,7 +146,7 @@ __device__ __forceinline__ void bpTex(cudaTextureObject_t tex, const ProjD* __re
 // Cache entry for linear interpolation with advanced caching:
 //   float32: (mid, diff) = ((v0+v1)/2, v1-v0): value = mid + (f-1/2)*diff, one FADD+FFMA per slice;
 //   half:    (v0, v1) both stored raw, interpolated in float: value = (1-f)*v0 + f*v1.
-template <int K, bool HALF, bool ADV> struct CacheEntry {
+template <int K, bool HALF, bool ADV> struct __align__(2 * sizeof(typename Bin<K, HALF>::T) >= 16 ? 16 : 2 * sizeof(typename Bin<K, HALF>::T)) CacheEntry {
     typedef typename Bin<K, HALF>::T B;
     B a, b;
 };
@@ -154,7 +167,33 @@ __device__ __forceinline__ typename Bin<K, HALF>::T loadBin(const typename Bin<K
 
 #define TS_MAGIC 12582912.0f  // 1.5 * 2^23: x + MAGIC rounds x to an integer held in the low mantissa bits
 
-template <int K, bool HALF, bool NEAREST, bool ADV, int TILE, int NT, int SD, int ST>
+// Packed-half arithmetic (half storage, linear, advanced caching only), HM:
+//   0: bins converted to float, interpolated and accumulated in float (exact up to float rounding);
+//   1: cache holds (v0, v1-v0) in half; v0 + f*d is one HFMA2 per 2 slices, converted and accumulated in float;
+//   2: as 1, but two projections are combined in half2 before one conversion to float.
+// HM 1/2 round the interpolated value to half (relative error ~2^-11 per term): a half-precision mode.
+template <int K> __device__ __forceinline__ void h2Interp(const typename Bin<K, true>::T& a, const typename Bin<K, true>::T& d,
+                                                          __half2 f2, __half2* r) {
+    const unsigned int* pa = reinterpret_cast<const unsigned int*>(&a);
+    const unsigned int* pd = reinterpret_cast<const unsigned int*>(&d);
+#pragma unroll
+    for (int w = 0; w < K / 2; w++) {
+        unsigned int ua = pa[w], ud = pd[w];
+        r[w] = __hfma2(f2, *reinterpret_cast<__half2*>(&ud), *reinterpret_cast<__half2*>(&ua));
+    }
+}
+template <int K> __device__ __forceinline__ void h2Accumulate(const __half2* r, float* acc) {
+#pragma unroll
+    for (int w = 0; w < K / 2; w++) {
+        float2 v = __half22float2(r[w]);
+        acc[2 * w] += v.x;
+        acc[2 * w + 1] += v.y;
+    }
+}
+
+// TX (hybrid, linear): fetch the two neighbouring bins through the texture at their centres, where the hardware
+// weights are exactly 0, and interpolate in float: texture bandwidth without the 8-bit weight error.
+template <int K, bool HALF, bool NEAREST, bool ADV, int TILE, int NT, int SD, int ST, int HM = 0, bool TX = false>
 __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict__ sino, int pitch, int width, int np,
                                       const ProjD* __restrict__ pd, cudaTextureObject_t tex,
                                       float* __restrict__ out, int rows, int cols, long long plane) {
@@ -209,7 +248,15 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
                     E ent;
                     if constexpr (ADV && !NEAREST) {
                         B b = loadBin<K, HALF>(sino, rowBase, col + 1, width);
-                        if constexpr (HALF) {
+                        if constexpr (HALF && HM > 0) {
+                            float va[K], vb[K], d[K];
+                            unpack<K, HALF>(a, va);
+                            unpack<K, HALF>(b, vb);
+#pragma unroll
+                            for (int s = 0; s < K; s++) d[s] = vb[s] - va[s];
+                            ent.a = a;
+                            ent.b = pack<K, HALF>(d);
+                        } else if constexpr (HALF) {
                             ent.a = a;
                             ent.b = b;
                         } else {
@@ -244,7 +291,19 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
 #pragma unroll
                 for (int q = 0; q < PPT; q++) {
                     float hq = fmaf(-(float)q, st, h);
-                    if constexpr (K <= 4) {
+                    if constexpr (K <= 4 && TX && !NEAREST) {
+                        const float hh = hq - 0.5f;
+                        const float u = hh + TS_MAGIC;
+                        const float fl = u - TS_MAGIC;
+                        const float fr = hh - fl;
+                        const float x0 = (float)(__float_as_int(u) - 0x4B400000 + shm[j]) + 0.5f;
+                        float v0[K], v1[K];
+                        texFetch<K>(tex, x0, py, v0);
+                        texFetch<K>(tex, x0 + 1.0f, py, v1);
+                        const float f = fr + 0.5f, g = 0.5f - fr;
+#pragma unroll
+                        for (int s = 0; s < K; s++) acc[q][s] = fmaf(g, v0[s], fmaf(f, v1[s], acc[q][s]));
+                    } else if constexpr (K <= 4) {
                         float xc;
                         if (NEAREST) {
                             float u = hq + TS_MAGIC;
@@ -265,6 +324,60 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
 
         // Projections read from the shared-memory cache.
         const int ns = nb - ST;
+        if constexpr (HM > 0 && HALF && ADV && !NEAREST && K >= 2) {
+            // packed half arithmetic; HM 2 combines projection pairs in half2 before converting
+            constexpr int STEP = HM == 2 ? 2 : 1;
+            int j = 0;
+#pragma unroll 1
+            for (; j + STEP <= ns; j += STEP) {
+                float hA[STEP], stA[STEP];
+#pragma unroll
+                for (int u = 0; u < STEP; u++) {
+                    const float4 pc = spc[ST + j + u];
+                    hA[u] = fmaf(flx, pc.x, fmaf(-fly, pc.y, pc.z - 0.5f));
+                    stA[u] = (float)ROWSTEP * pc.y;
+                }
+#pragma unroll
+                for (int q = 0; q < PPT; q++) {
+                    __half2 r[K / 2];
+#pragma unroll
+                    for (int u = 0; u < STEP; u++) {
+                        const float hq = fmaf(-(float)q, stA[u], hA[u]);
+                        const float uu = hq + TS_MAGIC;
+                        const float fl = uu - TS_MAGIC;
+                        const int idx = __float_as_int(uu) - 0x4B400000;
+                        const __half2 f2 = __float2half2_rn(hq - fl + 0.5f);
+                        const E ent = cache[j + u][idx];
+                        if (u == 0) {
+                            h2Interp<K>(ent.a, ent.b, f2, r);
+                        } else {
+                            __half2 r2[K / 2];
+                            h2Interp<K>(ent.a, ent.b, f2, r2);
+#pragma unroll
+                            for (int w = 0; w < K / 2; w++) r[w] = __hadd2(r[w], r2[w]);
+                        }
+                    }
+                    h2Accumulate<K>(r, acc[q]);
+                }
+            }
+            for (; j < ns; j++) {  // odd tail (HM 2)
+                const float4 pc = spc[ST + j];
+                const float h = fmaf(flx, pc.x, fmaf(-fly, pc.y, pc.z - 0.5f));
+                const float st = (float)ROWSTEP * pc.y;
+#pragma unroll
+                for (int q = 0; q < PPT; q++) {
+                    const float hq = fmaf(-(float)q, st, h);
+                    const float uu = hq + TS_MAGIC;
+                    const float fl = uu - TS_MAGIC;
+                    const int idx = __float_as_int(uu) - 0x4B400000;
+                    const __half2 f2 = __float2half2_rn(hq - fl + 0.5f);
+                    const E ent = cache[j][idx];
+                    __half2 r[K / 2];
+                    h2Interp<K>(ent.a, ent.b, f2, r);
+                    h2Accumulate<K>(r, acc[q]);
+                }
+            }
+        } else
 #pragma unroll 2
         for (int j = 0; j < ns; j++) {
             const float4 pc = spc[ST + j];
@@ -377,13 +490,15 @@ TS_TEX(4, false, bp_tex_k4_lin)
 TS_TEX(4, true, bp_tex_k4_nn)
 
 // ALU/hybrid: name = bp_alu_k{K}_{f|h}_{lin|nn}_{adv|std}_t{TILE}p{PPT}_s{ST}
-#define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, NAME)                                                   \
+#define TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX, NAME)                                       \
     extern "C" __global__ void __launch_bounds__(NT) NAME(const void* sino, int pitch, int width, int np,   \
                                                           const ProjD* pd, cudaTextureObject_t tex,         \
                                                           float* out, int rows, int cols, long long plane) { \
-        bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST>((const typename Bin<K, HALF>::T*)sino, pitch, width, np, pd, \
-                                                  tex, out, rows, cols, plane);                             \
+        bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
+                                                          np, pd, tex, out, rows, cols, plane);             \
     }
+#define TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, NAME) TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, false, NAME)
+#define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, NAME) TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, 0, NAME)
 // per (K, format): linear adv/std, nearest; tile 32 with 4 px/thread (256 threads) and 8 px/thread (128)
 #define TS_ALU_MODE(K, HALF, F, SD)                                                                         \
     TS_ALU(K, HALF, false, true, 32, 256, SD, 0, bp_alu_k##K##_##F##_lin_adv_t32p4_s0)                     \
@@ -415,6 +530,32 @@ TS_HYB_MODE(4, false, f)
 TS_HYB_MODE(1, true, h)
 TS_HYB_MODE(2, true, h)
 TS_HYB_MODE(4, true, h)
+
+// packed half2 arithmetic (name suffix _h2: per projection, _h2p: projection pairs), half modes with K >= 2
+#define TS_H2_MODE(K)                                                                                        \
+    TS_ALU_HM(K, true, false, true, 32, 256, 16, 0, 1, bp_alu_k##K##_h_lin_adv_t32p4_s0_h2)                \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 0, 1, bp_alu_k##K##_h_lin_adv_t32p8_s0_h2)                \
+    TS_ALU_HM(K, true, false, true, 32, 256, 16, 0, 2, bp_alu_k##K##_h_lin_adv_t32p4_s0_h2p)               \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 0, 2, bp_alu_k##K##_h_lin_adv_t32p8_s0_h2p)
+TS_H2_MODE(2)
+TS_H2_MODE(4)
+TS_H2_MODE(8)
+#define TS_H2_HYB(K)                                                                                         \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 1, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2)                \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 2, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2p)               \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 4, 2, bp_alu_k##K##_h_lin_adv_t32p8_s4_h2p)
+TS_H2_HYB(2)
+TS_H2_HYB(4)
+
+// exact hybrid (name suffix _x): texture fetches at bin centres, float interpolation
+#define TS_X_MODE(K, HALF, F)                                                                                \
+    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 4, 0, true, bp_alu_k##K##_##F##_lin_adv_t32p8_s4_x)         \
+    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 8, 0, true, bp_alu_k##K##_##F##_lin_adv_t32p8_s8_x)
+TS_X_MODE(1, false, f)
+TS_X_MODE(2, false, f)
+TS_X_MODE(4, false, f)
+TS_X_MODE(2, true, h)
+TS_X_MODE(4, true, h)
 
 #define TS_PACK(K, HALF, NAME)                                                                              \
     extern "C" __global__ void NAME(const float* raw, int width, int np, long long sliceStride, int nValid, \

@@ -399,8 +399,11 @@ public final class GpuBench {
     // ------------------------------------------------------------------------------------------- end to end
 
     private void runE2e() {
-        Mode m = Mode.parse(e2eMode);
-        String v = !e2eVariant.isEmpty() ? e2eVariant : bestVariantPerMode.getOrDefault(m.key(), "auto");
+        for (String mk : e2eMode.split(",")) runE2e(Mode.parse(mk.trim()));
+    }
+
+    private void runE2e(Mode m) {
+        String v = !e2eVariant.isEmpty() && !e2eMode.contains(",") ? e2eVariant : bestVariantPerMode.getOrDefault(m.key(), "auto");
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(size).anglesRange(180, projections).build();
         SliceGeometry sg = SliceGeometry.square(size);
         int distinct = Math.min(e2eDistinct, e2eSlices);
@@ -418,6 +421,7 @@ public final class GpuBench {
                 .withVariant(v);
         FilterSpec fs = FilterSpec.of(FilterWindow.SHEPP_LOGAN);
         try (BackprojectionBackend b = Backends.open(backend, o)) {
+            System.gc();
             Requisition r = b.validate(new BackprojectionJob(scan, sg, e2eSlices, fs));
             System.out.println("e2e: " + r.description());
             boolean filtered = !r.filtersOnDevice();

@@ -15,10 +15,28 @@ import java.util.Locale;
  * <p>Variant strings: {@code std} (seed paper Algorithm 1), {@code stdz} (Algorithm 1 with the Z-order remap
  * of Algorithm 2), {@code tex} (Algorithm 3: remap, 4 projections in parallel, reduction), {@code alu[:tTpP][:adv|:std]}
  * (Algorithm 6, shared-memory cache, tile T, P pixels per thread, advanced or standard caching),
- * {@code hybrid[:tTpP][:sS]} (sect. 7.1: S of every 16+S projections through the texture unit).
+ * {@code hybrid[:tTpP][:sS]} (sect. 7.1: S of every 16+S projections through the texture unit). Half modes with
+ * advanced caching and 2+ slices also take {@code :h2} (interpolation in packed half2, accumulation in float) or
+ * {@code :h2p} (as h2, two projections summed in half2 before each conversion). {@code hybrid...:x} fetches both
+ * neighbouring bins through the texture at their centres and interpolates in float (exact, no 8-bit weights).
  */
 public record KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
-                            boolean advanced, int tile, int ppt, int texProjections) {
+                            boolean advanced, int tile, int ppt, int texProjections, int halfMath, boolean texExact) {
+
+    /** Variant without packed-half arithmetic. */
+    public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
+                         boolean advanced, int tile, int ppt, int texProjections) {
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, 0, false);
+    }
+
+    public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
+                         boolean advanced, int tile, int ppt, int texProjections, int halfMath) {
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, false);
+    }
+
+    private static String hmSuffix(int hm, char sep) {
+        return hm == 1 ? sep + "h2" : hm == 2 ? sep + "h2p" : "";
+    }
 
     public enum Family { STD, TEX, ALU }
 
@@ -50,7 +68,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Whether results are bound by NVIDIA's 8-bit texture interpolation weights (linear through the texture). */
     public boolean textureWeights() {
-        return usesTexture() && interpolation == Interpolation.LINEAR;
+        return usesTexture() && interpolation == Interpolation.LINEAR && !texExact;
     }
 
     public String functionName() {
@@ -59,7 +77,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
             case ALU -> "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
-                    + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections;
+                    + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + (texExact ? "_x" : "");
         };
     }
 
@@ -70,7 +88,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             case TEX -> "tex";
             case ALU -> (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt
                     + (texProjections > 0 ? ":s" + texProjections : "")
-                    + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "");
+                    + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "") + hmSuffix(halfMath, ':') + (texExact ? ":x" : "");
         };
     }
 
@@ -109,11 +127,25 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         }
         if (lin && f == SampleFormat.HALF && ka >= 4)
             l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 64, 16, 0));
+        boolean h2 = lin && f == SampleFormat.HALF && ka >= 2;
+        if (h2)
+            for (int hm = 1; hm <= 2; hm++)
+                for (int ppt : new int[]{4, 8})
+                    l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, ppt, 0, hm));
         int kh = Math.min(ka, 4);
         if (lin) {
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4));
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8));
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 4, 4));
+            if (h2) {
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 1));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 2));
+            }
+            if (!(f == SampleFormat.HALF && kh == 1)) {
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 0, true));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 0, true));
+            }
         } else {
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, false, 32, 8, 4));
         }
@@ -135,22 +167,27 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 for (KernelVariant v : all) if (v.id().equals(fam)) return v;
             }
             case "alu", "hybrid" -> {
-                int tile = 32, ppt = 8, st = fam.equals("hybrid") ? 4 : 0;
+                int tile = 32, ppt = 8, st = fam.equals("hybrid") ? 4 : 0, hm = 0;
+                boolean tx = false;
                 boolean adv = in == Interpolation.LINEAR;
                 for (int i = 1; i < parts.length; i++) {
                     String p = parts[i];
                     if (p.equals("adv")) adv = true;
                     else if (p.equals("std")) adv = false;
+                    else if (p.equals("h2")) hm = 1;
+                    else if (p.equals("h2p")) hm = 2;
+                    else if (p.equals("x") && fam.equals("hybrid")) tx = true;
                     else if (p.matches("t\\d+p\\d+")) {
                         tile = Integer.parseInt(p.substring(1, p.indexOf('p')));
                         ppt = Integer.parseInt(p.substring(p.indexOf('p') + 1));
                     } else if (p.matches("s\\d+") && fam.equals("hybrid")) st = Integer.parseInt(p.substring(1));
                     else throw new IllegalArgumentException("cuda variant '" + spec + "': unknown parameter '" + p
-                                + "' (expected tTpP, adv, std" + (fam.equals("hybrid") ? ", sS" : "") + ")");
+                                + "' (expected tTpP, adv, std, h2, h2p" + (fam.equals("hybrid") ? ", sS, x" : "") + ")");
                 }
                 if (in == Interpolation.NEAREST) adv = false;
                 for (KernelVariant v : all)
-                    if (v.family == Family.ALU && v.tile == tile && v.ppt == ppt && v.texProjections == st && v.advanced == adv)
+                    if (v.family == Family.ALU && v.tile == tile && v.ppt == ppt && v.texProjections == st && v.advanced == adv
+                            && v.halfMath == hm && v.texExact == tx)
                         return v;
                 throw new IllegalArgumentException("cuda variant '" + spec + "' is not compiled for mode "
                         + modeKey(k, f, in) + "; compiled variants: " + ids(all));
