@@ -497,6 +497,14 @@ TS_TEX(4, true, bp_tex_k4_nn)
         bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
                                                           np, pd, tex, out, rows, cols, plane);             \
     }
+// MB: minimum resident blocks per SM asked of the register allocator (occupancy tuning; name suffix _bMB)
+#define TS_ALU_B(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, MB, NAME)                                         \
+    extern "C" __global__ void __launch_bounds__(NT, MB) NAME(const void* sino, int pitch, int width, int np, \
+                                                              const ProjD* pd, cudaTextureObject_t tex,     \
+                                                              float* out, int rows, int cols, long long plane) { \
+        bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, false>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
+                                                             np, pd, tex, out, rows, cols, plane);          \
+    }
 #define TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, NAME) TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, false, NAME)
 #define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, NAME) TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, 0, NAME)
 // per (K, format): linear adv/std, nearest; tile 32 with 4 px/thread (256 threads) and 8 px/thread (128)
@@ -543,9 +551,18 @@ TS_H2_MODE(8)
 #define TS_H2_HYB(K)                                                                                         \
     TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 1, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2)                \
     TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 2, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2p)               \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 4, 2, bp_alu_k##K##_h_lin_adv_t32p8_s4_h2p)
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 4, 2, bp_alu_k##K##_h_lin_adv_t32p8_s4_h2p)                \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 12, 2, bp_alu_k##K##_h_lin_adv_t32p8_s12_h2p)              \
+    TS_ALU_HM(K, true, false, true, 32, 128, 16, 16, 2, bp_alu_k##K##_h_lin_adv_t32p8_s16_h2p)
 TS_H2_HYB(2)
 TS_H2_HYB(4)
+
+// occupancy-tuned packed-half kernels
+TS_ALU_B(4, true, false, true, 32, 128, 16, 0, 2, 10, bp_alu_k4_h_lin_adv_t32p8_s0_h2p_b10)
+TS_ALU_B(4, true, false, true, 32, 128, 16, 8, 2, 8, bp_alu_k4_h_lin_adv_t32p8_s8_h2p_b8)
+TS_ALU_B(4, true, false, true, 32, 128, 16, 12, 2, 8, bp_alu_k4_h_lin_adv_t32p8_s12_h2p_b8)
+TS_ALU_B(2, true, false, true, 32, 128, 16, 8, 2, 10, bp_alu_k2_h_lin_adv_t32p8_s8_h2p_b10)
+TS_ALU_B(8, true, true, false, 32, 256, 16, 0, 0, 4, bp_alu_k8_h_nn_std_t32p4_s0_b4)
 
 // exact hybrid (name suffix _x): texture fetches at bin centres, float interpolation
 #define TS_X_MODE(K, HALF, F)                                                                                \

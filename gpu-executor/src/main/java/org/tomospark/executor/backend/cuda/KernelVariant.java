@@ -21,7 +21,13 @@ import java.util.Locale;
  * neighbouring bins through the texture at their centres and interpolates in float (exact, no 8-bit weights).
  */
 public record KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
-                            boolean advanced, int tile, int ppt, int texProjections, int halfMath, boolean texExact) {
+                            boolean advanced, int tile, int ppt, int texProjections, int halfMath, boolean texExact,
+                            int minBlocks) {
+
+    public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
+                         boolean advanced, int tile, int ppt, int texProjections, int halfMath, boolean texExact) {
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texExact, 0);
+    }
 
     /** Variant without packed-half arithmetic. */
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
@@ -77,7 +83,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
             case ALU -> "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
-                    + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + (texExact ? "_x" : "");
+                    + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + (texExact ? "_x" : "") + (minBlocks > 0 ? "_b" + minBlocks : "");
         };
     }
 
@@ -86,7 +92,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> zorder ? "stdz" : "std";
             case TEX -> "tex";
-            case ALU -> (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt
+            case ALU -> (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "")
                     + (texProjections > 0 ? ":s" + texProjections : "")
                     + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "") + hmSuffix(halfMath, ':') + (texExact ? ":x" : "");
         };
@@ -128,10 +134,14 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         if (lin && f == SampleFormat.HALF && ka >= 4)
             l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 64, 16, 0));
         boolean h2 = lin && f == SampleFormat.HALF && ka >= 2;
-        if (h2)
+        if (h2) {
             for (int hm = 1; hm <= 2; hm++)
                 for (int ppt : new int[]{4, 8})
                     l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, ppt, 0, hm));
+            if (ka == 4) l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, 8, 0, 2, false, 10));
+        }
+        if (!lin && f == SampleFormat.HALF && ka == 8)
+            l.add(new KernelVariant(Family.ALU, ka, f, in, true, false, 32, 4, 0, 0, false, 4));
         int kh = Math.min(ka, 4);
         if (lin) {
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4));
@@ -141,6 +151,14 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 1));
                 l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2));
                 l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 2));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 12, 2));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 16, 2));
+                if (kh == 4) {
+                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2, false, 8));
+                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 12, 2, false, 8));
+                } else {
+                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2, false, 10));
+                }
             }
             if (!(f == SampleFormat.HALF && kh == 1)) {
                 l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 0, true));
@@ -169,6 +187,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             case "alu", "hybrid" -> {
                 int tile = 32, ppt = 8, st = fam.equals("hybrid") ? 4 : 0, hm = 0;
                 boolean tx = false;
+                int mb = 0;
                 boolean adv = in == Interpolation.LINEAR;
                 for (int i = 1; i < parts.length; i++) {
                     String p = parts[i];
@@ -177,9 +196,11 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                     else if (p.equals("h2")) hm = 1;
                     else if (p.equals("h2p")) hm = 2;
                     else if (p.equals("x") && fam.equals("hybrid")) tx = true;
-                    else if (p.matches("t\\d+p\\d+")) {
+                    else if (p.matches("t\\d+p\\d+(b\\d+)?")) {
                         tile = Integer.parseInt(p.substring(1, p.indexOf('p')));
-                        ppt = Integer.parseInt(p.substring(p.indexOf('p') + 1));
+                        int b = p.indexOf('b');
+                        ppt = Integer.parseInt(p.substring(p.indexOf('p') + 1, b < 0 ? p.length() : b));
+                        mb = b < 0 ? 0 : Integer.parseInt(p.substring(b + 1));
                     } else if (p.matches("s\\d+") && fam.equals("hybrid")) st = Integer.parseInt(p.substring(1));
                     else throw new IllegalArgumentException("cuda variant '" + spec + "': unknown parameter '" + p
                                 + "' (expected tTpP, adv, std, h2, h2p" + (fam.equals("hybrid") ? ", sS, x" : "") + ")");
@@ -187,7 +208,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 if (in == Interpolation.NEAREST) adv = false;
                 for (KernelVariant v : all)
                     if (v.family == Family.ALU && v.tile == tile && v.ppt == ppt && v.texProjections == st && v.advanced == adv
-                            && v.halfMath == hm && v.texExact == tx)
+                            && v.halfMath == hm && v.texExact == tx && v.minBlocks == mb)
                         return v;
                 throw new IllegalArgumentException("cuda variant '" + spec + "' is not compiled for mode "
                         + modeKey(k, f, in) + "; compiled variants: " + ids(all));
