@@ -359,8 +359,26 @@ public final class GpuBench {
         float[][] data = randomSlices(slices, projections * size, 42);
         SliceBatch batch = new SliceBatch(0, data, projections, size, true);
         Map<Interpolation, Double> stdGups = new LinkedHashMap<>();
-        // the baseline first: Algorithm 1, one slice, float32
         List<Mode> ms = new ArrayList<>(modes());
+        // the baseline first (cuda): Algorithm 1, one slice, float32, per interpolation used, in this same run
+        if (backend.equals("cuda")) {
+            for (Interpolation in : Interpolation.values()) {
+                if (ms.stream().noneMatch(m -> m.interp == in)) continue;
+                BackendOptions o = BackendOptions.defaults().withSlicesPerPass(1).withFormat(SampleFormat.FLOAT32)
+                        .withInterpolation(in).withVariant("std").withExtra("cuda.chunkSlices", Integer.toString(slices));
+                try (BackprojectionBackend b = Backends.open(backend, o)) {
+                    b.validate(new BackprojectionJob(scan, sg, slices));
+                    KernelTimer kt = (KernelTimer) b;
+                    kt.timeKernels(batch, 1, 0);
+                    KernelTimer.Timing t = kt.timeKernels(batch, 0, Math.min(reps, 3));
+                    stdGups.put(in, t.gups());
+                    String row = String.format(Locale.ROOT, "| baseline k1.float32.%s | %s | %.1f | %.0f | 1.0 |",
+                            in.name().toLowerCase(Locale.ROOT), t.description(), t.medianMs(), t.gups());
+                    System.out.println(row);
+                    timeRows.add(row);
+                }
+            }
+        }
         for (Mode m : ms) {
             List<String> vs = variantsFor(m);
             for (String v : vs) {
@@ -376,7 +394,7 @@ public final class GpuBench {
                     int r = t.medianMs() > 1500 ? Math.min(reps, 3) : reps;
                     t = kt.timeKernels(batch, 0, r);
                     double gups = t.gups();
-                    if (v.equals("std") && m.k == 1 && m.format == SampleFormat.FLOAT32) stdGups.put(m.interp, gups);
+                    if (v.equals("std") && m.k == 1 && m.format == SampleFormat.FLOAT32) stdGups.putIfAbsent(m.interp, gups);
                     Double base = stdGups.get(m.interp);
                     String ratio = base == null ? "-" : String.format(Locale.ROOT, "%.1f", gups / base);
                     String row = String.format(Locale.ROOT, "| %s | %s | %.1f | %.0f | %s |", m.key(), t.description(), t.medianMs(), gups, ratio);

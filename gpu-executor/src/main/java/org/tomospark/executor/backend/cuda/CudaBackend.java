@@ -63,7 +63,9 @@ import static jcuda.driver.JCudaDriver.*;
  * (index or Spark GPU address). Extra keys: {@code cuda.chunkSlices} (slices per pipeline chunk, default 32),
  * {@code cuda.memoryFraction} (share of free device memory to use, default 0.8), {@code cuda.autotune}
  * (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
- * {@code cuda.maxUsersPerDevice} (default 4), {@code cuda.hostThreads} (host copy threads, default min(8, cores)).
+ * {@code cuda.maxUsersPerDevice} (default 4), {@code cuda.hostThreads} (host copy threads, default min(8, cores)),
+ * {@code cuda.allowTextureWeights} (whether auto-tuning may pick variants interpolated by the texture unit's 8-bit
+ * weights; default true for half storage, false for float32).
  */
 public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     public static final String ID = "cuda";
@@ -302,8 +304,13 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         String best = null;
         double bestMs = Double.MAX_VALUE;
         StringBuilder log = new StringBuilder();
+        // float32 modes promise float32 accuracy: variants bound by the texture unit's 8-bit interpolation weights
+        // are left out unless cuda.allowTextureWeights=true; half modes accept them unless set to false
+        boolean allowWeights = Boolean.parseBoolean(options.extra().getOrDefault("cuda.allowTextureWeights",
+                Boolean.toString(f == SampleFormat.HALF)));
         for (KernelVariant cand : KernelVariant.all(k, f, in)) {
             if (np > cand.maxProjections()) continue;
+            if (cand.textureWeights() && !allowWeights) continue;
             CudaBackend b = new CudaBackend();
             b.nested = true;
             try {
