@@ -1,0 +1,689 @@
+package org.tomospark.executor.backend.cuda;
+
+import jcuda.Pointer;
+import jcuda.driver.CUDA_RESOURCE_DESC;
+import jcuda.driver.CUDA_TEXTURE_DESC;
+import jcuda.driver.CUarray_format;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUevent;
+import jcuda.driver.CUevent_flags;
+import jcuda.driver.CUfilter_mode;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
+import jcuda.driver.CUmodule;
+import jcuda.driver.CUresourcetype;
+import jcuda.driver.CUstream;
+import jcuda.driver.CUstream_flags;
+import jcuda.driver.CUtexObject;
+import jcuda.driver.JCudaDriver;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackendStats;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.Interpolation;
+import org.tomospark.executor.backend.KernelTimer;
+import org.tomospark.executor.backend.Requisition;
+import org.tomospark.executor.backend.SampleFormat;
+import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.filter.RampFilter;
+import org.tomospark.executor.geometry.ProjectionTables;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+import static jcuda.driver.JCudaDriver.*;
+
+/**
+ * CUDA back-projection through the JCuda driver API. Kernels come from kernels/*.cu, loaded as a fatbin
+ * (packaged by the Maven "cuda-kernels" profile) or, failing that, as the committed PTX (JIT-compiled by the
+ * driver).
+ *
+ * <p>Pipeline per {@link #process}: the batch is cut into chunks; for chunk k+1 the host copies sinograms into
+ * pinned buffers and the copy-in stream uploads them while the compute stream filters (optionally), interleaves
+ * and back-projects chunk k, and the copy-out stream downloads chunk k−1 (double buffering, events between
+ * streams).
+ *
+ * <p>Options: {@code variant} (auto, std, stdz, tex, alu[:tTpP][:adv|:std], hybrid[:tTpP][:sS]); {@code device}
+ * (index or Spark GPU address). Extra keys: {@code cuda.chunkSlices} (slices per pipeline chunk, default 32),
+ * {@code cuda.memoryFraction} (share of free device memory to use, default 0.8), {@code cuda.autotune}
+ * (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
+ * {@code cuda.maxUsersPerDevice} (default 4), {@code cuda.hostThreads} (host copy threads, default min(8, cores)),
+ * {@code cuda.allowTextureWeights} (whether auto-tuning may pick variants interpolated by the texture unit's 8-bit
+ * weights; default true for half storage, false for float32).
+ */
+public final class CudaBackend implements BackprojectionBackend, KernelTimer {
+    public static final String ID = "cuda";
+    private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
+    private static volatile ExecutorService hostPool;
+    /** CU_TR_ADDRESS_MODE_BORDER (cuda.h: 3); JCuda 12.6's CUaddress_mode lacks the constant. */
+    private static final int ADDRESS_MODE_BORDER = 3;
+
+    private BackendOptions options;
+    private CudaDevice dev;
+    private boolean holdsSlot;
+    private boolean nested; // tuning sweeps: no user slot, no tuning
+    private CUmodule bpModule, filterModule;
+    private String moduleSource = "";
+    private BackprojectionJob job;
+    private KernelVariant variant;
+    private String variantSource = "";
+    private MemoryPlanner.Plan plan;
+    private int width, np, rows, cols;
+    private final CUdeviceptr[] dIn = new CUdeviceptr[2], dOut = new CUdeviceptr[2];
+    private CUdeviceptr dPacked, dProj, dTw, dResp;
+    private final Pointer[] hIn = new Pointer[2], hOut = new Pointer[2];
+    private final FloatBuffer[] fIn = new FloatBuffer[2], fOut = new FloatBuffer[2];
+    private CUstream sIn, sCompute, sOut;
+    private final CUevent[] evH2D = new CUevent[2], evCompute = new CUevent[2], evD2H = new CUevent[2];
+    private CUtexObject tex;
+    private CUfunction fnBp, fnPack, fnFilter;
+    private int filterN;
+    private boolean filterEdge, filterOnDevice;
+    private BackendStats stats = BackendStats.ZERO;
+
+    @Override
+    public String id() {
+        return ID;
+    }
+
+    // ---------------------------------------------------------------------------------------------- setup
+
+    @Override
+    public void setup(BackendOptions options) {
+        this.options = options;
+        String r = CudaDevice.unavailableReason();
+        if (r != null) throw new IllegalStateException("backend 'cuda' cannot run here: " + r);
+        int index = CudaDevice.parseDevice(options.device());
+        int maxUsers = intExtra("cuda.maxUsersPerDevice", 4);
+        guarded("opening device " + index, () -> {
+            dev = CudaDevice.get(index, maxUsers);
+            return null;
+        });
+        if (!nested) {
+            dev.acquire(600);
+            holdsSlot = true;
+        }
+        guarded("loading kernels", () -> {
+            dev.makeCurrent();
+            bpModule = loadModule("backproject");
+            filterModule = loadModule("filter");
+            sIn = stream();
+            sCompute = stream();
+            sOut = stream();
+            for (int i = 0; i < 2; i++) {
+                evH2D[i] = event();
+                evCompute[i] = event();
+                evD2H[i] = event();
+            }
+            return null;
+        });
+    }
+
+    private static CUstream stream() {
+        CUstream s = new CUstream();
+        cuStreamCreate(s, CUstream_flags.CU_STREAM_NON_BLOCKING);
+        return s;
+    }
+
+    private static CUevent event() {
+        CUevent e = new CUevent();
+        cuEventCreate(e, CUevent_flags.CU_EVENT_DISABLE_TIMING);
+        return e;
+    }
+
+    private int intExtra(String key, int def) {
+        String v = options.extra().get(key);
+        if (v == null) return def;
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
+        }
+    }
+
+    private CUmodule loadModule(String name) {
+        CUmodule m = new CUmodule();
+        byte[] fat = resource("/kernels-fatbin/" + name + ".fatbin");
+        if (fat != null && dev.ccMajor >= 8) {
+            cuModuleLoadData(m, fat);
+            moduleSource = "fatbin";
+            return m;
+        }
+        byte[] ptx = resource("/kernels-ptx/" + name + ".ptx");
+        if (ptx == null)
+            throw new IllegalStateException("cuda: neither /kernels-fatbin/" + name + ".fatbin nor /kernels-ptx/" + name
+                    + ".ptx is on the classpath (build gpu-executor with kernels/build-ptx.sh output)");
+        byte[] z = java.util.Arrays.copyOf(ptx, ptx.length + 1);
+        cuModuleLoadDataEx(m, Pointer.to(z), 0, new int[0], Pointer.to(new int[0]));
+        moduleSource = "ptx (driver JIT)";
+        return m;
+    }
+
+    private static byte[] resource(String path) {
+        try (InputStream in = CudaBackend.class.getResourceAsStream(path)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cuda: cannot read resource " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private CUfunction function(CUmodule m, String name) {
+        CUfunction f = new CUfunction();
+        try {
+            cuModuleGetFunction(f, m, name);
+        } catch (jcuda.CudaException e) {
+            throw new IllegalStateException("cuda: kernel " + name + " is not in the loaded module (" + moduleSource
+                    + "): rebuild kernels (kernels/build-ptx.sh)", e);
+        }
+        return f;
+    }
+
+    // ---------------------------------------------------------------------------------------------- validate
+
+    @Override
+    public Requisition validate(BackprojectionJob job) {
+        if (options == null) throw new IllegalStateException("cuda backend: validate() called before setup()");
+        if (this.job != null) freeJob();
+        return guarded("validating the job", () -> {
+            dev.makeCurrent();
+            this.job = job;
+            ScanGeometry scan = job.scan();
+            SliceGeometry g = job.slice();
+            width = scan.detectorWidth();
+            np = scan.numProjections();
+            rows = g.roiRows();
+            cols = g.roiCols();
+            if (np > 65535) throw new IllegalArgumentException("cuda backend: at most 65535 projections, got " + np);
+            variant = chooseVariant();
+            if (np > variant.maxProjections())
+                throw new IllegalArgumentException("cuda variant " + variant.id() + " keeps projection constants in constant memory and takes at most "
+                        + variant.maxProjections() + " projections, got " + np + ": use variant alu or hybrid");
+            fnBp = function(bpModule, variant.functionName());
+            boolean half = options.format() == SampleFormat.HALF;
+            fnPack = function(bpModule, "bp_pack_k" + variant.k() + (half ? "_h" : "_f"));
+
+            FilterSpec fs = job.deviceFilter();
+            filterOnDevice = false;
+            filterN = 0;
+            if (fs != null) {
+                int n = FilterSpec.paddedLength(width);
+                if ((long) n * 16 <= dev.maxSharedOptin) {
+                    filterOnDevice = true;
+                    filterN = n;
+                    filterEdge = fs.padding() == Padding.EDGE;
+                } else {
+                    LOG.warn("cuda: detector width {} needs an FFT of {} points, more than one block's shared memory holds; filtering stays on the host", width, n);
+                }
+            }
+            long[] free = new long[1], total = new long[1];
+            cuMemGetInfo(free, total);
+            double frac = Double.parseDouble(options.extra().getOrDefault("cuda.memoryFraction", "0.8"));
+            plan = MemoryPlanner.plan(free[0], width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
+                    intExtra("cuda.chunkSlices", 32), frac, filterN);
+            allocate(scan, g, half);
+            return new Requisition(options.slicesPerPass(), plan.deviceBytes(), plan.pinnedHostBytes(), filterOnDevice,
+                    "cuda " + variant.id() + " (" + variant.functionName() + ", " + variantSource + "), "
+                            + options.slicesPerPass() + " slices/pass, " + options.interpolation().name().toLowerCase()
+                            + (half ? ", half storage" : ", float32 storage") + ", chunk " + plan.chunkSlices()
+                            + " slices" + (filterOnDevice ? ", ramp filter on device (FFT " + filterN + ")" : ""));
+        });
+    }
+
+    private KernelVariant chooseVariant() {
+        int k = options.slicesPerPass();
+        SampleFormat f = options.format();
+        Interpolation in = options.interpolation();
+        String v = options.variant();
+        if (!v.equals("auto")) {
+            variantSource = "requested";
+            return KernelVariant.parse(v, k, f, in);
+        }
+        String mode = KernelVariant.modeKey(k, f, in);
+        Path cacheFile = options.extra().containsKey("cuda.tuningCache") ? Path.of(options.extra().get("cuda.tuningCache"))
+                : TuningTable.defaultCacheFile();
+        TuningTable cache;
+        try {
+            cache = TuningTable.load(cacheFile);
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.warn("cuda: ignoring unreadable tuning cache {}: {}", cacheFile, e.getMessage());
+            cache = new TuningTable();
+        }
+        String chosen = cache.forDevice(dev.name, mode);
+        if (chosen != null) {
+            variantSource = "tuned, cached in " + cacheFile;
+        } else if (!nested && Boolean.parseBoolean(options.extra().getOrDefault("cuda.autotune", "true"))) {
+            chosen = sweep(k, f, in);
+            variantSource = "tuned now";
+            cache.putForDevice(dev.name, mode, chosen);
+            try {
+                cache.store(cacheFile, "tomospark CUDA auto-tuning cache (per device); delete to re-tune");
+            } catch (IOException e) {
+                LOG.warn("cuda: cannot write the tuning cache {}: {}", cacheFile, e.getMessage());
+            }
+        } else {
+            chosen = TuningTable.fallback().generic(mode);
+            variantSource = "fallback table";
+            if (chosen == null) {
+                chosen = "alu";
+                variantSource = "built-in default";
+            }
+        }
+        KernelVariant kv = KernelVariant.parse(chosen, k, f, in);
+        if (np > kv.maxProjections()) {
+            variantSource += "; " + kv.id() + " cannot take " + np + " projections, using alu";
+            kv = KernelVariant.parse("alu", k, f, in);
+        }
+        return kv;
+    }
+
+    /** Times every compiled variant of a mode on a synthetic 1024² problem and returns the fastest's id. */
+    private String sweep(int k, SampleFormat f, Interpolation in) {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(1024).anglesRange(180, 512).build();
+        SliceGeometry sg = SliceGeometry.square(1024);
+        int slices = Math.max(8, k);
+        float[][] s = new float[slices][512 * 1024];
+        Random rnd = new Random(1);
+        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = rnd.nextFloat() - 0.5f;
+        SliceBatch batch = new SliceBatch(0, s, 512, 1024, true);
+        String best = null;
+        double bestMs = Double.MAX_VALUE;
+        StringBuilder log = new StringBuilder();
+        // float32 modes promise float32 accuracy: variants bound by the texture unit's 8-bit interpolation weights
+        // are left out unless cuda.allowTextureWeights=true; half modes accept them unless set to false
+        boolean allowWeights = Boolean.parseBoolean(options.extra().getOrDefault("cuda.allowTextureWeights",
+                Boolean.toString(f == SampleFormat.HALF)));
+        for (KernelVariant cand : KernelVariant.all(k, f, in)) {
+            if (np > cand.maxProjections()) continue;
+            if (cand.textureWeights() && !allowWeights) continue;
+            CudaBackend b = new CudaBackend();
+            b.nested = true;
+            try {
+                b.setup(options.withVariant(cand.id()).withExtra("cuda.chunkSlices", Integer.toString(slices)));
+                b.validate(new BackprojectionJob(scan, sg, slices));
+                double ms = b.timeKernels(batch, 1, 3).medianMs();
+                log.append(String.format(" %s=%.2fms", cand.id(), ms));
+                if (ms < bestMs) {
+                    bestMs = ms;
+                    best = cand.id();
+                }
+            } catch (RuntimeException e) {
+                log.append(" ").append(cand.id()).append("=failed(").append(e.getMessage()).append(")");
+            } finally {
+                b.close();
+                dev.makeCurrent();
+            }
+        }
+        LOG.info("cuda auto-tune on {} for {}:{} -> {}", dev.name, KernelVariant.modeKey(k, f, in), log, best);
+        if (best == null) throw new IllegalStateException("cuda auto-tune: no variant ran for mode " + KernelVariant.modeKey(k, f, in) + ":" + log);
+        return best;
+    }
+
+    private void allocate(ScanGeometry scan, SliceGeometry g, boolean half) {
+        int c = plan.chunkSlices();
+        long inBytes = (long) c * np * width * 4;
+        int padded = (c + variant.k() - 1) / variant.k() * variant.k();
+        long outBytes = (long) padded * rows * cols * 4;
+        for (int i = 0; i < 2; i++) {
+            dIn[i] = malloc(inBytes);
+            dOut[i] = malloc(outBytes);
+            hIn[i] = new Pointer();
+            cuMemAllocHost(hIn[i], inBytes);
+            fIn[i] = hIn[i].getByteBuffer(0, inBytes).order(ByteOrder.nativeOrder()).asFloatBuffer();
+            long ob = (long) c * rows * cols * 4;
+            hOut[i] = new Pointer();
+            cuMemAllocHost(hOut[i], ob);
+            fOut[i] = hOut[i].getByteBuffer(0, ob).order(ByteOrder.nativeOrder()).asFloatBuffer();
+        }
+        int binBytes = variant.k() * (half ? 2 : 4);
+        dPacked = malloc((long) np * plan.pitch() * binBytes);
+        // projection tables: double (cos, sin, off) for the ALU kernels and the exact nearest fix-up;
+        // float4 (cos, sin, off, 0) in constant memory for the texture kernels
+        ProjectionTables t = new ProjectionTables(scan, g);
+        double[] pdv = new double[np * 3];
+        float[] pf = new float[np * 4];
+        for (int p = 0; p < np; p++) {
+            pdv[3 * p] = t.cos(p);
+            pdv[3 * p + 1] = t.sin(p);
+            pdv[3 * p + 2] = t.offset(p);
+            pf[4 * p] = (float) t.cos(p);
+            pf[4 * p + 1] = (float) t.sin(p);
+            pf[4 * p + 2] = (float) t.offset(p);
+        }
+        dProj = malloc((long) np * 24);
+        cuMemcpyHtoD(dProj, Pointer.to(pdv), (long) np * 24);
+        if (np <= 4096) {
+            CUdeviceptr cp = new CUdeviceptr();
+            long[] sz = new long[1];
+            cuModuleGetGlobal(cp, sz, bpModule, "c_proj");
+            cuMemcpyHtoD(cp, Pointer.to(pf), (long) np * 16);
+        }
+        if (variant.usesTexture()) {
+            CUDA_RESOURCE_DESC rd = new CUDA_RESOURCE_DESC();
+            rd.resType = CUresourcetype.CU_RESOURCE_TYPE_PITCH2D;
+            rd.pitch2D_devPtr = dPacked;
+            rd.pitch2D_format = half ? CUarray_format.CU_AD_FORMAT_HALF : CUarray_format.CU_AD_FORMAT_FLOAT;
+            rd.pitch2D_numChannels = variant.k();
+            rd.pitch2D_width = width;
+            rd.pitch2D_height = np;
+            rd.pitch2D_pitchInBytes = (long) plan.pitch() * binBytes;
+            CUDA_TEXTURE_DESC td = new CUDA_TEXTURE_DESC();
+            td.addressMode = new int[]{ADDRESS_MODE_BORDER, ADDRESS_MODE_BORDER, ADDRESS_MODE_BORDER};
+            td.filterMode = options.interpolation() == Interpolation.LINEAR ? CUfilter_mode.CU_TR_FILTER_MODE_LINEAR
+                    : CUfilter_mode.CU_TR_FILTER_MODE_POINT;
+            td.flags = 0; // unnormalised coordinates, values returned as float
+            td.borderColor = new float[]{0f, 0f, 0f, 0f};
+            tex = new CUtexObject();
+            cuTexObjectCreate(tex, rd, td, null);
+        }
+        if (filterOnDevice) {
+            int n = filterN;
+            float[] tw = new float[2 * n];
+            for (int m = 0; m < n; m++) {
+                double a = 2 * Math.PI * m / n;
+                tw[2 * m] = (float) Math.cos(a);
+                tw[2 * m + 1] = (float) -Math.sin(a);
+            }
+            dTw = malloc((long) n * 8);
+            cuMemcpyHtoD(dTw, Pointer.to(tw), (long) n * 8);
+            float[] resp = new RampFilter(width, np, job.deviceFilter()).response();
+            dResp = malloc((long) resp.length * 4);
+            cuMemcpyHtoD(dResp, Pointer.to(resp), (long) resp.length * 4);
+            fnFilter = function(filterModule, "ramp_filter_rows");
+            cuFuncSetAttribute(fnFilter, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, n * 16);
+        }
+    }
+
+    private static CUdeviceptr malloc(long bytes) {
+        CUdeviceptr p = new CUdeviceptr();
+        cuMemAlloc(p, Math.max(bytes, 4));
+        return p;
+    }
+
+    // ---------------------------------------------------------------------------------------------- process
+
+    @Override
+    public void process(SliceBatch batch, float[][] out) {
+        if (job == null) throw new IllegalStateException("cuda backend: process() called before validate()");
+        if (batch.width() != width || batch.numProjections() != np)
+            throw new IllegalArgumentException("batch at row " + batch.firstRow() + " is " + batch.numProjections() + "x"
+                    + batch.width() + " but the validated geometry is " + np + "x" + width);
+        if (batch.count() > job.maxSlicesPerBatch())
+            throw new IllegalArgumentException("batch of " + batch.count() + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
+        if (!batch.filtered() && !filterOnDevice)
+            throw new IllegalArgumentException("cuda backend got an unfiltered batch but the validated job has no device filter "
+                    + "(BackprojectionJob.deviceFilter() was null or the width is too large for the device FFT)");
+        int pixels = rows * cols;
+        for (int s = 0; s < batch.count(); s++)
+            if (out[s] == null || out[s].length != pixels)
+                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values (" + rows + "x" + cols + " ROI)");
+        long t0 = System.nanoTime();
+        guarded("back-projecting batch at row " + batch.firstRow(), () -> {
+            dev.makeCurrent();
+            runPipeline(batch, out);
+            return null;
+        });
+        stats = stats.plus((long) pixels * np * batch.count(), System.nanoTime() - t0);
+    }
+
+    private void runPipeline(SliceBatch batch, float[][] out) {
+        int count = batch.count();
+        int c = plan.chunkSlices();
+        int chunks = (count + c - 1) / c;
+        boolean filter = !batch.filtered();
+        long sliceIn = (long) np * width;
+        long sliceOut = (long) rows * cols;
+        ExecutorService pool = hostPool();
+        for (int i = 0; i < chunks; i++) {
+            int b = i & 1;
+            if (i >= 2) deliver(pool, b, (i - 2) * c, Math.min(c, count - (i - 2) * c), out);
+            int first = i * c, n = Math.min(c, count - first);
+            final FloatBuffer fb = fIn[b];
+            parallel(pool, n, s -> fb.put((int) (s * sliceIn), batch.sinograms()[first + s]));
+            if (i >= 2) cuStreamWaitEvent(sIn, evCompute[b], 0);
+            cuMemcpyHtoDAsync(dIn[b], hIn[b], n * sliceIn * 4, sIn);
+            cuEventRecord(evH2D[b], sIn);
+            cuStreamWaitEvent(sCompute, evH2D[b], 0);
+            if (filter) launchFilter(dIn[b], (long) n * np, sCompute);
+            for (int g0 = 0; g0 < n; g0 += variant.k())
+                launchGroup(dIn[b], g0, Math.min(variant.k(), n - g0), dOut[b], sCompute);
+            cuEventRecord(evCompute[b], sCompute);
+            cuStreamWaitEvent(sOut, evCompute[b], 0);
+            cuMemcpyDtoHAsync(hOut[b], dOut[b], n * sliceOut * 4, sOut);
+            cuEventRecord(evD2H[b], sOut);
+        }
+        for (int i = Math.max(0, chunks - 2); i < chunks; i++)
+            deliver(pool, i & 1, i * c, Math.min(c, count - i * c), out);
+    }
+
+    private void deliver(ExecutorService pool, int b, int first, int n, float[][] out) {
+        cuEventSynchronize(evD2H[b]);
+        long sliceOut = (long) rows * cols;
+        final FloatBuffer fb = fOut[b];
+        parallel(pool, n, s -> fb.get((int) (s * sliceOut), out[first + s]));
+    }
+
+    private interface SliceTask {
+        void run(int s);
+    }
+
+    private static void parallel(ExecutorService pool, int n, SliceTask task) {
+        if (n == 1) {
+            task.run(0);
+            return;
+        }
+        List<Future<?>> fs = new ArrayList<>(n);
+        for (int s = 0; s < n; s++) {
+            final int ss = s;
+            fs.add(pool.submit(() -> task.run(ss)));
+        }
+        for (Future<?> f : fs) {
+            try {
+                f.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while copying host buffers", e);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("host buffer copy failed: " + e.getCause(), e.getCause());
+            }
+        }
+    }
+
+    private ExecutorService hostPool() {
+        ExecutorService p = hostPool;
+        if (p == null) {
+            synchronized (CudaBackend.class) {
+                p = hostPool;
+                if (p == null) {
+                    int n = intExtra("cuda.hostThreads", Math.min(8, Runtime.getRuntime().availableProcessors()));
+                    p = Executors.newFixedThreadPool(Math.max(1, n), r -> {
+                        Thread t = new Thread(r, "tomospark-cuda-host-copy");
+                        t.setDaemon(true);
+                        return t;
+                    });
+                    hostPool = p;
+                }
+            }
+        }
+        return p;
+    }
+
+    private void launchFilter(CUdeviceptr data, long nrows, CUstream s) {
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FILTER)
+                .ptr("data", data).i64("nrows", nrows).i32("width", width).i32("n", filterN)
+                .ptr("tw", dTw).ptr("resp", dResp).i32("edge", filterEdge ? 1 : 0).build();
+        long blocks = (nrows + 1) / 2;
+        cuLaunchKernel(fnFilter, (int) blocks, 1, 1, 256, 1, 1, filterN * 16, s, args, null);
+    }
+
+    /** Interleaves slices [g0, g0+n) of the chunk and back-projects them into output planes g0.. of dOutBuf. */
+    private void launchGroup(CUdeviceptr raw, int g0, int n, CUdeviceptr dOutBuf, CUstream s) {
+        launchPack(raw, g0, n, s);
+        launchBackprojection(dOutBuf.withByteOffset((long) g0 * rows * cols * 4), s);
+    }
+
+    private void launchPack(CUdeviceptr raw, int g0, int n, CUstream s) {
+        Pointer pa = KernelArgs.of(KernelArgs.Signature.PACK)
+                .ptr("raw", raw.withByteOffset((long) g0 * np * width * 4)).i32("width", width).i32("np", np)
+                .i64("sliceStride", (long) np * width).i32("nValid", n).ptr("dst", dPacked).i32("pitch", plan.pitch()).build();
+        cuLaunchKernel(fnPack, (plan.pitch() + 255) / 256, np, 1, 256, 1, 1, 0, s, pa, null);
+    }
+
+    private void launchBackprojection(CUdeviceptr outPlanes, CUstream s) {
+        KernelVariant v = variant;
+        int tile = v.blockTile();
+        int gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
+        Pointer args;
+        if (v.family() == KernelVariant.Family.ALU) {
+            KernelArgs a = KernelArgs.of(KernelArgs.Signature.ALU)
+                    .ptr("sino", dPacked).i32("pitch", plan.pitch()).i32("width", width).i32("np", np).ptr("pd", dProj);
+            if (tex != null) a.ptr("tex", tex);
+            else a.i64("tex", 0L);
+            args = a.ptr("out", outPlanes).i32("rows", rows).i32("cols", cols).i64("plane", (long) rows * cols).build();
+        } else {
+            args = KernelArgs.of(KernelArgs.Signature.TEXTURE)
+                    .ptr("tex", tex).ptr("pd", dProj).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
+                    .i64("plane", (long) rows * cols).i32("np", np).build();
+        }
+        cuLaunchKernel(fnBp, gx, gy, 1, v.threads(), 1, 1, 0, s, args, null);
+    }
+
+    // ---------------------------------------------------------------------------------------------- timing
+
+    @Override
+    public Timing timeKernels(SliceBatch batch, int warmup, int reps) {
+        if (job == null) throw new IllegalStateException("cuda backend: timeKernels() called before validate()");
+        return guarded("timing kernels", () -> {
+            dev.makeCurrent();
+            int n = Math.min(batch.count(), plan.chunkSlices());
+            long sliceIn = (long) np * width;
+            for (int s = 0; s < n; s++) fIn[0].put((int) (s * sliceIn), batch.sinograms()[s]);
+            cuMemcpyHtoDAsync(dIn[0], hIn[0], n * sliceIn * 4, sCompute);
+            CUevent e0 = new CUevent(), e1 = new CUevent();
+            cuEventCreate(e0, 0);
+            cuEventCreate(e1, 0);
+            double[] ms = new double[reps];
+            try {
+                for (int r = -warmup; r < reps; r++) {
+                    double total = 0;
+                    for (int g0 = 0; g0 < n; g0 += variant.k()) {
+                        launchPack(dIn[0], g0, Math.min(variant.k(), n - g0), sCompute);
+                        cuEventRecord(e0, sCompute);
+                        launchBackprojection(dOut[0].withByteOffset((long) g0 * rows * cols * 4), sCompute);
+                        cuEventRecord(e1, sCompute);
+                        cuEventSynchronize(e1);
+                        float[] t = new float[1];
+                        cuEventElapsedTime(t, e0, e1);
+                        total += t[0];
+                    }
+                    if (r >= 0) ms[r] = total;
+                }
+            } finally {
+                cuEventDestroy(e0);
+                cuEventDestroy(e1);
+            }
+            return new Timing(ms, (long) n * rows * cols * np, variant.id() + " (" + variant.functionName() + ")");
+        });
+    }
+
+    /** The kernel variant chosen by validate (for benchmarks and logs). */
+    public String variantDescription() {
+        return variant == null ? "none" : variant.id() + " (" + variant.functionName() + ", " + variantSource + ")";
+    }
+
+    // ---------------------------------------------------------------------------------------------- misc
+
+    private <T> T guarded(String what, Supplier<T> body) {
+        if (dev != null) dev.checkUsable();
+        try {
+            return body.get();
+        } catch (jcuda.CudaException e) {
+            String name = CudaException.nameFrom(e.getMessage());
+            if (CudaException.isSticky(name) && dev != null) dev.markUnusable(name + " while " + what);
+            throw new CudaException(what + (dev == null ? "" : " on " + dev.describe()), name, e);
+        }
+    }
+
+    @Override
+    public BackendStats stats() {
+        return stats;
+    }
+
+    @Override
+    public String deviceDescription() {
+        if (dev == null) return "cuda: not set up";
+        return dev.describe() + ", kernels from " + moduleSource + (variant == null ? "" : ", variant " + variantDescription());
+    }
+
+    private void freeJob() {
+        if (dev == null || !dev.usable()) return;
+        try {
+            dev.makeCurrent();
+            if (sCompute != null) {
+                cuStreamSynchronize(sIn);
+                cuStreamSynchronize(sCompute);
+                cuStreamSynchronize(sOut);
+            }
+            if (tex != null) cuTexObjectDestroy(tex);
+            for (int i = 0; i < 2; i++) {
+                if (dIn[i] != null) cuMemFree(dIn[i]);
+                if (dOut[i] != null) cuMemFree(dOut[i]);
+                if (hIn[i] != null) cuMemFreeHost(hIn[i]);
+                if (hOut[i] != null) cuMemFreeHost(hOut[i]);
+                dIn[i] = dOut[i] = null;
+                hIn[i] = hOut[i] = null;
+                fIn[i] = fOut[i] = null;
+            }
+            for (CUdeviceptr p : new CUdeviceptr[]{dPacked, dProj, dTw, dResp}) if (p != null) cuMemFree(p);
+        } catch (jcuda.CudaException e) {
+            String name = CudaException.nameFrom(e.getMessage());
+            if (CudaException.isSticky(name)) dev.markUnusable(name + " while freeing buffers");
+            LOG.warn("cuda: error while freeing buffers: {}", name);
+        } finally {
+            tex = null;
+            dPacked = dProj = dTw = dResp = null;
+            job = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            freeJob();
+            if (dev != null && dev.usable()) {
+                try {
+                    dev.makeCurrent();
+                    for (CUstream s : new CUstream[]{sIn, sCompute, sOut}) if (s != null) cuStreamDestroy(s);
+                    for (CUevent[] es : new CUevent[][]{evH2D, evCompute, evD2H})
+                        for (CUevent e : es) if (e != null) cuEventDestroy(e);
+                    if (bpModule != null) cuModuleUnload(bpModule);
+                    if (filterModule != null) cuModuleUnload(filterModule);
+                } catch (jcuda.CudaException e) {
+                    LOG.warn("cuda: error while closing: {}", CudaException.nameFrom(e.getMessage()));
+                }
+            }
+        } finally {
+            sIn = sCompute = sOut = null;
+            bpModule = filterModule = null;
+            if (holdsSlot) {
+                dev.release();
+                holdsSlot = false;
+            }
+        }
+    }
+}

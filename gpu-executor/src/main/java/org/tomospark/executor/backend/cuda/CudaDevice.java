@@ -1,0 +1,178 @@
+package org.tomospark.executor.backend.cuda;
+
+import jcuda.driver.CUcontext;
+import jcuda.driver.CUdevice;
+import jcuda.driver.CUdevice_attribute;
+import jcuda.driver.JCudaDriver;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Owns one device per JVM: its primary context (created lazily on first use, shared by every backend on that
+ * device, never destroyed while the JVM runs), a semaphore bounding concurrent users, and the "unusable" mark
+ * set by a sticky error. Also probes the driver once and caches the answer.
+ */
+final class CudaDevice {
+    private static final Map<Integer, CudaDevice> DEVICES = new ConcurrentHashMap<>();
+    private static volatile String probeResult; // "" = available
+    private static volatile int deviceCount;
+
+    final int index;
+    final CUdevice device = new CUdevice();
+    final CUcontext context = new CUcontext();
+    final String name;
+    final int smCount;
+    final int ccMajor, ccMinor;
+    final long totalMem;
+    final int maxSharedOptin;
+    private final Semaphore users;
+    private volatile String unusable;
+
+    private CudaDevice(int index, int maxUsers) {
+        this.index = index;
+        JCudaDriver.cuDeviceGet(device, index);
+        JCudaDriver.cuDevicePrimaryCtxRetain(context, device);
+        JCudaDriver.cuCtxSetCurrent(context);
+        byte[] nm = new byte[256];
+        JCudaDriver.cuDeviceGetName(nm, nm.length, device);
+        int len = 0;
+        while (len < nm.length && nm[len] != 0) len++;
+        name = new String(nm, 0, len, java.nio.charset.StandardCharsets.US_ASCII);
+        smCount = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+        ccMajor = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+        ccMinor = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+        maxSharedOptin = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+        long[] tm = new long[1];
+        JCudaDriver.cuDeviceTotalMem(tm, device);
+        totalMem = tm[0];
+        users = new Semaphore(maxUsers, true);
+    }
+
+    private int attr(int a) {
+        int[] v = new int[1];
+        JCudaDriver.cuDeviceGetAttribute(v, a, device);
+        return v[0];
+    }
+
+    /**
+     * Null if the CUDA driver can be used here, else why not. Probed once per JVM: without a GPU the first
+     * JCudaDriver call throws UnsatisfiedLinkError (libcuda.so.1 missing), and later ones NoClassDefFoundError.
+     */
+    static String unavailableReason() {
+        String r = probeResult;
+        if (r == null) {
+            synchronized (CudaDevice.class) {
+                r = probeResult;
+                if (r == null) {
+                    r = probe();
+                    probeResult = r;
+                }
+            }
+        }
+        return r.isEmpty() ? null : r;
+    }
+
+    private static String probe() {
+        try {
+            JCudaDriver.setExceptionsEnabled(true);
+            JCudaDriver.cuInit(0);
+            int[] n = new int[1];
+            JCudaDriver.cuDeviceGetCount(n);
+            deviceCount = n[0];
+            if (n[0] == 0) return "the CUDA driver loaded but reports no CUDA device";
+            return "";
+        } catch (UnsatisfiedLinkError e) {
+            return "the CUDA driver cannot be loaded (no NVIDIA GPU/driver here: libcuda.so.1 or JCuda's native library missing): "
+                    + firstLine(e.getMessage());
+        } catch (NoClassDefFoundError e) {
+            return "JCuda's driver class failed to initialise earlier (no CUDA driver here): " + firstLine(e.getMessage());
+        } catch (jcuda.CudaException e) {
+            return "cuInit failed: " + CudaException.nameFrom(e.getMessage());
+        } catch (Throwable t) {
+            return "probing the CUDA driver failed: " + t;
+        }
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "(no message)";
+        int i = s.indexOf('\n');
+        return (i < 0 ? s : s.substring(0, i)).trim();
+    }
+
+    static int deviceCount() {
+        String r = unavailableReason();
+        if (r != null) throw new IllegalStateException("cuda backend unavailable: " + r);
+        return deviceCount;
+    }
+
+    /**
+     * Parses the device option: empty = 0; an index; or a Spark GPU address (e.g. "1", "gpu1", "cuda:1"): the last
+     * integer in it.
+     */
+    static int parseDevice(String s) {
+        if (s == null || s.isBlank()) return 0;
+        Matcher m = Pattern.compile("(\\d+)(?!.*\\d)").matcher(s.trim());
+        if (!m.find()) throw new IllegalArgumentException("backend.device '" + s + "': expected a device index or a Spark GPU address containing one");
+        return Integer.parseInt(m.group(1));
+    }
+
+    static CudaDevice get(int index, int maxUsers) {
+        int n = deviceCount();
+        if (index < 0 || index >= n)
+            throw new IllegalArgumentException("backend.device " + index + " does not exist: this machine has " + n + " CUDA device(s)");
+        return DEVICES.computeIfAbsent(index, i -> {
+            try {
+                return new CudaDevice(i, maxUsers);
+            } catch (jcuda.CudaException e) {
+                throw new CudaException("opening CUDA device " + i, CudaException.nameFrom(e.getMessage()), e);
+            }
+        });
+    }
+
+    void acquire(long timeoutSeconds) {
+        checkUsable();
+        try {
+            if (!users.tryAcquire(timeoutSeconds, TimeUnit.SECONDS))
+                throw new IllegalStateException("cuda device " + index + " (" + name + "): no user slot free after "
+                        + timeoutSeconds + " s (too many concurrent backends on this device)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for cuda device " + index, e);
+        }
+    }
+
+    void release() {
+        users.release();
+    }
+
+    /** Binds the shared context to the calling thread. */
+    void makeCurrent() {
+        checkUsable();
+        JCudaDriver.cuCtxSetCurrent(context);
+    }
+
+    void checkUsable() {
+        String u = unusable;
+        if (u != null)
+            throw new IllegalStateException("cuda device " + index + " (" + name + ") is unusable after a sticky error: " + u
+                    + "; restart the executor");
+    }
+
+    void markUnusable(String why) {
+        if (unusable == null) unusable = why;
+    }
+
+    boolean usable() {
+        return unusable == null;
+    }
+
+    String describe() {
+        return String.format("cuda:%d %s (sm_%d%d, %d SMs, %.1f GiB)", index, name, ccMajor, ccMinor, smCount,
+                totalMem / (double) (1L << 30));
+    }
+}

@@ -1,0 +1,83 @@
+package org.tomospark.executor.backend.cuda;
+
+import jcuda.NativePointerObject;
+import jcuda.Pointer;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Builds a kernel's parameter list by parameter name, checked against the kernel's signature (the ordered
+ * parameter names of its {@code extern "C"} declaration in kernels/*.cu). All signatures live here, in one
+ * place, so no magic argument indices are scattered around.
+ */
+final class KernelArgs {
+    /** Parameter names, in declaration order, per kernel family. Keep in sync with kernels/*.cu. */
+    enum Signature {
+        TEXTURE("tex", "pd", "out", "rows", "cols", "plane", "np"),
+        ALU("sino", "pitch", "width", "np", "pd", "tex", "out", "rows", "cols", "plane"),
+        PACK("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"),
+        FILTER("data", "nrows", "width", "n", "tw", "resp", "edge");
+
+        final List<String> names;
+
+        Signature(String... names) {
+            this.names = List.of(names);
+        }
+    }
+
+    private final Signature sig;
+    private final Map<String, Pointer> values = new LinkedHashMap<>();
+
+    private KernelArgs(Signature sig) {
+        this.sig = sig;
+    }
+
+    static KernelArgs of(Signature sig) {
+        return new KernelArgs(sig);
+    }
+
+    private KernelArgs put(String name, Pointer p) {
+        if (!sig.names.contains(name))
+            throw new IllegalArgumentException("kernel signature " + sig + " has no parameter '" + name + "' (has " + sig.names + ")");
+        if (values.put(name, p) != null)
+            throw new IllegalArgumentException("kernel parameter '" + name + "' of " + sig + " set twice");
+        return this;
+    }
+
+    KernelArgs ptr(String name, NativePointerObject devicePointerOrHandle) {
+        return put(name, Pointer.to(devicePointerOrHandle));
+    }
+
+    KernelArgs i32(String name, int v) {
+        return put(name, Pointer.to(new int[]{v}));
+    }
+
+    KernelArgs i64(String name, long v) {
+        return put(name, Pointer.to(new long[]{v}));
+    }
+
+    /** Names that are still missing, in order. */
+    List<String> missing() {
+        List<String> m = new ArrayList<>();
+        for (String n : sig.names) if (!values.containsKey(n)) m.add(n);
+        return m;
+    }
+
+    /** The parameter array in declaration order; fails naming the missing parameters. */
+    Pointer build() {
+        List<String> m = missing();
+        if (!m.isEmpty()) throw new IllegalStateException("kernel " + sig + ": parameters not set: " + m);
+        Pointer[] ps = new Pointer[sig.names.size()];
+        for (int i = 0; i < ps.length; i++) ps[i] = values.get(sig.names.get(i));
+        return Pointer.to(ps);
+    }
+
+    /** For tests: the parameter names in the order {@link #build()} passes them. */
+    List<String> order() {
+        return Arrays.asList(sig.names.toArray(new String[0]));
+    }
+}

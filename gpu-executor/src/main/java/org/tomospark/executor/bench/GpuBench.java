@@ -1,0 +1,468 @@
+package org.tomospark.executor.bench;
+
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.Interpolation;
+import org.tomospark.executor.backend.KernelTimer;
+import org.tomospark.executor.backend.Requisition;
+import org.tomospark.executor.backend.SampleFormat;
+import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.cuda.KernelVariant;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.filter.RampFilter;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.stream.IntStream;
+
+/**
+ * Benchmark and correctness check for any back-projection backend, opened through {@link Backends#open}.
+ *
+ * <pre>
+ * GpuBench [--backend cuda|opencl|java] [--variants all|v1,v2,..] [--modes all|k4.half.linear,..]
+ *          [--check] [--time] [--e2e] [--size 2048] [--projections 2048] [--slices 64] [--reps 5]
+ *          [--e2e-slices 2048] [--e2e-distinct 256] [--e2e-mode k4.half.linear] [--e2e-variant V]
+ * </pre>
+ * --check compares every variant and mode with the Java backend (scalar kernel) on fresh random data (333 columns,
+ * 181 projections, axis correction) and on the filtered sinogram of a smooth ellipse phantom (ROI), plus the device
+ * ramp filter against {@link RampFilter}. --time measures the kernels alone (device events, median) at
+ * size² pixels × projections × slices. --e2e times host→host reconstruction of e2e-slices slices with filtering.
+ * A markdown table is printed at the end.
+ */
+public final class GpuBench {
+    private String backend = "cuda";
+    private String variants = "all";
+    private String modes = "all";
+    private boolean check, time, e2e;
+    private int size = 2048, projections = 2048, slices = 64, reps = 5;
+    private int e2eSlices = 2048, e2eDistinct = 256;
+    private String e2eMode = "k4.half.linear", e2eVariant = "";
+    private final List<String> checkRows = new ArrayList<>();
+    private final List<String> timeRows = new ArrayList<>();
+    private final List<String> e2eRows = new ArrayList<>();
+    private final Map<String, Double> bestPerMode = new LinkedHashMap<>();
+    private final Map<String, String> bestVariantPerMode = new LinkedHashMap<>();
+    private int failures;
+
+    public static void main(String[] args) {
+        GpuBench b = new GpuBench();
+        b.parse(args);
+        int rc = b.run();
+        System.exit(rc);
+    }
+
+    private void parse(String[] a) {
+        for (int i = 0; i < a.length; i++) {
+            String k = a[i];
+            switch (k) {
+                case "--backend" -> backend = a[++i];
+                case "--variants" -> variants = a[++i];
+                case "--modes" -> modes = a[++i];
+                case "--check" -> check = true;
+                case "--time" -> time = true;
+                case "--e2e" -> e2e = true;
+                case "--all" -> check = time = e2e = true;
+                case "--size" -> size = Integer.parseInt(a[++i]);
+                case "--projections" -> projections = Integer.parseInt(a[++i]);
+                case "--slices" -> slices = Integer.parseInt(a[++i]);
+                case "--reps" -> reps = Integer.parseInt(a[++i]);
+                case "--e2e-slices" -> e2eSlices = Integer.parseInt(a[++i]);
+                case "--e2e-distinct" -> e2eDistinct = Integer.parseInt(a[++i]);
+                case "--e2e-mode" -> e2eMode = a[++i];
+                case "--e2e-variant" -> e2eVariant = a[++i];
+                default -> throw new IllegalArgumentException("GpuBench: unknown argument " + k);
+            }
+        }
+        if (!check && !time && !e2e) check = true;
+    }
+
+    record Mode(int k, SampleFormat format, Interpolation interp) {
+        String key() {
+            return KernelVariant.modeKey(k, format, interp);
+        }
+
+        static Mode parse(String s) {
+            String[] p = s.trim().split("\\.");
+            if (p.length != 3 || !p[0].startsWith("k"))
+                throw new IllegalArgumentException("mode '" + s + "': expected k<slices>.<float32|half>.<linear|nearest>");
+            return new Mode(Integer.parseInt(p[0].substring(1)), SampleFormat.parse(p[1]), Interpolation.parse(p[2]));
+        }
+    }
+
+    private List<Mode> modes() {
+        List<Mode> l = new ArrayList<>();
+        if (modes.equals("all")) {
+            for (String s : new String[]{"k1.float32.linear", "k1.float32.nearest", "k2.float32.linear", "k2.float32.nearest",
+                    "k2.half.linear", "k4.float32.linear", "k4.half.linear", "k4.half.nearest", "k8.half.linear",
+                    "k8.half.nearest", "k8.float32.linear"})
+                l.add(Mode.parse(s));
+        } else {
+            for (String s : modes.split(",")) l.add(Mode.parse(s));
+        }
+        return l;
+    }
+
+    private List<String> variantsFor(Mode m) {
+        List<String> l = new ArrayList<>();
+        if (!variants.equals("all")) {
+            for (String v : variants.split(",")) l.add(v.trim());
+            return l;
+        }
+        if (!backend.equals("cuda")) {
+            l.add("auto");
+            return l;
+        }
+        for (KernelVariant v : KernelVariant.all(m.k, m.format, m.interp)) {
+            // texture kernels serve at most 4 slices per fetch: in 8-slice modes they only repeat the 4-slice run
+            if (m.k > 4 && v.family() != KernelVariant.Family.ALU) continue;
+            if (m.k > 4 && v.hybrid()) continue;
+            l.add(v.id());
+        }
+        return l;
+    }
+
+    private int run() {
+        System.out.println("GpuBench: backend " + backend + ", availability " + Backends.availability());
+        if (check) runChecks();
+        if (time) runTiming();
+        if (e2e) runE2e();
+        System.out.println();
+        if (!checkRows.isEmpty()) {
+            System.out.println("### Correctness (relative L2 vs java backend, scalar kernel)\n");
+            System.out.println("| mode | variant | random 333x181 | phantom ROI | limit | result |");
+            System.out.println("|---|---|---|---|---|---|");
+            checkRows.forEach(System.out::println);
+            System.out.println();
+        }
+        if (!timeRows.isEmpty()) {
+            System.out.printf("### Kernel speed (%d x %d px, %d projections, %d slices; device events, median of %d)%n%n",
+                    size, size, projections, slices, reps);
+            System.out.println("| mode | variant | ms | GU/s | x std (same run) |");
+            System.out.println("|---|---|---|---|---|");
+            timeRows.forEach(System.out::println);
+            System.out.println();
+        }
+        if (!e2eRows.isEmpty()) {
+            System.out.println("### End to end (host -> host, with device filtering)\n");
+            System.out.println("| slices | size | projections | mode | variant | seconds | GU/s |");
+            System.out.println("|---|---|---|---|---|---|---|");
+            e2eRows.forEach(System.out::println);
+            System.out.println();
+        }
+        System.out.println(failures == 0 ? "GpuBench: all checks passed" : "GpuBench: " + failures + " check(s) FAILED");
+        return failures == 0 ? 0 : 1;
+    }
+
+    // ------------------------------------------------------------------------------------------- checks
+
+    private static double relL2(float[][] got, float[][] ref) {
+        double num = 0, den = 0;
+        for (int s = 0; s < ref.length; s++)
+            for (int i = 0; i < ref[s].length; i++) {
+                double d = (double) got[s][i] - ref[s][i];
+                num += d * d;
+                den += (double) ref[s][i] * ref[s][i];
+                if (!Float.isFinite(got[s][i])) return Double.POSITIVE_INFINITY;
+            }
+        return Math.sqrt(num / den);
+    }
+
+    private static float[][] reconstruct(String id, BackendOptions o, BackprojectionJob job, SliceBatch batch) {
+        try (BackprojectionBackend b = Backends.open(id, o)) {
+            Requisition r = b.validate(job);
+            if (!batch.filtered() && !r.filtersOnDevice())
+                throw new IllegalStateException(id + " does not filter on the device");
+            int px = job.slice().pixels();
+            float[][] out = new float[batch.count()][px];
+            for (float[] a : out) java.util.Arrays.fill(a, Float.NaN); // poison: every pixel must be written
+            b.process(batch, out);
+            return out;
+        }
+    }
+
+    private static float[][] copy(float[][] a) {
+        float[][] c = new float[a.length][];
+        for (int i = 0; i < a.length; i++) c[i] = a[i].clone();
+        return c;
+    }
+
+    /** Random filtered-like data, odd sizes, axis correction, off-centre rotation axis, full slice. */
+    private static Object[] randomCase(int count, long seed) {
+        int w = 333, np = 181;
+        SplittableRandom r = new SplittableRandom(seed);
+        double[] corr = new double[np];
+        for (int p = 0; p < np; p++) corr[p] = r.nextDouble(-0.7, 0.7);
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(165.3)
+                .axisCorrection(corr).build();
+        SliceGeometry sg = SliceGeometry.full(w, 317);
+        float[][] s = new float[count][np * w];
+        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = (float) r.nextDouble(-1, 1);
+        return new Object[]{scan, sg, s};
+    }
+
+    /** Filtered sinogram of a smooth ellipse phantom, ROI, 360° scan. */
+    private static Object[] phantomCase(int count, boolean filter) {
+        int w = 256, np = 180;
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(360, np).centerOfRotation(127.8).build();
+        SliceGeometry sg = new SliceGeometry(256, 256, 37, 21, 181, 199);
+        float[][] s = new float[count][];
+        for (int i = 0; i < count; i++) {
+            s[i] = phantomSinogram(scan, 1.0 + 0.1 * i, 3 * i);
+            if (filter) new RampFilter(w, np, FilterSpec.of(FilterWindow.SHEPP_LOGAN)).filterRows(s[i], np, null);
+        }
+        return new Object[]{scan, sg, s};
+    }
+
+    /** Analytic line integrals of a few ellipses (x0, y0, a, b, phi, density). */
+    static float[] phantomSinogram(ScanGeometry scan, double scale, double shift) {
+        double[][] el = {{0, 0, 100, 80, 0, 1.0}, {shift, -10, 60, 40, 0.3, -0.4}, {-30, 25, 20, 30, -0.5, 0.5},
+                {40, 30, 15, 10, 1.0, 0.8}, {10, -50, 25, 12, 0.0, -0.3}};
+        int w = scan.detectorWidth(), np = scan.numProjections();
+        float[] s = new float[np * w];
+        for (int p = 0; p < np; p++) {
+            double th = scan.angleRad(p), c = Math.cos(th), sn = Math.sin(th);
+            for (int j = 0; j < w; j++) {
+                double u = j - scan.centerOfRotation() - scan.axisCorrection(p);
+                double v = 0;
+                for (double[] e : el) {
+                    double tp = th - e[4];
+                    double a2 = e[2] * e[2] * Math.cos(tp) * Math.cos(tp) + e[3] * e[3] * Math.sin(tp) * Math.sin(tp);
+                    double d = u - (e[0] * c + e[1] * sn);
+                    if (d * d < a2) v += 2 * e[5] * scale * e[2] * e[3] * Math.sqrt(a2 - d * d) / a2;
+                }
+                s[p * w + j] = (float) v;
+            }
+        }
+        return s;
+    }
+
+    private static double limitFor(String backend, String variant, Mode m, boolean random) {
+        boolean texWeights = false;
+        if (backend.equals("cuda")) {
+            try {
+                texWeights = KernelVariant.parse(variant, m.k, m.format, m.interp).textureWeights();
+            } catch (IllegalArgumentException e) {
+                texWeights = false;
+            }
+        } else if (!backend.equals("java")) {
+            texWeights = m.interp == Interpolation.LINEAR; // other GPU backends may use hardware filtering
+        }
+        // NVIDIA texture filtering uses 8-bit interpolation weights (error up to 1/512 per fetch): on white-noise
+        // data that is ~2e-3 relative; on smooth data well under 1e-3.
+        if (texWeights) return random ? 5e-3 : 1e-3;
+        return m.format == SampleFormat.HALF ? 1e-3 : 1e-5;
+    }
+
+    private void runChecks() {
+        for (Mode m : modes()) {
+            int count = 2 * m.k + 1; // one partial pass
+            Object[] rc = randomCase(count, 1234 + m.k);
+            Object[] pc = phantomCase(count, true);
+            BackendOptions base = BackendOptions.defaults().withSlicesPerPass(m.k).withFormat(m.format).withInterpolation(m.interp);
+            float[][] refR = reconstruct("java", base.withVariant("scalar"),
+                    new BackprojectionJob((ScanGeometry) rc[0], (SliceGeometry) rc[1], count),
+                    new SliceBatch(0, (float[][]) rc[2], ((ScanGeometry) rc[0]).numProjections(), 333, true));
+            float[][] refP = reconstruct("java", base.withVariant("scalar"),
+                    new BackprojectionJob((ScanGeometry) pc[0], (SliceGeometry) pc[1], count),
+                    new SliceBatch(0, (float[][]) pc[2], 180, 256, true));
+            for (String v : variantsFor(m)) {
+                BackendOptions o = base.withVariant(v).withExtra("cuda.autotune", "false");
+                String er, ep;
+                double lr = limitFor(backend, v, m, true), lp = limitFor(backend, v, m, false);
+                boolean ok;
+                try {
+                    float[][] gr = reconstruct(backend, o, new BackprojectionJob((ScanGeometry) rc[0], (SliceGeometry) rc[1], count),
+                            new SliceBatch(0, copy((float[][]) rc[2]), ((ScanGeometry) rc[0]).numProjections(), 333, true));
+                    float[][] gp = reconstruct(backend, o, new BackprojectionJob((ScanGeometry) pc[0], (SliceGeometry) pc[1], count),
+                            new SliceBatch(0, copy((float[][]) pc[2]), 180, 256, true));
+                    double dr = relL2(gr, refR), dp = relL2(gp, refP);
+                    er = String.format(Locale.ROOT, "%.2e", dr);
+                    ep = String.format(Locale.ROOT, "%.2e", dp);
+                    ok = dr <= lr && dp <= lp;
+                } catch (RuntimeException e) {
+                    er = ep = "error: " + e.getMessage();
+                    ok = false;
+                    e.printStackTrace();
+                }
+                if (!ok) failures++;
+                String lim = lr == lp ? String.format(Locale.ROOT, "%.0e", lr) : String.format(Locale.ROOT, "%.0e / %.0e", lr, lp);
+                String row = String.format("| %s | %s | %s | %s | %s | %s |", m.key(), v, er, ep, lim, ok ? "pass" : "FAIL");
+                System.out.println(row);
+                checkRows.add(row);
+            }
+            // device filtering: unfiltered phantom (edge padding, hann) and random rows (zero padding, ramlak)
+            if (!backend.equals("java")) {
+                for (Padding pad : Padding.values()) {
+                    FilterSpec fs = new FilterSpec(pad == Padding.EDGE ? FilterWindow.HANN : FilterWindow.RAMLAK, pad == Padding.EDGE ? 0.9 : 1.0, pad);
+                    Object[] raw = pad == Padding.EDGE ? phantomCase(count, false) : randomCase(count, 99);
+                    ScanGeometry scan = (ScanGeometry) raw[0];
+                    SliceGeometry sg = (SliceGeometry) raw[1];
+                    float[][] s = (float[][]) raw[2];
+                    int w = scan.detectorWidth(), np = scan.numProjections();
+                    float[][] filtered = copy(s);
+                    RampFilter rf = new RampFilter(w, np, fs);
+                    for (float[] a : filtered) rf.filterRows(a, np, null);
+                    String d;
+                    boolean ok;
+                    double lim = m.format == SampleFormat.HALF ? 1e-3 : 1e-5;
+                    String v = "alu";
+                    try {
+                        float[][] ref = reconstruct("java", base.withVariant("scalar"), new BackprojectionJob(scan, sg, count),
+                                new SliceBatch(0, filtered, np, w, true));
+                        float[][] got = reconstruct(backend, base.withVariant(v).withExtra("cuda.autotune", "false"),
+                                new BackprojectionJob(scan, sg, count, fs), new SliceBatch(0, copy(s), np, w, false));
+                        double e = relL2(got, ref);
+                        d = String.format(Locale.ROOT, "%.2e", e);
+                        ok = e <= lim;
+                    } catch (RuntimeException e) {
+                        d = "error: " + e.getMessage();
+                        ok = false;
+                        e.printStackTrace();
+                    }
+                    if (!ok) failures++;
+                    String row = String.format("| %s | %s + device filter (%s, %s) | %s | %s | %.0e | %s |", m.key(), v,
+                            fs.window().id(), pad.name().toLowerCase(), pad == Padding.ZERO ? d : "-", pad == Padding.EDGE ? d : "-",
+                            lim, ok ? "pass" : "FAIL");
+                    System.out.println(row);
+                    checkRows.add(row);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- timing
+
+    private static float[][] randomSlices(int n, int len, long seed) {
+        float[][] s = new float[n][];
+        IntStream.range(0, n).parallel().forEach(i -> {
+            SplittableRandom r = new SplittableRandom(seed + i * 7919L);
+            float[] a = new float[len];
+            for (int j = 0; j < len; j++) a[j] = (float) (r.nextDouble() - 0.5);
+            s[i] = a;
+        });
+        return s;
+    }
+
+    private void runTiming() {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(size).anglesRange(180, projections).build();
+        SliceGeometry sg = SliceGeometry.square(size);
+        float[][] data = randomSlices(slices, projections * size, 42);
+        SliceBatch batch = new SliceBatch(0, data, projections, size, true);
+        Map<Interpolation, Double> stdGups = new LinkedHashMap<>();
+        List<Mode> ms = new ArrayList<>(modes());
+        // the baseline first (cuda): Algorithm 1, one slice, float32, per interpolation used, in this same run
+        if (backend.equals("cuda")) {
+            for (Interpolation in : Interpolation.values()) {
+                if (ms.stream().noneMatch(m -> m.interp == in)) continue;
+                BackendOptions o = BackendOptions.defaults().withSlicesPerPass(1).withFormat(SampleFormat.FLOAT32)
+                        .withInterpolation(in).withVariant("std").withExtra("cuda.chunkSlices", Integer.toString(slices));
+                try (BackprojectionBackend b = Backends.open(backend, o)) {
+                    b.validate(new BackprojectionJob(scan, sg, slices));
+                    KernelTimer kt = (KernelTimer) b;
+                    kt.timeKernels(batch, 1, 0);
+                    KernelTimer.Timing t = kt.timeKernels(batch, 0, Math.min(reps, 3));
+                    stdGups.put(in, t.gups());
+                    String row = String.format(Locale.ROOT, "| baseline k1.float32.%s | %s | %.1f | %.0f | 1.0 |",
+                            in.name().toLowerCase(Locale.ROOT), t.description(), t.medianMs(), t.gups());
+                    System.out.println(row);
+                    timeRows.add(row);
+                }
+            }
+        }
+        for (Mode m : ms) {
+            List<String> vs = variantsFor(m);
+            for (String v : vs) {
+                BackendOptions o = BackendOptions.defaults().withSlicesPerPass(m.k).withFormat(m.format)
+                        .withInterpolation(m.interp).withVariant(v).withExtra("cuda.chunkSlices", Integer.toString(slices));
+                try (BackprojectionBackend b = Backends.open(backend, o)) {
+                    b.validate(new BackprojectionJob(scan, sg, slices));
+                    if (!(b instanceof KernelTimer kt)) {
+                        System.out.println("backend " + backend + " has no kernel timer; skipping timing");
+                        return;
+                    }
+                    KernelTimer.Timing t = kt.timeKernels(batch, 1, 1);
+                    int r = t.medianMs() > 1500 ? Math.min(reps, 3) : reps;
+                    t = kt.timeKernels(batch, 0, r);
+                    double gups = t.gups();
+                    if (v.equals("std") && m.k == 1 && m.format == SampleFormat.FLOAT32) stdGups.putIfAbsent(m.interp, gups);
+                    Double base = stdGups.get(m.interp);
+                    String ratio = base == null ? "-" : String.format(Locale.ROOT, "%.1f", gups / base);
+                    String row = String.format(Locale.ROOT, "| %s | %s | %.1f | %.0f | %s |", m.key(), t.description(), t.medianMs(), gups, ratio);
+                    System.out.println(row);
+                    timeRows.add(row);
+                    if (gups > bestPerMode.getOrDefault(m.key(), 0.0)) {
+                        bestPerMode.put(m.key(), gups);
+                        bestVariantPerMode.put(m.key(), v);
+                    }
+                } catch (RuntimeException e) {
+                    String row = String.format("| %s | %s | error: %s | | |", m.key(), v, e.getMessage());
+                    System.out.println(row);
+                    timeRows.add(row);
+                    e.printStackTrace();
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------- end to end
+
+    private void runE2e() {
+        for (String mk : e2eMode.split(",")) runE2e(Mode.parse(mk.trim()));
+    }
+
+    private void runE2e(Mode m) {
+        String v = !e2eVariant.isEmpty() && !e2eMode.contains(",") ? e2eVariant : bestVariantPerMode.getOrDefault(m.key(), "auto");
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(size).anglesRange(180, projections).build();
+        SliceGeometry sg = SliceGeometry.square(size);
+        int distinct = Math.min(e2eDistinct, e2eSlices);
+        System.out.printf("e2e: %d slices (%d distinct input and output arrays, reused cyclically), mode %s, variant %s%n",
+                e2eSlices, distinct, m.key(), v);
+        float[][] pool = randomSlices(distinct, projections * size, 7);
+        float[][] outPool = new float[distinct][size * size];
+        float[][] in = new float[e2eSlices][];
+        float[][] out = new float[e2eSlices][];
+        for (int i = 0; i < e2eSlices; i++) {
+            in[i] = pool[i % distinct];
+            out[i] = outPool[i % distinct];
+        }
+        BackendOptions o = BackendOptions.defaults().withSlicesPerPass(m.k).withFormat(m.format).withInterpolation(m.interp)
+                .withVariant(v);
+        FilterSpec fs = FilterSpec.of(FilterWindow.SHEPP_LOGAN);
+        try (BackprojectionBackend b = Backends.open(backend, o)) {
+            System.gc();
+            Requisition r = b.validate(new BackprojectionJob(scan, sg, e2eSlices, fs));
+            System.out.println("e2e: " + r.description());
+            boolean filtered = !r.filtersOnDevice();
+            if (filtered) System.out.println("e2e: backend filters on the host side? no: filtering with RampFilter first (not timed)");
+            // warm-up on a short batch
+            int w = Math.min(64, e2eSlices);
+            float[][] win = new float[w][], wout = new float[w][];
+            System.arraycopy(in, 0, win, 0, w);
+            System.arraycopy(out, 0, wout, 0, w);
+            b.process(new SliceBatch(0, win, projections, size, filtered), wout);
+            long t0 = System.nanoTime();
+            b.process(new SliceBatch(0, in, projections, size, filtered), out);
+            double sec = (System.nanoTime() - t0) / 1e9;
+            double gups = (double) e2eSlices * size * size * projections / sec / 1e9;
+            String row = String.format(Locale.ROOT, "| %d | %dx%d | %d | %s | %s | %.2f | %.0f |", e2eSlices, size, size,
+                    projections, m.key(), v, sec, gups);
+            System.out.println(row);
+            e2eRows.add(row);
+            System.out.println("e2e: device " + b.deviceDescription());
+        } catch (RuntimeException e) {
+            e.printStackTrace();
+            e2eRows.add("| " + e2eSlices + " | | | " + m.key() + " | " + v + " | error: " + e.getMessage() + " | |");
+            failures++;
+        }
+    }
+}
