@@ -42,6 +42,8 @@ import java.util.stream.IntStream;
 public final class GpuBench {
     private String backend = "cuda";
     private String variants = "all";
+    /** backend.device for the backend under test (e.g. platform=NVIDIA,gpu:0 for OpenCL); empty for the default. */
+    private String device = "";
     private String modes = "all";
     private boolean check, time, e2e;
     private int size = 2048, projections = 2048, slices = 64, reps = 5;
@@ -66,6 +68,7 @@ public final class GpuBench {
             String k = a[i];
             switch (k) {
                 case "--backend" -> backend = a[++i];
+                case "--device" -> device = a[++i];
                 case "--variants" -> variants = a[++i];
                 case "--modes" -> modes = a[++i];
                 case "--check" -> check = true;
@@ -132,7 +135,12 @@ public final class GpuBench {
     }
 
     private int run() {
-        System.out.println("GpuBench: backend " + backend + ", availability " + Backends.availability());
+        // probe only the backend under test: initialising NVIDIA OpenCL after a CUDA probe in the same JVM
+        // crashed the JVM on the H200 (driver 580), see BENCHMARKS.md
+        String why = "unknown backend";
+        for (org.tomospark.executor.backend.BackendProvider p : Backends.providers())
+            if (p.id().equals(backend)) why = String.valueOf(p.unavailableReason());
+        System.out.println("GpuBench: backend " + backend + ", unavailable reason: " + why);
         if (check) runChecks();
         if (time) runTiming();
         if (e2e) runE2e();
@@ -269,6 +277,7 @@ public final class GpuBench {
             Object[] rc = randomCase(count, 1234 + m.k);
             Object[] pc = phantomCase(count, true);
             BackendOptions base = BackendOptions.defaults().withSlicesPerPass(m.k).withFormat(m.format).withInterpolation(m.interp);
+            BackendOptions tested = base.withDevice(device).withExtra("opencl.filter", "device");
             float[][] refR = reconstruct("java", base.withVariant("scalar"),
                     new BackprojectionJob((ScanGeometry) rc[0], (SliceGeometry) rc[1], count),
                     new SliceBatch(0, (float[][]) rc[2], ((ScanGeometry) rc[0]).numProjections(), 333, true));
@@ -276,7 +285,7 @@ public final class GpuBench {
                     new BackprojectionJob((ScanGeometry) pc[0], (SliceGeometry) pc[1], count),
                     new SliceBatch(0, (float[][]) pc[2], 180, 256, true));
             for (String v : variantsFor(m)) {
-                BackendOptions o = base.withVariant(v).withExtra("cuda.autotune", "false");
+                BackendOptions o = tested.withVariant(v).withExtra("cuda.autotune", "false");
                 String er, ep;
                 double lr = limitFor(backend, v, m, true), lp = limitFor(backend, v, m, false);
                 boolean ok;
@@ -319,7 +328,7 @@ public final class GpuBench {
                     try {
                         float[][] ref = reconstruct("java", base.withVariant("scalar"), new BackprojectionJob(scan, sg, count),
                                 new SliceBatch(0, filtered, np, w, true));
-                        float[][] got = reconstruct(backend, base.withVariant(v).withExtra("cuda.autotune", "false"),
+                        float[][] got = reconstruct(backend, tested.withVariant(v).withExtra("cuda.autotune", "false"),
                                 new BackprojectionJob(scan, sg, count, fs), new SliceBatch(0, copy(s), np, w, false));
                         double e = relL2(got, ref);
                         d = String.format(Locale.ROOT, "%.2e", e);

@@ -311,12 +311,14 @@ public final class OpenClBackend implements BackprojectionBackend {
                     return new Plan("alu", Kind.ALU, Math.min(spp, 4), wantHalf, linear, coordDouble);
                 }
                 int k = spp >= 4 ? 4 : spp == 2 ? (ctx.supportsImageFormat(CL_RG, CL_FLOAT) ? 2 : 4) : 1;
-                boolean half = wantHalf && ctx.supportsImageFormat(channelOrder(k), CL_HALF_FLOAT);
+                boolean half = wantHalf && k > 1 && ctx.supportsImageFormat(channelOrder(k), CL_HALF_FLOAT);
                 if (wantHalf && !half) LOG.warn("opencl: {} has no {}/HALF_FLOAT images; storing float", device, channelOrderName(k));
                 return new Plan(k == 1 ? "std" : k == 2 ? "tex2" : half ? "tex4half" : "tex4", Kind.IMAGE, k, half, linear, coordDouble);
             }
             case "std":
-                return imagePlan(v, 1, wantHalf, linear, coordDouble, width, nproj);
+                // Algorithm 1, the baseline, stores float32 bins (PoCL's CL_R/HALF_FLOAT images read back garbage)
+                if (wantHalf) LOG.info("opencl std stores float32 bins; half storage is offered by tex4half and alu");
+                return imagePlan(v, 1, false, linear, coordDouble, width, nproj);
             case "tex2":
                 return imagePlan(v, 2, wantHalf, linear, coordDouble, width, nproj);
             case "tex4":
