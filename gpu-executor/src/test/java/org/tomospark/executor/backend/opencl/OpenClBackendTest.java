@@ -54,6 +54,10 @@ class OpenClBackendTest {
                 b.add(Arguments.of(v, in, "random", centred(), full));
                 b.add(Arguments.of(v, in, "phantom", offCentreWobble(), roi));
             }
+        // zero-mean white noise: the harshest case for coordinate rounding (no smoothness, no mean to hide behind)
+        for (String v : new String[]{"alu", "alu4"})
+            for (Interpolation in : Interpolation.values())
+                b.add(Arguments.of(v, in, "whitenoise", offCentreWobble(), roi));
         return b.build();
     }
 
@@ -67,7 +71,11 @@ class OpenClBackendTest {
                 .withFormat(half ? SampleFormat.HALF : SampleFormat.FLOAT32).withVariant(clVariant).withDevice("");
         int slices = k == 1 ? 3 : 6; // several passes; with k = 4 the second pass is partial
         BackprojectionJob job = new BackprojectionJob(scan, slice, slices);
-        float[][] sinos = data.equals("random") ? TestData.random(slices, NPROJ, WIDTH, 42) : TestData.phantom(slices, scan, true);
+        float[][] sinos = switch (data) {
+            case "random" -> TestData.random(slices, NPROJ, WIDTH, 42);
+            case "whitenoise" -> TestData.zeroMeanNoise(slices, NPROJ, WIDTH, 43);
+            default -> TestData.phantom(slices, scan, true);
+        };
         float[][] ref = TestData.javaReference(o, job, sinos);
         float[][] got;
         try (OpenClBackend b = new OpenClBackend()) {

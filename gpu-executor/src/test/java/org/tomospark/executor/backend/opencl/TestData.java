@@ -24,6 +24,14 @@ final class TestData {
         return s;
     }
 
+    /** Uniform noise in [-1, 1): zero mean, so reconstructions are small sums of large terms. */
+    static float[][] zeroMeanNoise(int slices, int nproj, int width, long seed) {
+        Random r = new Random(seed);
+        float[][] s = new float[slices][nproj * width];
+        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = 2 * r.nextFloat() - 1;
+        return s;
+    }
+
     /**
      * Analytic parallel-beam projections of three discs (a smooth phantom-like sinogram), different per
      * slice, then ramp-filtered on the host with {@link RampFilter} (as the pipeline does).
