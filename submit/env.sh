@@ -16,6 +16,12 @@ if needs_build; then
    mvn -q -B -pl spark-job dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime >&2)
 fi
 
+# Signal chaining for native GPU/OpenCL libraries that install their own SIGSEGV handlers (PoCL's LLVM, vendor
+# drivers): without libjsig the JVM dies at its next safepoint poll once such a library is loaded.
+JAVA_BIN=$(command -v java)
+JSIG="$(dirname "$(dirname "$(readlink -f "$JAVA_BIN")")")/lib/libjsig.so"
+if [ -f "$JSIG" ]; then export LD_PRELOAD="$JSIG${LD_PRELOAD:+:$LD_PRELOAD}"; fi
+
 TOMO_CP="$ROOT/spark-job/target/spark-job-0.1.0-SNAPSHOT.jar:$(cat "$CPFILE")"
 # JVM flags Spark needs on Java 17, and the Vector API for the java backend
 TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector \

@@ -78,6 +78,7 @@ final class CudaDevice {
     }
 
     private static String probe() {
+        org.tomospark.executor.backend.NativeSignals.warnIfUnchained("the CUDA driver");
         try {
             JCudaDriver.setExceptionsEnabled(true);
             JCudaDriver.cuInit(0);

@@ -75,6 +75,7 @@ public final class ClRuntime {
     }
 
     private static String probe() {
+        org.tomospark.executor.backend.NativeSignals.warnIfUnchained("the OpenCL ICD loader and its drivers");
         try {
             List<DeviceInfo> l = enumerate();
             if (l.isEmpty()) return "OpenCL platforms were found but they expose no devices";
