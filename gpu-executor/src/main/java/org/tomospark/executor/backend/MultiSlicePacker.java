@@ -17,16 +17,38 @@ public final class MultiSlicePacker {
      */
     public static float[] interleave(float[][] sinograms, int first, int k, int bins, float[] out) {
         if (out == null || out.length < (long) bins * k) out = new float[bins * k];
+        final float[] dst = out;
         int n = Math.min(k, sinograms.length - first);
-        for (int s = 0; s < k; s++) {
-            if (s < n) {
-                float[] src = sinograms[first + s];
-                for (int b = 0, o = s; b < bins; b++, o += k) out[o] = src[b];
-            } else {
-                for (int b = 0, o = s; b < bins; b++, o += k) out[o] = 0f;
+        forChunks(bins, (b0, b1) -> {
+            for (int s = 0; s < k; s++) {
+                if (s < n) {
+                    float[] src = sinograms[first + s];
+                    for (int b = b0, o = b0 * k + s; b < b1; b++, o += k) dst[o] = src[b];
+                } else {
+                    for (int b = b0, o = b0 * k + s; b < b1; b++, o += k) dst[o] = 0f;
+                }
             }
-        }
+        });
         return out;
+    }
+
+    /** Bins per parallel chunk; below two chunks the packing runs on the calling thread. */
+    static final int CHUNK = 1 << 18;
+
+    /** Runs body over [0, bins) in chunks, in parallel on the common pool when there is enough work. */
+    static void forChunks(int bins, java.util.function.BiConsumer<Integer, Integer> body) {
+        forChunks(bins, CHUNK, body);
+    }
+
+    /** Runs body over [0, total) in chunks of {@code chunk} items, in parallel when there are two or more. */
+    static void forChunks(int total, int chunk, java.util.function.BiConsumer<Integer, Integer> body) {
+        int chunks = (total + chunk - 1) / chunk;
+        if (chunks < 2) {
+            body.accept(0, total);
+            return;
+        }
+        java.util.stream.IntStream.range(0, chunks).parallel()
+                .forEach(c -> body.accept(c * chunk, Math.min(total, (c + 1) * chunk)));
     }
 
     /**
@@ -40,35 +62,41 @@ public final class MultiSlicePacker {
         int n = nproj * stride * k;
         if (out == null || out.length < n) out = new float[n];
         int count = Math.min(k, sinograms.length - first);
-        for (int p = 0; p < nproj; p++) {
-            int row = p * stride * k;
-            java.util.Arrays.fill(out, row, row + padLeft * k, 0f);
-            java.util.Arrays.fill(out, row + (padLeft + width) * k, row + stride * k, 0f);
-            for (int s = 0; s < k; s++) {
-                int o = row + padLeft * k + s;
-                if (s < count) {
-                    float[] src = sinograms[first + s];
-                    for (int c = 0, i = p * width; c < width; c++, i++, o += k) out[o] = src[i];
-                } else {
-                    for (int c = 0; c < width; c++, o += k) out[o] = 0f;
+        final float[] dst = out;
+        forChunks(nproj, Math.max(1, CHUNK / (stride * k)), (p0, p1) -> {
+            for (int p = p0; p < p1; p++) {
+                int row = p * stride * k;
+                java.util.Arrays.fill(dst, row, row + padLeft * k, 0f);
+                java.util.Arrays.fill(dst, row + (padLeft + width) * k, row + stride * k, 0f);
+                for (int s = 0; s < k; s++) {
+                    int o = row + padLeft * k + s;
+                    if (s < count) {
+                        float[] src = sinograms[first + s];
+                        for (int c = 0, i = p * width; c < width; c++, i++, o += k) dst[o] = src[i];
+                    } else {
+                        for (int c = 0; c < width; c++, o += k) dst[o] = 0f;
+                    }
                 }
             }
-        }
+        });
         return out;
     }
 
     /** As {@link #interleave} but stored as IEEE half (binary16) bits. */
     public static short[] interleaveHalf(float[][] sinograms, int first, int k, int bins, short[] out) {
         if (out == null || out.length < (long) bins * k) out = new short[bins * k];
+        final short[] dst = out;
         int n = Math.min(k, sinograms.length - first);
-        for (int s = 0; s < k; s++) {
-            if (s < n) {
-                float[] src = sinograms[first + s];
-                for (int b = 0, o = s; b < bins; b++, o += k) out[o] = Half.fromFloat(src[b]);
-            } else {
-                for (int b = 0, o = s; b < bins; b++, o += k) out[o] = 0;
+        forChunks(bins, (b0, b1) -> {
+            for (int s = 0; s < k; s++) {
+                if (s < n) {
+                    float[] src = sinograms[first + s];
+                    for (int b = b0, o = b0 * k + s; b < b1; b++, o += k) dst[o] = Half.fromFloat(src[b]);
+                } else {
+                    for (int b = b0, o = b0 * k + s; b < b1; b++, o += k) dst[o] = 0;
+                }
             }
-        }
+        });
         return out;
     }
 

@@ -61,4 +61,26 @@ class HalfAndPackerTest {
         short[] hp = MultiSlicePacker.interleaveHalf(s, 1, 2, bins, null);
         for (int b = 0; b < bins; b++) assertEquals(Half.fromFloat(s[2][b]), hp[b * 2 + 1]);
     }
+
+    @Test
+    void parallelPackingOfLargeSinogramsEqualsTheDefinition() {
+        int nproj = 300, width = 2001, bins = nproj * width; // several parallel chunks
+        Random r = new Random(4);
+        float[][] s = new float[3][bins];
+        for (float[] a : s) for (int i = 0; i < bins; i++) a[i] = r.nextFloat() - 0.5f;
+        float[] packed = MultiSlicePacker.interleave(s, 0, 4, bins, null);
+        short[] half = MultiSlicePacker.interleaveHalf(s, 0, 4, bins, null);
+        float[] padded = MultiSlicePacker.interleavePadded(s, 0, 4, nproj, width, 1, 2, null);
+        int stride = width + 3;
+        for (int p = 0; p < nproj; p++)
+            for (int c = -1; c < width + 2; c++)
+                for (int k = 0; k < 4; k++) {
+                    float v = k < 3 && c >= 0 && c < width ? s[k][p * width + c] : 0f;
+                    assertEquals(v, padded[(p * stride + c + 1) * 4 + k]);
+                    if (c >= 0 && c < width) {
+                        assertEquals(v, packed[(p * width + c) * 4 + k]);
+                        assertEquals(Half.fromFloat(v), half[(p * width + c) * 4 + k]);
+                    }
+                }
+    }
 }
