@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  */
 final class CudaDevice {
     private static final Map<Integer, CudaDevice> DEVICES = new ConcurrentHashMap<>();
-    private static volatile String probeResult; // "" = available
+    private static final org.tomospark.executor.backend.NativeProbe PROBE =
+            new org.tomospark.executor.backend.NativeProbe("the CUDA driver", CudaDevice::probe);
     private static volatile int deviceCount;
 
     final int index;
@@ -64,21 +65,10 @@ final class CudaDevice {
      * JCudaDriver call throws UnsatisfiedLinkError (libcuda.so.1 missing), and later ones NoClassDefFoundError.
      */
     static String unavailableReason() {
-        String r = probeResult;
-        if (r == null) {
-            synchronized (CudaDevice.class) {
-                r = probeResult;
-                if (r == null) {
-                    r = probe();
-                    probeResult = r;
-                }
-            }
-        }
-        return r.isEmpty() ? null : r;
+        return PROBE.unavailableReason();
     }
 
     private static String probe() {
-        org.tomospark.executor.backend.NativeSignals.warnIfUnchained("the CUDA driver");
         try {
             JCudaDriver.setExceptionsEnabled(true);
             JCudaDriver.cuInit(0);

@@ -24,7 +24,8 @@ import static org.jocl.CL.*;
  * Nothing here runs in a static initializer: the first call does the work.
  */
 public final class ClRuntime {
-    private static volatile String probeResult;   // "" = ok, otherwise the reason
+    private static final org.tomospark.executor.backend.NativeProbe PROBE =
+            new org.tomospark.executor.backend.NativeProbe("the OpenCL ICD loader and its drivers", ClRuntime::probe);
     private static volatile List<DeviceInfo> devices;
     private static final Map<String, ClDeviceContext> CONTEXTS = new ConcurrentHashMap<>();
 
@@ -61,21 +62,10 @@ public final class ClRuntime {
 
     /** Null if OpenCL can be used here, else why not. Never throws; the answer is cached. */
     public static String unavailableReason() {
-        String r = probeResult;
-        if (r == null) {
-            synchronized (ClRuntime.class) {
-                r = probeResult;
-                if (r == null) {
-                    r = probe();
-                    probeResult = r;
-                }
-            }
-        }
-        return r.isEmpty() ? null : r;
+        return PROBE.unavailableReason();
     }
 
     private static String probe() {
-        org.tomospark.executor.backend.NativeSignals.warnIfUnchained("the OpenCL ICD loader and its drivers");
         try {
             List<DeviceInfo> l = enumerate();
             if (l.isEmpty()) return "OpenCL platforms were found but they expose no devices";
