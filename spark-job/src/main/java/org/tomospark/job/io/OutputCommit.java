@@ -60,6 +60,16 @@ public final class OutputCommit {
     public record Committed(int row, String sha256, long bytes) implements java.io.Serializable {
     }
 
+    /** Identifies what changes the slices: the input and every parameter except the row range, grouping and threads. */
+    public static String signature(Map<String, Object> identity, org.tomospark.executor.pipeline.ReconstructionParams p) {
+        org.tomospark.executor.pipeline.ReconstructionParams q = p.toBuilder().rows(0, -1).groupRows(0)
+                .backendOptions(p.backendOptions().withThreads(0).withDevice("")).build();
+        Map<String, Object> m = new java.util.TreeMap<>();
+        m.put("input", identity.get("fingerprint"));
+        m.put("params", Json.describe(q));
+        return Json.sha256(Json.write(m)).substring(0, 32);
+    }
+
     public static String markerName(int row) {
         return String.format("%s/slice_%05d.sha256", COMMITTED, row);
     }

@@ -14,7 +14,11 @@ import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.preprocess.FlatDark;
-import org.tomospark.job.io.Inputs;
+import org.tomospark.job.io.InputIdentity;
+import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceWriter;
 
 import java.io.PrintStream;
@@ -100,7 +104,8 @@ public final class DirectEngine {
 
     public Result run(JobRequest req) {
         ReconstructionParams p = req.params();
-        try (ProjectionSource src = Inputs.open(req.input(), hadoopConf)) {
+        InputOptions inputOptions = org.tomospark.job.spark.SparkKeys.inputOptions(req.settings());
+        try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
             ScanMetadata meta = src.metadata();
             // validate geometry and rows before touching the output
             p.scanGeometry(meta);
@@ -111,9 +116,19 @@ public final class DirectEngine {
             p.preprocessor().apply(src.readProjections(range[0], 1), FlatDark.average(range[0],
                     src.readFlats(range[0], 1), src.readDarks(range[0], 1), src.flatName(), src.darkName()), src.dataName(), src.flatName());
 
-            SliceWriter writer = openOutput(req);
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
-            if (sweep != null) return runSweep(req, src, writer, sweep, range);
+            if (sweep != null) return runSweep(req, src, openOutput(req), sweep, range);
+            // the same commit protocol as the Spark engine: run signature, per-slice markers, manifest, _SUCCESS
+            String format = ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf);
+            Map<String, Object> identity = InputIdentity.of(req.input(), format, inputOptions, hadoopConf);
+            String signature = OutputCommit.signature(identity, p);
+            OutputCommit out = new OutputCommit(req.output(), hadoopConf);
+            Map<String, Object> runInfo = new java.util.TreeMap<>();
+            runInfo.put("input", identity);
+            runInfo.put("params", Json.describe(p));
+            out.prepare(req.overwrite(), req.resume(), signature, runInfo);
+            java.util.Set<Integer> reused = req.resume() ? out.verifiedCommitted().keySet() : java.util.Set.of();
+            Map<Integer, OutputCommit.Committed> committed = new java.util.TreeMap<>();
             log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
                     + sg.roiCols() + "x" + sg.roiRows() + " slices"
                     + (p.workflow().centerMethod() != null ? "; centre: auto (" + p.workflow().centerMethod().id() + ")" : ""));
@@ -122,19 +137,52 @@ public final class DirectEngine {
             OrthoPreview preview = new OrthoPreview(range[0] / rb, range[0] / rb + (range[1] - range[0]) / rb);
             try {
                 VolumeReconstructor.Summary s = VolumeReconstructor.run(src, p, (row, px, w, h) -> {
-                    writer.write(row, px, w, h);
+                    committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
                     if (req.preview()) preview.accept(row, px, w, h);
-                }, bar::update, req.resume() ? row -> writer.exists(SliceWriter.sliceName(row)) : null);
-                if (req.preview() && preview.hasData())
-                    writer.writeBytes("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
+                }, bar::update, req.resume() ? reused::contains : null);
+                if (req.preview()) {
+                    for (int row : reused) { // slices kept from an earlier run still belong in the preview
+                        if (committed.containsKey(row)) continue;
+                        FloatTiff.Image img;
+                        try {
+                            img = FloatTiff.decode(out.read(SliceWriter.sliceName(row)));
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(req.output() + ": cannot read back " + SliceWriter.sliceName(row), e);
+                        }
+                        preview.accept(row, img.pixels(), img.width(), img.height());
+                    }
+                    if (preview.hasData())
+                        out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
+                }
                 Map<String, Object> report = RunReport.build(req, s, "direct");
-                writer.writeBytes("report.json", RunReport.toJson(report));
-                writer.writeBytes("_SUCCESS", new byte[0]);
+                out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
+                out.finish(Json.write(manifest(req, identity, signature, p, committed, reused)));
                 log.print(RunReport.summary(req, s));
                 return new Result(s, report, req.output());
             } finally {
-                writer.cleanTemporary();
+                out.writer().cleanTemporary();
             }
         }
+    }
+
+    /** manifest.json: software, input identity, every parameter, the run signature and each slice's checksum. */
+    static Map<String, Object> manifest(JobRequest req, Map<String, Object> identity, String signature, ReconstructionParams p,
+                                        Map<Integer, OutputCommit.Committed> computed, java.util.Set<Integer> reused) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("software", "tomospark " + Version.get());
+        m.put("engine", "direct");
+        m.put("input", identity);
+        m.put("runSignature", signature);
+        m.put("settings", req.settings().asMap());
+        m.put("params", Json.describe(p));
+        List<Map<String, Object>> slices = new java.util.ArrayList<>();
+        for (var e : computed.entrySet())
+            slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
+                    "bytes", e.getValue().bytes(), "reused", false));
+        for (int row : reused)
+            if (!computed.containsKey(row)) slices.add(Map.of("row", row, "file", SliceWriter.sliceName(row), "reused", true));
+        slices.sort(java.util.Comparator.comparingInt(x -> (Integer) x.get("row")));
+        m.put("slices", slices);
+        return m;
     }
 }

@@ -152,7 +152,7 @@ public final class SparkReconstruction {
         // --- output: policy, signature, resume
         Map<String, Object> identity = InputIdentity.of(spec.input(), format, spec.inputOptions(), conf);
         Object paramsJson = Json.describe(params);
-        String signature = signature(identity, params);
+        String signature = OutputCommit.signature(identity, params);
         OutputCommit out = new OutputCommit(spec.output(), conf);
         Map<String, Object> runInfo = new TreeMap<>();
         runInfo.put("input", identity);
@@ -304,16 +304,6 @@ public final class SparkReconstruction {
             RawStack band = src.readProjections(row, 1);
             pre.apply(band, fields.subBand(row - range[0], 1), src.dataName(), src.flatName());
         }
-    }
-
-    /** Identifies what changes the slices: the input and every parameter except the row range, grouping and threads. */
-    static String signature(Map<String, Object> identity, ReconstructionParams p) {
-        ReconstructionParams q = p.toBuilder().rows(0, -1).groupRows(0)
-                .backendOptions(p.backendOptions().withThreads(0).withDevice("")).build();
-        Map<String, Object> m = new TreeMap<>();
-        m.put("input", identity.get("fingerprint"));
-        m.put("params", Json.describe(q));
-        return Json.sha256(Json.write(m)).substring(0, 32);
     }
 
     private static void writeRawVolume(OutputCommit out, int[] range) {

@@ -98,11 +98,23 @@ class CliDirectTest {
         assertTrue(Files.exists(out.resolve("slice_00002.tif")) && Files.exists(out.resolve("slice_00003.tif")));
         Run again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString());
         assertEquals(2, again.code());
-        assertTrue(again.err().contains("already holds 2 slices") && again.err().contains("--overwrite"), again.err());
+        assertTrue(again.err().contains("already holds a complete reconstruction") && again.err().contains("--overwrite"), again.err());
+        // other parameters: resuming would mix two reconstructions, so it is refused
+        Run other = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--center", "30");
+        assertEquals(2, other.code());
+        assertTrue(other.err().contains("--resume refused"), other.err());
+        // a damaged slice (its bytes no longer match the commit marker) is recomputed; the intact one is kept
+        byte[] good = Files.readAllBytes(out.resolve("slice_00003.tif"));
+        Files.write(out.resolve("slice_00002.tif"), new byte[]{1, 2, 3});
         Run resumed = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
         assertEquals(0, resumed.code(), resumed.err());
         assertEquals(6, sliceCount(out));
-        assertTrue(resumed.err().contains("(2 skipped)"), resumed.err());
+        assertTrue(resumed.err().contains("(1 skipped)"), resumed.err());
+        assertArrayEquals(good, Files.readAllBytes(out.resolve("slice_00003.tif")));
+        assertTrue(Files.size(out.resolve("slice_00002.tif")) > 1000, "damaged slice recomputed");
+        String manifest = Files.readString(out.resolve("manifest.json"));
+        assertTrue(manifest.contains("\"runSignature\"") && manifest.contains("slice_00005.tif") && manifest.contains("sha256"), manifest);
+        assertTrue(Files.isRegularFile(out.resolve("_committed/slice_00004.sha256")));
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--overwrite").code());
     }
 
