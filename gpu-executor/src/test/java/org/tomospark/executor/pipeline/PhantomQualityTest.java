@@ -56,6 +56,8 @@ class PhantomQualityTest {
         double scale = Metrics.lsqScale(rec, truth, fov);
         Path dir = Files.createDirectories(Path.of("target", "previews"));
         Files.write(dir.resolve("phantom-" + w.id() + ".png"), PngPreview.encode(rec, N, N));
+        // the issue asks 35 dB for ramlak or shepp-logan: ramlak (36.3 dB) carries it; shepp-logan smooths the
+        // edges of this piecewise-constant phantom a little more (35.0 dB), so it gets a 0.5 dB margin
         double minPsnr = w == FilterWindow.RAMLAK ? 35.0 : 34.5;
         assertTrue(psnr >= minPsnr, w + ": PSNR " + psnr + " dB");
         assertEquals(1.0, scale, 0.02, w + ": least-squares scale");
