@@ -13,8 +13,13 @@
 //   bp_alu_*  Algorithm 6 (+9): sinogram window cached in shared memory, several pixels per thread,
 //             standard or advanced caching (bin pairs: value+difference for float, value+next for half);
 //             with ST > 0 it is the hybrid of sect. 7.1: ST of every SD+ST projections are read through the
-//             texture unit, the rest from the shared-memory cache.
+//             texture unit, the rest from the shared-memory cache. Half modes may interpolate in packed half2
+//             (HM). Without a texture, grid z runs over the groups of a chunk (one launch per chunk).
+//   bp_alu_*_a  the same arithmetic with an asynchronous, double-buffered cache filled by cp.async from an
+//             array of cache entries (bpAluAsync).
 //   bp_pack_* interleaves K float sinograms into the compound layout (float or half), on the device.
+//   bp_entries_* builds the array of cache entries (value and difference per bin) from the compound layout,
+//             for the asynchronous cache and for the entries hybrid (TX 2).
 #include "common.cuh"
 
 __constant__ float4 c_proj[TS_MAX_CONST_PROJ];  // cos, sin, offset, 0
@@ -170,8 +175,10 @@ __device__ __forceinline__ typename Bin<K, HALF>::T loadBin(const typename Bin<K
 // Packed-half arithmetic (half storage, linear, advanced caching only), HM:
 //   0: bins converted to float, interpolated and accumulated in float (exact up to float rounding);
 //   1: cache holds (v0, v1-v0) in half; v0 + f*d is one HFMA2 per 2 slices, converted and accumulated in float;
-//   2: as 1, but two projections are combined in half2 before one conversion to float.
-// HM 1/2 round the interpolated value to half (relative error ~2^-11 per term): a half-precision mode.
+//   2: as 1, but two projections are combined in half2 before one conversion to float;
+//   3: as 1, but four projections are combined in half2 before one conversion to float;
+//   4: as 1, but eight projections are combined in half2 before one conversion to float.
+// HM 1-3 round the interpolated value (and HM 2/3 the partial sums) to half: a half-precision mode.
 template <int K> __device__ __forceinline__ void h2Interp(const typename Bin<K, true>::T& a, const typename Bin<K, true>::T& d,
                                                           __half2 f2, __half2* r) {
     const unsigned int* pa = reinterpret_cast<const unsigned int*>(&a);
@@ -191,9 +198,196 @@ template <int K> __device__ __forceinline__ void h2Accumulate(const __half2* r, 
     }
 }
 
-// TX (hybrid, linear): fetch the two neighbouring bins through the texture at their centres, where the hardware
-// weights are exactly 0, and interpolate in float: texture bandwidth without the 8-bit weight error.
-template <int K, bool HALF, bool NEAREST, bool ADV, int TILE, int NT, int SD, int ST, int HM = 0, bool TX = false>
+// Advanced-caching entry for bins a (at t) and b (at t+1):
+//   float32: (mid, diff) = ((a+b)/2, b-a): value = mid + (f-1/2)*diff;
+//   half, HM 0: (a, b), interpolated in float; half, HM > 0: (a, b-a) in half, value = a + f*(b-a) by HFMA2.
+template <int K, bool HALF, int HM>
+__device__ __forceinline__ CacheEntry<K, HALF, true> makeEntry(const typename Bin<K, HALF>::T& a, const typename Bin<K, HALF>::T& b) {
+    CacheEntry<K, HALF, true> ent;
+    if constexpr (HALF && HM > 0) {
+        float va[K], vb[K], d[K];
+        unpack<K, HALF>(a, va);
+        unpack<K, HALF>(b, vb);
+#pragma unroll
+        for (int s = 0; s < K; s++) d[s] = vb[s] - va[s];
+        ent.a = a;
+        ent.b = pack<K, HALF>(d);
+    } else if constexpr (HALF) {
+        ent.a = a;
+        ent.b = b;
+    } else {
+        float va[K], vb[K], m[K], d[K];
+        unpack<K, HALF>(a, va);
+        unpack<K, HALF>(b, vb);
+#pragma unroll
+        for (int s = 0; s < K; s++) {
+            m[s] = 0.5f * (va[s] + vb[s]);
+            d[s] = vb[s] - va[s];
+        }
+        ent.a = pack<K, HALF>(m);
+        ent.b = pack<K, HALF>(d);
+    }
+    return ent;
+}
+
+// Point fetch of one cache entry from a 32-bit-integer texture of entries; x is the entry's centre. Entries of
+// 32 bytes (8 half slices) take two uint4 texels, 2e and 2e+1.
+template <typename E> __device__ __forceinline__ E texEntry(cudaTextureObject_t tex, float x, float y) {
+    E e;
+    if constexpr (sizeof(E) == 32) {
+        uint4 v[2];
+        v[0] = tex2D<uint4>(tex, 2.0f * x - 0.5f, y);
+        v[1] = tex2D<uint4>(tex, 2.0f * x + 0.5f, y);
+        memcpy(&e, v, 32);
+    } else if constexpr (sizeof(E) == 16) {
+        uint4 v = tex2D<uint4>(tex, x, y);
+        memcpy(&e, &v, 16);
+    } else if constexpr (sizeof(E) == 8) {
+        uint2 v = tex2D<uint2>(tex, x, y);
+        memcpy(&e, &v, 8);
+    } else {
+        static_assert(sizeof(E) == 4, "entry textures hold 4-, 8-, 16- or 32-byte entries");
+        unsigned int v = tex2D<unsigned int>(tex, x, y);
+        memcpy(&e, &v, 4);
+    }
+    return e;
+}
+
+// Byte offset of cache row j, minus the magic's bits scaled to entries: adding (bits(uu) << log2(sizeof E))
+// in wrapping 32-bit arithmetic gives the offset of entry floor/rn(x) of row j (uu = x + TS_MAGIC).
+template <typename E, int CW> __device__ __forceinline__ unsigned cacheRowAdj(int j) {
+    static_assert((sizeof(E) & (sizeof(E) - 1)) == 0, "cache entries must be a power of two in size");
+    return (unsigned)(j * CW * (int)sizeof(E)) - 0x4B400000u * (unsigned)sizeof(E);
+}
+template <typename E> __device__ __forceinline__ E cacheEntry(const char* cbytes, float uu, unsigned adj) {
+    const unsigned off = (unsigned)__float_as_int(uu) * (unsigned)sizeof(E) + adj;
+    return *reinterpret_cast<const E*>(cbytes + off);
+}
+
+// The shared-memory part of the ALU kernel: ns projections whose windows are cache[0..ns) (entries E, CW per
+// row), with per-projection constants spc/shm and projection index p0 of row 0.
+template <int K, bool HALF, bool NEAREST, bool ADV, int CW, int PPT, int ROWSTEP, int HM, typename E>
+__device__ __forceinline__ void accumulateCached(const E (*cache)[CW], const float4* spc, const int* shm, int ns, int p0,
+                                                 const ProjD* __restrict__ pd, int X0, int Y0, int lx, int ly,
+                                                 float (&acc)[PPT][K]) {
+    const float flx = (float)lx, fly = (float)ly;
+    // Projections read from the shared-memory cache. Addressing: uu = x + MAGIC holds floor(x) (or rn(x)) in its
+    // low mantissa bits, so the byte offset of the entry is (bits(uu) << log2(sizeof E)) + a per-row constant
+    // with the magic's bits folded in: one LEA per update, 32-bit, wrapping (see cacheRowAdj).
+    const char* cbytes = reinterpret_cast<const char*>(&cache[0][0]);
+    if constexpr (HM > 0 && HALF && ADV && !NEAREST && K >= 2) {
+        // packed half arithmetic: HM 2/3/4 combine 2/4/8 projections in half2 before converting to float.
+        // floor(t) by one FADD rounding toward -inf, so f = t - floor(t) in [0, 1) needs no +1/2.
+        constexpr int STEP = HM == 4 ? 8 : HM == 3 ? 4 : HM == 2 ? 2 : 1;
+        int j = 0;
+#pragma unroll 1
+        for (; j + STEP <= ns; j += STEP) {
+            float hA[STEP], stA[STEP];
+            unsigned adj[STEP];
+#pragma unroll
+            for (int u = 0; u < STEP; u++) {
+                const float4 pc = spc[j + u];
+                hA[u] = fmaf(flx, pc.x, fmaf(-fly, pc.y, pc.z));
+                stA[u] = (float)ROWSTEP * pc.y;
+                adj[u] = cacheRowAdj<E, CW>(j + u);
+            }
+#pragma unroll
+            for (int q = 0; q < PPT; q++) {
+                __half2 r[K / 2];
+#pragma unroll
+                for (int u = 0; u < STEP; u++) {
+                    const float hq = fmaf(-(float)q, stA[u], hA[u]);
+                    const float uu = __fadd_rd(hq, TS_MAGIC);
+                    const __half2 f2 = __float2half2_rn(hq - (uu - TS_MAGIC));
+                    const E ent = cacheEntry<E>(cbytes, uu, adj[u]);
+                    if (u == 0) {
+                        h2Interp<K>(ent.a, ent.b, f2, r);
+                    } else {
+                        __half2 r2[K / 2];
+                        h2Interp<K>(ent.a, ent.b, f2, r2);
+#pragma unroll
+                        for (int w = 0; w < K / 2; w++) r[w] = __hadd2(r[w], r2[w]);
+                    }
+                }
+                h2Accumulate<K>(r, acc[q]);
+            }
+        }
+        for (; j < ns; j++) {  // tail (HM 2-4)
+            const float4 pc = spc[j];
+            const float h = fmaf(flx, pc.x, fmaf(-fly, pc.y, pc.z));
+            const float st = (float)ROWSTEP * pc.y;
+            const unsigned adj = cacheRowAdj<E, CW>(j);
+#pragma unroll
+            for (int q = 0; q < PPT; q++) {
+                const float hq = fmaf(-(float)q, st, h);
+                const float uu = __fadd_rd(hq, TS_MAGIC);
+                const __half2 f2 = __float2half2_rn(hq - (uu - TS_MAGIC));
+                const E ent = cacheEntry<E>(cbytes, uu, adj);
+                __half2 r[K / 2];
+                h2Interp<K>(ent.a, ent.b, f2, r);
+                h2Accumulate<K>(r, acc[q]);
+            }
+        }
+    } else
+#pragma unroll 2
+    for (int j = 0; j < ns; j++) {
+        const float4 pc = spc[j];
+        const unsigned adj = cacheRowAdj<E, CW>(j);
+        // linear: h' = h - 1/2 so that rn(h') = floor(h) (ties land on f = 1 or 0, both exact)
+        const float base = NEAREST ? pc.z : pc.z - 0.5f;
+        const float h = fmaf(flx, pc.x, fmaf(-fly, pc.y, base));
+        const float st = (float)ROWSTEP * pc.y;
+#pragma unroll
+        for (int q = 0; q < PPT; q++) {
+            const float hq = fmaf(-(float)q, st, h);
+            const float u = hq + TS_MAGIC;
+            const float fl = u - TS_MAGIC;
+            const float fr = hq - fl;  // in [-1/2, 1/2]
+            if constexpr (NEAREST) {
+                float v[K];
+                if (fabsf(fr) > 0.5f - TS_EPS_ALU) {
+                    const int idx = exactNearest(pd, p0 + j, (double)(X0 + lx), (double)(Y0 + ly + q * ROWSTEP))
+                                    - shm[j];
+                    unpack<K, HALF>(cache[j][idx].a, v);
+                } else {
+                    unpack<K, HALF>(cacheEntry<E>(cbytes, u, adj).a, v);
+                }
+#pragma unroll
+                for (int s = 0; s < K; s++) acc[q][s] += v[s];
+            } else if constexpr (ADV && !HALF) {
+                // value = mid + (f - 1/2) * diff, with f - 1/2 = fr
+                const E ent = cacheEntry<E>(cbytes, u, adj);
+                float m[K], d[K];
+                unpack<K, HALF>(ent.a, m);
+                unpack<K, HALF>(ent.b, d);
+#pragma unroll
+                for (int s = 0; s < K; s++) acc[q][s] = fmaf(fr, d[s], acc[q][s] + m[s]);
+            } else {
+                float v0[K], v1[K];
+                if constexpr (ADV) {
+                    const E ent = cacheEntry<E>(cbytes, u, adj);
+                    unpack<K, HALF>(ent.a, v0);
+                    unpack<K, HALF>(ent.b, v1);
+                } else {
+                    const int idx = __float_as_int(u) - 0x4B400000;
+                    unpack<K, HALF>(cache[j][idx].a, v0);
+                    unpack<K, HALF>(cache[j][idx + 1].a, v1);
+                }
+                const float f = fr + 0.5f, g = 0.5f - fr;
+#pragma unroll
+                for (int s = 0; s < K; s++) acc[q][s] = fmaf(g, v0[s], fmaf(f, v1[s], acc[q][s]));
+            }
+        }
+    }
+}
+
+// TX (hybrid, linear): how the texture share of the projections is read.
+//   0: hardware linear filtering (8-bit weights);
+//   1: the two neighbouring bins fetched at their centres, where the hardware weights are exactly 0, and
+//      interpolated in float: texture bandwidth without the 8-bit weight error;
+//   2: the cache entry itself (makeEntry: the same bytes the shared-memory cache holds) point-fetched from a
+//      device array of entries (bp_entries_*), one fetch per update, and interpolated exactly as from the cache.
+template <int K, bool HALF, bool NEAREST, bool ADV, int TILE, int NT, int SD, int ST, int HM = 0, int TX = 0>
 __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict__ sino, int pitch, int width, int np,
                                       const ProjD* __restrict__ pd, cudaTextureObject_t tex,
                                       float* __restrict__ out, int rows, int cols, long long plane) {
@@ -201,6 +395,12 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
     typedef CacheEntry<K, HALF, ADV && !NEAREST> E;
     constexpr int CW = CacheW<TILE>::value;
     constexpr int ROWSTEP = NT / TILE;  // rows covered by the block in one step
+    // grid z runs over the groups of a chunk (one compound sinogram of np * pitch bins and K output planes each);
+    // hybrids read one texture and are launched per group
+    if (ST == 0 && blockIdx.z > 0) {
+        sino += (size_t)blockIdx.z * np * pitch;
+        out += (size_t)blockIdx.z * K * plane;
+    }
     constexpr int PPT = TILE / ROWSTEP; // pixels per thread
     constexpr int SQX = TILE / 4;       // 4x4 squares along x
     constexpr int NB = SD + ST;         // projections per batch
@@ -247,30 +447,7 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
                     B a = loadBin<K, HALF>(sino, rowBase, col, width);
                     E ent;
                     if constexpr (ADV && !NEAREST) {
-                        B b = loadBin<K, HALF>(sino, rowBase, col + 1, width);
-                        if constexpr (HALF && HM > 0) {
-                            float va[K], vb[K], d[K];
-                            unpack<K, HALF>(a, va);
-                            unpack<K, HALF>(b, vb);
-#pragma unroll
-                            for (int s = 0; s < K; s++) d[s] = vb[s] - va[s];
-                            ent.a = a;
-                            ent.b = pack<K, HALF>(d);
-                        } else if constexpr (HALF) {
-                            ent.a = a;
-                            ent.b = b;
-                        } else {
-                            float va[K], vb[K], m[K], d[K];
-                            unpack<K, HALF>(a, va);
-                            unpack<K, HALF>(b, vb);
-#pragma unroll
-                            for (int s = 0; s < K; s++) {
-                                m[s] = 0.5f * (va[s] + vb[s]);
-                                d[s] = vb[s] - va[s];
-                            }
-                            ent.a = pack<K, HALF>(m);
-                            ent.b = pack<K, HALF>(d);
-                        }
+                        ent = makeEntry<K, HALF, HM>(a, loadBin<K, HALF>(sino, rowBase, col + 1, width));
                     } else {
                         ent.a = a;
                     }
@@ -291,7 +468,33 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
 #pragma unroll
                 for (int q = 0; q < PPT; q++) {
                     float hq = fmaf(-(float)q, st, h);
-                    if constexpr (K <= 4 && TX && !NEAREST) {
+                    if constexpr (TX == 2 && ADV && !NEAREST) {
+                        // entry e = floor(t) + 1 of the entries array (entry 0 is column -1); fl + pc.w + 1 is
+                        // its centre as a float, so no integer conversion is needed
+                        const float hh = hq - 0.5f;
+                        const float u = hh + TS_MAGIC;
+                        const float fl = u - TS_MAGIC;
+                        const float fr = hh - fl;  // in [-1/2, 1/2]
+                        const E ent = texEntry<E>(tex, fl + pc.w + 1.0f, py);
+                        if constexpr (HALF && HM > 0) {
+                            __half2 r[K / 2];
+                            h2Interp<K>(ent.a, ent.b, __float2half2_rn(fr + 0.5f), r);
+                            h2Accumulate<K>(r, acc[q]);
+                        } else if constexpr (HALF) {
+                            float v0[K], v1[K];
+                            unpack<K, HALF>(ent.a, v0);
+                            unpack<K, HALF>(ent.b, v1);
+                            const float f = fr + 0.5f, g = 0.5f - fr;
+#pragma unroll
+                            for (int s = 0; s < K; s++) acc[q][s] = fmaf(g, v0[s], fmaf(f, v1[s], acc[q][s]));
+                        } else {
+                            float m[K], d[K];
+                            unpack<K, HALF>(ent.a, m);
+                            unpack<K, HALF>(ent.b, d);
+#pragma unroll
+                            for (int s = 0; s < K; s++) acc[q][s] = fmaf(fr, d[s], acc[q][s] + m[s]);
+                        }
+                    } else if constexpr (K <= 4 && TX == 1 && !NEAREST) {
                         const float hh = hq - 0.5f;
                         const float u = hh + TS_MAGIC;
                         const float fl = u - TS_MAGIC;
@@ -323,109 +526,106 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
         }
 
         // Projections read from the shared-memory cache.
-        const int ns = nb - ST;
-        if constexpr (HM > 0 && HALF && ADV && !NEAREST && K >= 2) {
-            // packed half arithmetic; HM 2 combines projection pairs in half2 before converting
-            constexpr int STEP = HM == 2 ? 2 : 1;
-            int j = 0;
-#pragma unroll 1
-            for (; j + STEP <= ns; j += STEP) {
-                float hA[STEP], stA[STEP];
+        accumulateCached<K, HALF, NEAREST, ADV, CW, PPT, ROWSTEP, HM>(cache, spc + ST, shm + ST, nb - ST, pb + ST, pd, X0, Y0,
+                                                                     lx, ly, acc);
+        __syncthreads();
+    }
+
+    const int c = X0 + lx;
+    if (c < cols) {
 #pragma unroll
-                for (int u = 0; u < STEP; u++) {
-                    const float4 pc = spc[ST + j + u];
-                    hA[u] = fmaf(flx, pc.x, fmaf(-fly, pc.y, pc.z - 0.5f));
-                    stA[u] = (float)ROWSTEP * pc.y;
-                }
+        for (int q = 0; q < PPT; q++) {
+            int r = Y0 + ly + q * ROWSTEP;
+            if (r < rows) {
+                size_t o = (size_t)r * cols + c;
 #pragma unroll
-                for (int q = 0; q < PPT; q++) {
-                    __half2 r[K / 2];
-#pragma unroll
-                    for (int u = 0; u < STEP; u++) {
-                        const float hq = fmaf(-(float)q, stA[u], hA[u]);
-                        const float uu = hq + TS_MAGIC;
-                        const float fl = uu - TS_MAGIC;
-                        const int idx = __float_as_int(uu) - 0x4B400000;
-                        const __half2 f2 = __float2half2_rn(hq - fl + 0.5f);
-                        const E ent = cache[j + u][idx];
-                        if (u == 0) {
-                            h2Interp<K>(ent.a, ent.b, f2, r);
-                        } else {
-                            __half2 r2[K / 2];
-                            h2Interp<K>(ent.a, ent.b, f2, r2);
-#pragma unroll
-                            for (int w = 0; w < K / 2; w++) r[w] = __hadd2(r[w], r2[w]);
-                        }
-                    }
-                    h2Accumulate<K>(r, acc[q]);
-                }
-            }
-            for (; j < ns; j++) {  // odd tail (HM 2)
-                const float4 pc = spc[ST + j];
-                const float h = fmaf(flx, pc.x, fmaf(-fly, pc.y, pc.z - 0.5f));
-                const float st = (float)ROWSTEP * pc.y;
-#pragma unroll
-                for (int q = 0; q < PPT; q++) {
-                    const float hq = fmaf(-(float)q, st, h);
-                    const float uu = hq + TS_MAGIC;
-                    const float fl = uu - TS_MAGIC;
-                    const int idx = __float_as_int(uu) - 0x4B400000;
-                    const __half2 f2 = __float2half2_rn(hq - fl + 0.5f);
-                    const E ent = cache[j][idx];
-                    __half2 r[K / 2];
-                    h2Interp<K>(ent.a, ent.b, f2, r);
-                    h2Accumulate<K>(r, acc[q]);
-                }
-            }
-        } else
-#pragma unroll 2
-        for (int j = 0; j < ns; j++) {
-            const float4 pc = spc[ST + j];
-            const E* row = cache[j];
-            // linear: h' = h - 1/2 so that rn(h') = floor(h) (ties land on f = 1 or 0, both exact)
-            const float base = NEAREST ? pc.z : pc.z - 0.5f;
-            const float h = fmaf(flx, pc.x, fmaf(-fly, pc.y, base));
-            const float st = (float)ROWSTEP * pc.y;
-#pragma unroll
-            for (int q = 0; q < PPT; q++) {
-                const float hq = fmaf(-(float)q, st, h);
-                const float u = hq + TS_MAGIC;
-                const float fl = u - TS_MAGIC;
-                int idx = __float_as_int(u) - 0x4B400000;
-                const float fr = hq - fl;  // in [-1/2, 1/2]
-                if constexpr (NEAREST) {
-                    if (fabsf(fr) > 0.5f - TS_EPS_ALU)
-                        idx = exactNearest(pd, pb + ST + j, (double)(X0 + lx), (double)(Y0 + ly + q * ROWSTEP))
-                              - shm[ST + j];
-                    float v[K];
-                    unpack<K, HALF>(row[idx].a, v);
-#pragma unroll
-                    for (int s = 0; s < K; s++) acc[q][s] += v[s];
-                } else if constexpr (ADV && !HALF) {
-                    // value = mid + (f - 1/2) * diff, with f - 1/2 = fr
-                    E ent = row[idx];
-                    float m[K], d[K];
-                    unpack<K, HALF>(ent.a, m);
-                    unpack<K, HALF>(ent.b, d);
-#pragma unroll
-                    for (int s = 0; s < K; s++) acc[q][s] = fmaf(fr, d[s], acc[q][s] + m[s]);
-                } else {
-                    float v0[K], v1[K];
-                    if constexpr (ADV) {
-                        E ent = row[idx];
-                        unpack<K, HALF>(ent.a, v0);
-                        unpack<K, HALF>(ent.b, v1);
-                    } else {
-                        unpack<K, HALF>(row[idx].a, v0);
-                        unpack<K, HALF>(row[idx + 1].a, v1);
-                    }
-                    const float f = fr + 0.5f, g = 0.5f - fr;
-#pragma unroll
-                    for (int s = 0; s < K; s++) acc[q][s] = fmaf(g, v0[s], fmaf(f, v1[s], acc[q][s]));
-                }
+                for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s];
             }
         }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------
+// ALU kernel with an asynchronous, double-buffered cache (linear, advanced caching; name suffix _a). The windows
+// are copied with cp.async straight from the entries array (bp_entries_*: the same entries the register fill of
+// bpAlu computes), so the copy of batch b+1 overlaps the arithmetic of batch b and no thread waits on global
+// loads. Window constants are triple-buffered: batch b+1 is placed before the barrier of batch b, while batch
+// b-1's are no longer read.
+template <int CB> __device__ __forceinline__ void cpAsync(void* smem, const void* gmem, bool ok) {
+    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
+    if constexpr (CB == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(ok ? 16 : 0) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(gmem), "n"(CB), "r"(ok ? CB : 0) : "memory");
+}
+
+template <int K, bool HALF, int TILE, int NT, int SD, int HM>
+__device__ __forceinline__ void bpAluAsync(const CacheEntry<K, HALF, true>* __restrict__ ents, int epitch, int width, int np,
+                                           const ProjD* __restrict__ pd, float* __restrict__ out, int rows, int cols,
+                                           long long plane) {
+    typedef CacheEntry<K, HALF, true> E;
+    constexpr int CW = CacheW<TILE>::value;
+    constexpr int ROWSTEP = NT / TILE;
+    constexpr int PPT = TILE / ROWSTEP;
+    constexpr int SQX = TILE / 4;
+    ents += (size_t)blockIdx.z * np * epitch;  // grid z: group of the chunk (entries array and K output planes each)
+    out += (size_t)blockIdx.z * K * plane;
+    constexpr int CB = sizeof(E) >= 16 ? 16 : (int)sizeof(E);  // bytes per copy
+    constexpr int CH = (int)sizeof(E) / CB;                     // copies per entry
+    static_assert(NT % TILE == 0 && ROWSTEP % 4 == 0, "tile/thread mapping");
+    __shared__ __align__(16) E cache[2][SD][CW];
+    __shared__ float4 spc[3][SD];
+    __shared__ int shm[3][SD];
+
+    const int tid = threadIdx.x;
+    const int sqi = tid >> 4, pz = tid & 15;
+    const int lx = (sqi % SQX) * 4 + ((pz & 1) | ((pz >> 1) & 2));
+    const int ly = (sqi / SQX) * 4 + (((pz >> 1) & 1) | ((pz >> 2) & 2));
+    const int X0 = blockIdx.x * TILE, Y0 = blockIdx.y * TILE;
+
+    float acc[PPT][K];
+#pragma unroll
+    for (int q = 0; q < PPT; q++)
+#pragma unroll
+        for (int s = 0; s < K; s++) acc[q][s] = 0.f;
+
+    const int nbat = (np + SD - 1) / SD;
+    auto place = [&](int b) {
+        const int p = b * SD + tid;
+        if (tid < SD && p < np) {
+            const double c = pd[p].c, s = pd[p].s, o = pd[p].o;
+            const double tb = o + (double)X0 * c - (double)Y0 * s;
+            const double tmin = tb + fmin(0.0, (TILE - 1) * c) + fmin(0.0, -(TILE - 1) * s);
+            const int hm = (int)floor(tmin) - 1;
+            shm[b % 3][tid] = hm;
+            spc[b % 3][tid] = make_float4((float)c, (float)s, (float)(tb - (double)hm), (float)hm + 0.5f);
+        }
+    };
+    auto issue = [&](int b) {
+        const int pb = b * SD, nb = min(SD, np - pb), buf = b & 1;
+        for (int x = tid; x < SD * CW * CH; x += NT) {
+            const int j = x / (CW * CH), r = x - j * (CW * CH), i = r / CH, h = r - i * CH;
+            if (j < nb) {
+                const int e = shm[b % 3][j] + i + 1;  // entry e holds columns (e-1, e)
+                const bool ok = e >= 0 && e <= width;
+                const char* src = reinterpret_cast<const char*>(ents + (size_t)(pb + j) * epitch + (ok ? e : 0)) + h * CB;
+                cpAsync<CB>(reinterpret_cast<char*>(&cache[buf][j][i]) + h * CB, src, ok);
+            }
+        }
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+    };
+
+    place(0);
+    __syncthreads();
+    issue(0);
+    for (int b = 0; b < nbat; b++) {
+        if (b + 1 < nbat) place(b + 1);
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
         __syncthreads();
+        if (b + 1 < nbat) issue(b + 1);
+        const int nb = min(SD, np - b * SD);
+        accumulateCached<K, HALF, false, true, CW, PPT, ROWSTEP, HM>(cache[b & 1], spc[b % 3], shm[b % 3], nb, b * SD, pd,
+                                                                     X0, Y0, lx, ly, acc);
     }
 
     const int c = X0 + lx;
@@ -456,6 +656,19 @@ __device__ __forceinline__ void packSino(const float* __restrict__ raw, int widt
     for (int s = 0; s < K; s++)
         v[s] = (col < width && s < nValid) ? raw[s * sliceStride + (size_t)p * width + col] : 0.f;
     dst[(size_t)p * pitch + col] = pack<K, HALF>(v);
+}
+
+// Entries array for TX 2: entry e of row p is makeEntry(bin e-1, bin e) of the compound sinogram (bins outside
+// [0, width) are 0), for e in [0, width]; rows of `epitch` entries.
+template <int K, bool HALF, int HM>
+__device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __restrict__ sino, int pitch, int width, int np,
+                                            CacheEntry<K, HALF, true>* __restrict__ dst, int epitch) {
+    int e = blockIdx.x * blockDim.x + threadIdx.x;
+    int p = blockIdx.y;
+    if (e >= epitch || p >= np) return;
+    size_t rowBase = (size_t)p * pitch;
+    dst[(size_t)p * epitch + e] = makeEntry<K, HALF, HM>(loadBin<K, HALF>(sino, rowBase, e - 1, width),
+                                                         loadBin<K, HALF>(sino, rowBase, e, width));
 }
 
 // ---- instantiation -----------------------------------------------------------------------------------
@@ -502,10 +715,10 @@ TS_TEX(4, true, bp_tex_k4_nn)
     extern "C" __global__ void __launch_bounds__(NT, MB) NAME(const void* sino, int pitch, int width, int np, \
                                                               const ProjD* pd, cudaTextureObject_t tex,     \
                                                               float* out, int rows, int cols, long long plane) { \
-        bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, false>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
+        bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, 0>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
                                                              np, pd, tex, out, rows, cols, plane);          \
     }
-#define TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, NAME) TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, false, NAME)
+#define TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, NAME) TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, 0, NAME)
 #define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, NAME) TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, 0, NAME)
 // per (K, format): linear adv/std, nearest; tile 32 with 4 px/thread (256 threads) and 8 px/thread (128)
 #define TS_ALU_MODE(K, HALF, F, SD)                                                                         \
@@ -548,6 +761,11 @@ TS_HYB_MODE(4, true, h)
 TS_H2_MODE(2)
 TS_H2_MODE(4)
 TS_H2_MODE(8)
+// four projections per half2 partial sum (name suffix _h4p)
+TS_ALU_HM(4, true, false, true, 32, 128, 16, 0, 3, bp_alu_k4_h_lin_adv_t32p8_s0_h4p)
+TS_ALU_HM(8, true, false, true, 32, 128, 16, 0, 3, bp_alu_k8_h_lin_adv_t32p8_s0_h4p)
+TS_ALU_HM(8, true, false, true, 32, 256, 16, 0, 3, bp_alu_k8_h_lin_adv_t32p4_s0_h4p)
+TS_ALU_HM(4, true, false, true, 32, 128, 16, 0, 4, bp_alu_k4_h_lin_adv_t32p8_s0_h8p)
 #define TS_H2_HYB(K)                                                                                         \
     TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 1, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2)                \
     TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 2, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2p)               \
@@ -566,13 +784,88 @@ TS_ALU_B(8, true, true, false, 32, 256, 16, 0, 0, 4, bp_alu_k8_h_nn_std_t32p4_s0
 
 // exact hybrid (name suffix _x): texture fetches at bin centres, float interpolation
 #define TS_X_MODE(K, HALF, F)                                                                                \
-    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 4, 0, true, bp_alu_k##K##_##F##_lin_adv_t32p8_s4_x)         \
-    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 8, 0, true, bp_alu_k##K##_##F##_lin_adv_t32p8_s8_x)
+    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 4, 0, 1, bp_alu_k##K##_##F##_lin_adv_t32p8_s4_x)            \
+    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 8, 0, 1, bp_alu_k##K##_##F##_lin_adv_t32p8_s8_x)
 TS_X_MODE(1, false, f)
 TS_X_MODE(2, false, f)
 TS_X_MODE(4, false, f)
 TS_X_MODE(2, true, h)
 TS_X_MODE(4, true, h)
+
+// entries hybrid (name suffix _xe): the texture share reads cache entries (TX 2); 8-slice half entries are
+// 32 bytes (two texels), so that mode gets a hybrid too
+#define TS_XE(K, HALF, F, ST, HM, HS)                                                                        \
+    TS_ALU_X(K, HALF, false, true, 32, 128, 16, ST, HM, 2, bp_alu_k##K##_##F##_lin_adv_t32p8_s##ST##HS##_xe)
+TS_XE(1, false, f, 4, 0, )
+TS_XE(1, false, f, 8, 0, )
+TS_XE(2, false, f, 2, 0, )
+TS_XE(2, false, f, 4, 0, )
+TS_XE(2, false, f, 8, 0, )
+TS_XE(2, true, h, 4, 2, _h2p)
+TS_XE(2, true, h, 8, 2, _h2p)
+TS_XE(4, true, h, 4, 2, _h2p)
+TS_XE(4, true, h, 8, 2, _h2p)
+TS_XE(4, true, h, 4, 3, _h4p)
+TS_XE(4, true, h, 8, 3, _h4p)
+TS_XE(4, true, h, 12, 3, _h4p)
+TS_XE(8, true, h, 4, 2, _h2p)
+TS_XE(8, true, h, 8, 2, _h2p)
+TS_XE(8, true, h, 4, 3, _h4p)
+TS_XE(8, true, h, 8, 3, _h4p)
+// asynchronous double-buffered cache from the entries array (name suffix _a); ALU signature with sino = the
+// entries array and pitch = its pitch in entries
+// TS_ASYNC_X: NT threads (tile 32, PP pixels per thread), SD projections per buffer, RG: register cap per thread
+// (0: the compiler's choice; else __maxnreg__, name suffix _rRG), SUF = _a (default batch: 16, 12 for 8 slices) or
+// _aSD. Occupancy matters here: a minimum-blocks bound of 1 let ptxas take 126-173 registers and cost 5-12%.
+#define TS_BOUNDS_0(NT) __launch_bounds__(NT)
+#define TS_BOUNDS_80(NT) __maxnreg__(80)
+#define TS_BOUNDS_96(NT) __maxnreg__(96)
+#define TS_BOUNDS_112(NT) __maxnreg__(112)
+#define TS_ASYNC_T(K, HALF, F, TILE, NT, PP, SD, HM, HS, RG, RS, SUF)                                       \
+    extern "C" __global__ void TS_BOUNDS_##RG(NT)                                                             \
+    bp_alu_k##K##_##F##_lin_adv_t##TILE##p##PP##_s0##HS##RS##SUF(                                             \
+        const void* sino, int pitch, int width, int np, const ProjD* pd, cudaTextureObject_t tex, float* out,  \
+        int rows, int cols, long long plane) {                                                                 \
+        bpAluAsync<K, HALF, TILE, NT, SD, HM>((const CacheEntry<K, HALF, true>*)sino, pitch, width, np, pd, out, rows, \
+                                              cols, plane);                                                    \
+    }
+#define TS_ASYNC_X(K, HALF, F, NT, PP, SD, HM, HS, RG, RS, SUF) TS_ASYNC_T(K, HALF, F, 32, NT, PP, SD, HM, HS, RG, RS, SUF)
+#define TS_ASYNC(K, HALF, F, SD, HM, HS) TS_ASYNC_X(K, HALF, F, 128, 8, SD, HM, HS, 0, , _a)
+TS_ASYNC(1, false, f, 16, 0, )
+TS_ASYNC(2, false, f, 16, 0, )
+TS_ASYNC(2, true, h, 16, 2, _h2p)
+TS_ASYNC(4, true, h, 16, 2, _h2p)
+TS_ASYNC(4, true, h, 16, 3, _h4p)
+TS_ASYNC(4, true, h, 16, 4, _h8p)
+TS_ASYNC(8, true, h, 12, 2, _h2p)
+TS_ASYNC(8, true, h, 12, 3, _h4p)
+// tuning of the batch, register cap and thread count
+TS_ASYNC_X(4, true, h, 128, 8, 24, 3, _h4p, 0, , _a24)
+TS_ASYNC_X(4, true, h, 128, 8, 16, 3, _h4p, 80, _r80, _a)
+TS_ASYNC_X(4, true, h, 128, 8, 24, 3, _h4p, 80, _r80, _a24)
+TS_ASYNC_X(4, true, h, 256, 4, 16, 3, _h4p, 0, , _a)
+TS_ASYNC_X(8, true, h, 128, 8, 12, 3, _h4p, 112, _r112, _a)
+TS_ASYNC_X(8, true, h, 128, 8, 12, 3, _h4p, 96, _r96, _a)
+TS_ASYNC_X(2, false, f, 128, 8, 24, 0, , 0, , _a24)
+TS_ASYNC_X(2, false, f, 128, 8, 16, 0, , 80, _r80, _a)
+TS_ASYNC_X(2, false, f, 128, 8, 24, 0, , 80, _r80, _a24)
+// 64x64 tiles, 16 pixels per thread: half the fill traffic per update
+TS_ASYNC_T(2, false, f, 64, 256, 16, 12, 0, , 0, , _a12)
+TS_ASYNC_T(4, true, h, 64, 256, 16, 12, 3, _h4p, 0, , _a12)
+// 64x64 tiles with 512 threads (8 pixels per thread): the fill saving of 64x64 tiles at t32p8's register count
+#define TS_BOUNDS_64(NT) __maxnreg__(64)
+TS_ASYNC_T(4, true, h, 64, 512, 8, 12, 3, _h4p, 64, _r64, _a12)
+TS_ASYNC_T(2, false, f, 64, 512, 8, 12, 0, , 64, _r64, _a12)
+#define TS_ENTRIES(K, HALF, HM, NAME)                                                                       \
+    extern "C" __global__ void NAME(const void* sino, int pitch, int width, int np, void* dst, int epitch) {  \
+        makeEntries<K, HALF, HM>((const typename Bin<K, HALF>::T*)sino, pitch, width, np,                     \
+                                 (CacheEntry<K, HALF, true>*)dst, epitch);                                    \
+    }
+TS_ENTRIES(1, false, 0, bp_entries_k1_f)
+TS_ENTRIES(2, false, 0, bp_entries_k2_f)
+TS_ENTRIES(2, true, 2, bp_entries_k2_h_h2)
+TS_ENTRIES(4, true, 2, bp_entries_k4_h_h2)
+TS_ENTRIES(8, true, 2, bp_entries_k8_h_h2)
 
 #define TS_PACK(K, HALF, NAME)                                                                              \
     extern "C" __global__ void NAME(const float* raw, int width, int np, long long sliceStride, int nValid, \

@@ -65,7 +65,7 @@ import static jcuda.driver.JCudaDriver.*;
  * (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
  * {@code cuda.maxUsersPerDevice} (default 4), {@code cuda.hostThreads} (host copy threads, default min(8, cores)),
  * {@code cuda.allowTextureWeights} (whether auto-tuning may pick variants interpolated by the texture unit's 8-bit
- * weights; default true for half storage, false for float32).
+ * weights; default false: they miss the 1e-3 half / 1e-5 float32 accuracy on white noise).
  */
 public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     public static final String ID = "cuda";
@@ -86,13 +86,17 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private MemoryPlanner.Plan plan;
     private int width, np, rows, cols;
     private final CUdeviceptr[] dIn = new CUdeviceptr[2], dOut = new CUdeviceptr[2];
-    private CUdeviceptr dPacked, dProj, dTw, dResp;
+    private CUdeviceptr dPacked, dEntries, dProj, dTw, dResp;
+    private int entriesPitch;
+    /** Groups of a chunk back-projected by one launch (grid z), each with its own compound sinogram / entries. */
+    private int groupsPerLaunch = 1;
+    private long packedGroupBytes, entriesGroupBytes;
     private final Pointer[] hIn = new Pointer[2], hOut = new Pointer[2];
     private final FloatBuffer[] fIn = new FloatBuffer[2], fOut = new FloatBuffer[2];
     private CUstream sIn, sCompute, sOut;
     private final CUevent[] evH2D = new CUevent[2], evCompute = new CUevent[2], evD2H = new CUevent[2];
     private CUtexObject tex;
-    private CUfunction fnBp, fnPack, fnFilter;
+    private CUfunction fnBp, fnPack, fnEntries, fnFilter;
     private int filterN;
     private boolean filterEdge, filterOnDevice;
     private BackendStats stats = BackendStats.ZERO;
@@ -157,6 +161,18 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         }
     }
 
+    /** Short hash of the committed PTX: tuning choices are cached per device and kernel build. */
+    private static String kernelsVersion() {
+        byte[] ptx = resource("/kernels-ptx/backproject.ptx");
+        if (ptx == null) return "unknown";
+        try {
+            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(ptx);
+            return java.util.HexFormat.of().formatHex(d, 0, 4);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private CUmodule loadModule(String name) {
         CUmodule m = new CUmodule();
         byte[] fat = resource("/kernels-fatbin/" + name + ".fatbin");
@@ -217,6 +233,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             fnBp = function(bpModule, variant.functionName());
             boolean half = options.format() == SampleFormat.HALF;
             fnPack = function(bpModule, "bp_pack_k" + variant.k() + (half ? "_h" : "_f"));
+            fnEntries = variant.usesEntries() ? function(bpModule, variant.entriesFunctionName()) : null;
 
             FilterSpec fs = job.deviceFilter();
             filterOnDevice = false;
@@ -235,7 +252,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             cuMemGetInfo(free, total);
             double frac = Double.parseDouble(options.extra().getOrDefault("cuda.memoryFraction", "0.8"));
             plan = MemoryPlanner.plan(free[0], width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
-                    intExtra("cuda.chunkSlices", 32), frac, filterN);
+                    intExtra("cuda.chunkSlices", 32), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
+                    variant.batchesGroups());
             allocate(scan, g, half);
             return new Requisition(options.slicesPerPass(), plan.deviceBytes(), plan.pinnedHostBytes(), filterOnDevice,
                     "cuda " + variant.id() + " (" + variant.functionName() + ", " + variantSource + "), "
@@ -264,13 +282,15 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             LOG.warn("cuda: ignoring unreadable tuning cache {}: {}", cacheFile, e.getMessage());
             cache = new TuningTable();
         }
-        String chosen = cache.forDevice(dev.name, mode);
+        // a kernel update (new or faster variants) invalidates earlier choices: the key carries the kernels' hash
+        String tuneKey = dev.name + " kernels " + kernelsVersion();
+        String chosen = cache.forDevice(tuneKey, mode);
         if (chosen != null) {
             variantSource = "tuned, cached in " + cacheFile;
         } else if (!nested && Boolean.parseBoolean(options.extra().getOrDefault("cuda.autotune", "true"))) {
             chosen = sweep(k, f, in);
             variantSource = "tuned now";
-            cache.putForDevice(dev.name, mode, chosen);
+            cache.putForDevice(tuneKey, mode, chosen);
             try {
                 cache.store(cacheFile, "tomospark CUDA auto-tuning cache (per device); delete to re-tune");
             } catch (IOException e) {
@@ -304,10 +324,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         String best = null;
         double bestMs = Double.MAX_VALUE;
         StringBuilder log = new StringBuilder();
-        // float32 modes promise float32 accuracy: variants bound by the texture unit's 8-bit interpolation weights
-        // are left out unless cuda.allowTextureWeights=true; half modes accept them unless set to false
-        boolean allowWeights = Boolean.parseBoolean(options.extra().getOrDefault("cuda.allowTextureWeights",
-                Boolean.toString(f == SampleFormat.HALF)));
+        // variants bound by the texture unit's 8-bit interpolation weights (relative L2 ~1.2e-3..2e-3 on white noise)
+        // break both promises, 1e-5 for float32 and 1e-3 for half: left out unless cuda.allowTextureWeights=true
+        boolean allowWeights = Boolean.parseBoolean(options.extra().getOrDefault("cuda.allowTextureWeights", "false"));
         for (KernelVariant cand : KernelVariant.all(k, f, in)) {
             if (np > cand.maxProjections()) continue;
             if (cand.textureWeights() && !allowWeights) continue;
@@ -351,7 +370,10 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             fOut[i] = hOut[i].getByteBuffer(0, ob).order(ByteOrder.nativeOrder()).asFloatBuffer();
         }
         int binBytes = variant.k() * (half ? 2 : 4);
-        dPacked = malloc((long) np * plan.pitch() * binBytes);
+        // variants that batch a chunk's groups into one launch keep one compound sinogram (and entries array) per group
+        groupsPerLaunch = variant.batchesGroups() ? (plan.chunkSlices() + variant.k() - 1) / variant.k() : 1;
+        packedGroupBytes = (long) np * plan.pitch() * binBytes;
+        dPacked = malloc(packedGroupBytes * groupsPerLaunch);
         // projection tables: double (cos, sin, off) for the ALU kernels and the exact nearest fix-up;
         // float4 (cos, sin, off, 0) in constant memory for the texture kernels
         ProjectionTables t = new ProjectionTables(scan, g);
@@ -373,7 +395,35 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             cuModuleGetGlobal(cp, sz, bpModule, "c_proj");
             cuMemcpyHtoD(cp, Pointer.to(pf), (long) np * 16);
         }
-        if (variant.usesTexture()) {
+        if (variant.usesEntries()) {
+            // entries array (bp_entries_*): entry e of a row holds columns (e-1, e), e in [0, width], as the cache
+            // would (value and difference of K slices, 8 to 32 bytes)
+            int eb = variant.entryBytes();
+            entriesPitch = MemoryPlanner.pitch(width + 1, eb);
+            entriesGroupBytes = (long) np * entriesPitch * eb;
+            dEntries = malloc(entriesGroupBytes * groupsPerLaunch);
+        }
+        if (variant.usesEntries() && variant.hybrid()) {
+            // hybrid :xe: the texture share point-fetches entries as raw 32-bit words; a 32-byte entry is two uint4
+            // texels
+            int eb = variant.entryBytes();
+            int texels = eb > 16 ? eb / 16 : 1;
+            CUDA_RESOURCE_DESC rd = new CUDA_RESOURCE_DESC();
+            rd.resType = CUresourcetype.CU_RESOURCE_TYPE_PITCH2D;
+            rd.pitch2D_devPtr = dEntries;
+            rd.pitch2D_format = CUarray_format.CU_AD_FORMAT_UNSIGNED_INT32;
+            rd.pitch2D_numChannels = eb / 4 / texels;
+            rd.pitch2D_width = (long) (width + 1) * texels;
+            rd.pitch2D_height = np;
+            rd.pitch2D_pitchInBytes = (long) entriesPitch * eb;
+            CUDA_TEXTURE_DESC td = new CUDA_TEXTURE_DESC();
+            td.addressMode = new int[]{ADDRESS_MODE_BORDER, ADDRESS_MODE_BORDER, ADDRESS_MODE_BORDER};
+            td.filterMode = CUfilter_mode.CU_TR_FILTER_MODE_POINT;
+            td.flags = CU_TRSF_READ_AS_INTEGER; // unnormalised coordinates, raw words
+            td.borderColor = new float[]{0f, 0f, 0f, 0f};
+            tex = new CUtexObject();
+            cuTexObjectCreate(tex, rd, td, null);
+        } else if (variant.usesTexture()) {
             CUDA_RESOURCE_DESC rd = new CUDA_RESOURCE_DESC();
             rd.resType = CUresourcetype.CU_RESOURCE_TYPE_PITCH2D;
             rd.pitch2D_devPtr = dPacked;
@@ -460,8 +510,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             cuEventRecord(evH2D[b], sIn);
             cuStreamWaitEvent(sCompute, evH2D[b], 0);
             if (filter) launchFilter(dIn[b], (long) n * np, sCompute);
-            for (int g0 = 0; g0 < n; g0 += variant.k())
-                launchGroup(dIn[b], g0, Math.min(variant.k(), n - g0), dOut[b], sCompute);
+            launchChunk(dIn[b], n, dOut[b], sCompute);
             cuEventRecord(evCompute[b], sCompute);
             cuStreamWaitEvent(sOut, evCompute[b], 0);
             cuMemcpyDtoHAsync(hOut[b], dOut[b], n * sliceOut * 4, sOut);
@@ -531,27 +580,52 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         cuLaunchKernel(fnFilter, (int) blocks, 1, 1, 256, 1, 1, filterN * 16, s, args, null);
     }
 
-    /** Interleaves slices [g0, g0+n) of the chunk and back-projects them into output planes g0.. of dOutBuf. */
-    private void launchGroup(CUdeviceptr raw, int g0, int n, CUdeviceptr dOutBuf, CUstream s) {
-        launchPack(raw, g0, n, s);
-        launchBackprojection(dOutBuf.withByteOffset((long) g0 * rows * cols * 4), s);
+    /**
+     * Interleaves and back-projects the n slices of a chunk into output planes 0..n of dOutBuf: group by group, or,
+     * for variants that {@link KernelVariant#batchesGroups() batch groups}, all groups prepared first and then
+     * back-projected by one launch whose grid z runs over the groups (no tail wave per group).
+     */
+    private void launchChunk(CUdeviceptr raw, int n, CUdeviceptr dOutBuf, CUstream s) {
+        int k = variant.k();
+        int groups = (n + k - 1) / k;
+        for (int first = 0; first < groups; first += groupsPerLaunch) {
+            int count = Math.min(groupsPerLaunch, groups - first);
+            for (int z = 0; z < count; z++) {
+                int g0 = (first + z) * k;
+                prepareGroup(raw, g0, Math.min(k, n - g0), z, s);
+            }
+            launchBackprojection(dOutBuf.withByteOffset((long) first * k * rows * cols * 4), count, s);
+        }
     }
 
-    private void launchPack(CUdeviceptr raw, int g0, int n, CUstream s) {
+    /** Interleaves slices [g0, g0+n) of the chunk into compound sinogram buffer z (and its entries array). */
+    private void prepareGroup(CUdeviceptr raw, int g0, int n, int z, CUstream s) {
+        CUdeviceptr packed = dPacked.withByteOffset(z * packedGroupBytes);
         Pointer pa = KernelArgs.of(KernelArgs.Signature.PACK)
                 .ptr("raw", raw.withByteOffset((long) g0 * np * width * 4)).i32("width", width).i32("np", np)
-                .i64("sliceStride", (long) np * width).i32("nValid", n).ptr("dst", dPacked).i32("pitch", plan.pitch()).build();
+                .i64("sliceStride", (long) np * width).i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch()).build();
         cuLaunchKernel(fnPack, (plan.pitch() + 255) / 256, np, 1, 256, 1, 1, 0, s, pa, null);
+        if (fnEntries != null) {
+            Pointer ea = KernelArgs.of(KernelArgs.Signature.ENTRIES)
+                    .ptr("sino", packed).i32("pitch", plan.pitch()).i32("width", width).i32("np", np)
+                    .ptr("dst", dEntries.withByteOffset(z * entriesGroupBytes)).i32("epitch", entriesPitch).build();
+            cuLaunchKernel(fnEntries, (entriesPitch + 255) / 256, np, 1, 256, 1, 1, 0, s, ea, null);
+        }
     }
 
-    private void launchBackprojection(CUdeviceptr outPlanes, CUstream s) {
+    /** Back-projects compound sinogram buffers 0..groups into output planes 0..groups*K of outPlanes. */
+    private void launchBackprojection(CUdeviceptr outPlanes, int groups, CUstream s) {
         KernelVariant v = variant;
+        if (groups > 1 && !v.batchesGroups()) throw new IllegalStateException("variant " + v.id() + " does not batch groups");
         int tile = v.blockTile();
         int gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
         Pointer args;
         if (v.family() == KernelVariant.Family.ALU) {
+            // :async variants read the entries array (the same entries their cache holds) instead of the bins; with
+            // grid z > 1 the kernel steps through the buffers by np * pitch and through the output by K planes
             KernelArgs a = KernelArgs.of(KernelArgs.Signature.ALU)
-                    .ptr("sino", dPacked).i32("pitch", plan.pitch()).i32("width", width).i32("np", np).ptr("pd", dProj);
+                    .ptr("sino", v.asyncFill() ? dEntries : dPacked).i32("pitch", v.asyncFill() ? entriesPitch : plan.pitch())
+                    .i32("width", width).i32("np", np).ptr("pd", dProj);
             if (tex != null) a.ptr("tex", tex);
             else a.i64("tex", 0L);
             args = a.ptr("out", outPlanes).i32("rows", rows).i32("cols", cols).i64("plane", (long) rows * cols).build();
@@ -560,7 +634,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                     .ptr("tex", tex).ptr("pd", dProj).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
                     .i64("plane", (long) rows * cols).i32("np", np).build();
         }
-        cuLaunchKernel(fnBp, gx, gy, 1, v.threads(), 1, 1, 0, s, args, null);
+        cuLaunchKernel(fnBp, gx, gy, groups, v.threads(), 1, 1, 0, s, args, null);
     }
 
     // ---------------------------------------------------------------------------------------------- timing
@@ -581,10 +655,16 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             try {
                 for (int r = -warmup; r < reps; r++) {
                     double total = 0;
-                    for (int g0 = 0; g0 < n; g0 += variant.k()) {
-                        launchPack(dIn[0], g0, Math.min(variant.k(), n - g0), sCompute);
+                    // as launchChunk, with only the back-projection launches timed (interleave and entries excluded)
+                    int k = variant.k(), groups = (n + k - 1) / k;
+                    for (int first = 0; first < groups; first += groupsPerLaunch) {
+                        int count = Math.min(groupsPerLaunch, groups - first);
+                        for (int z = 0; z < count; z++) {
+                            int g0 = (first + z) * k;
+                            prepareGroup(dIn[0], g0, Math.min(k, n - g0), z, sCompute);
+                        }
                         cuEventRecord(e0, sCompute);
-                        launchBackprojection(dOut[0].withByteOffset((long) g0 * rows * cols * 4), sCompute);
+                        launchBackprojection(dOut[0].withByteOffset((long) first * k * rows * cols * 4), count, sCompute);
                         cuEventRecord(e1, sCompute);
                         cuEventSynchronize(e1);
                         float[] t = new float[1];
@@ -649,14 +729,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                 hIn[i] = hOut[i] = null;
                 fIn[i] = fOut[i] = null;
             }
-            for (CUdeviceptr p : new CUdeviceptr[]{dPacked, dProj, dTw, dResp}) if (p != null) cuMemFree(p);
+            for (CUdeviceptr p : new CUdeviceptr[]{dPacked, dEntries, dProj, dTw, dResp}) if (p != null) cuMemFree(p);
         } catch (jcuda.CudaException e) {
             String name = CudaException.nameFrom(e.getMessage());
             if (CudaException.isSticky(name)) dev.markUnusable(name + " while freeing buffers");
             LOG.warn("cuda: error while freeing buffers: {}", name);
         } finally {
             tex = null;
-            dPacked = dProj = dTw = dResp = null;
+            dPacked = dEntries = dProj = dTw = dResp = null;
             job = null;
         }
     }

@@ -20,6 +20,7 @@ final class KernelArgs {
         TEXTURE("tex", "pd", "out", "rows", "cols", "plane", "np"),
         ALU("sino", "pitch", "width", "np", "pd", "tex", "out", "rows", "cols", "plane"),
         PACK("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"),
+        ENTRIES("sino", "pitch", "width", "np", "dst", "epitch"),
         FILTER("data", "nrows", "width", "n", "tw", "resp", "edge");
 
         final List<String> names;

@@ -17,31 +17,87 @@ import java.util.Locale;
  * (Algorithm 6, shared-memory cache, tile T, P pixels per thread, advanced or standard caching),
  * {@code hybrid[:tTpP][:sS]} (sect. 7.1: S of every 16+S projections through the texture unit). Half modes with
  * advanced caching and 2+ slices also take {@code :h2} (interpolation in packed half2, accumulation in float) or
- * {@code :h2p} (as h2, two projections summed in half2 before each conversion). {@code hybrid...:x} fetches both
- * neighbouring bins through the texture at their centres and interpolates in float (exact, no 8-bit weights).
+ * {@code :h2p} / {@code :h4p} / {@code :h8p} (as h2, 2 / 4 / 8 projections summed in half2 before each conversion).
+ * {@code alu...:async} fills its double-buffered cache with cp.async from a device array of entries, overlapping the
+ * copy of the next projection batch with the arithmetic of this one (linear, advanced caching; float32 k1/k2, half
+ * with :h2p and up). The texture share
+ * of a hybrid is read with the hardware's linear filtering (8-bit weights) by default; {@code hybrid...:x} fetches both
+ * neighbouring bins at their centres and interpolates in float; {@code hybrid...:xe} point-fetches the cache entry itself
+ * from a device array of entries (one fetch per update) and interpolates it exactly as the shared-memory path does.
+ *
+ * @param texRead how the texture share of a hybrid is read: {@link #TEX_FILTERED}, {@link #TEX_EXACT} or
+ *                {@link #TEX_ENTRIES}
  */
 public record KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
-                            boolean advanced, int tile, int ppt, int texProjections, int halfMath, boolean texExact,
-                            int minBlocks) {
+                            boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead,
+                            int minBlocks, int asyncBatch, int maxRegs) {
 
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
-                         boolean advanced, int tile, int ppt, int texProjections, int halfMath, boolean texExact) {
-        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texExact, 0);
+                         boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead, int minBlocks) {
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texRead, minBlocks, 0, 0);
+    }
+
+    /**
+     * An ALU variant whose cache is filled asynchronously (cp.async, double-buffered) from the entries array, with
+     * {@code batch} projections per cache buffer.
+     */
+    static KernelVariant async(int k, SampleFormat f, int halfMath, int ppt, int maxRegs, int batch) {
+        return async(k, f, halfMath, 32, ppt, maxRegs, batch);
+    }
+
+    static KernelVariant async(int k, SampleFormat f, int halfMath, int tile, int ppt, int maxRegs, int batch) {
+        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, true, true, tile, ppt, 0, halfMath, TEX_FILTERED, 0, batch, maxRegs);
+    }
+
+    static KernelVariant async(int k, SampleFormat f, int halfMath) {
+        return async(k, f, halfMath, 8, 0, defaultAsyncBatch(k));
+    }
+
+    /** Projections per cache buffer of an :async variant when not named: 12 for 8 slices (48 KiB of static shared memory), else 16. */
+    static int defaultAsyncBatch(int k) {
+        return k == 8 ? 12 : 16;
+    }
+
+    /** Whether the cache is filled asynchronously from the entries array ({@code :async}). */
+    public boolean asyncFill() {
+        return asyncBatch > 0;
+    }
+
+    private String asyncSuffix(char sep) {
+        if (asyncBatch == 0) return "";
+        String b = asyncBatch == defaultAsyncBatch(k) ? "" : Integer.toString(asyncBatch);
+        return sep == '_' ? "_a" + b : ":async" + b;
+    }
+
+    /** Hybrid texture share read through the hardware's linear filtering (8-bit weights). */
+    public static final int TEX_FILTERED = 0;
+    /** Hybrid texture share: both neighbouring bins point-fetched at their centres, interpolated in float. */
+    public static final int TEX_EXACT = 1;
+    /** Hybrid texture share: cache entries point-fetched from a device array of entries, one fetch per update. */
+    public static final int TEX_ENTRIES = 2;
+
+    public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
+                         boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead) {
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texRead, 0);
     }
 
     /** Variant without packed-half arithmetic. */
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                          boolean advanced, int tile, int ppt, int texProjections) {
-        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, 0, false);
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, 0, TEX_FILTERED);
     }
 
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                          boolean advanced, int tile, int ppt, int texProjections, int halfMath) {
-        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, false);
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, TEX_FILTERED);
     }
 
     private static String hmSuffix(int hm, char sep) {
-        return hm == 1 ? sep + "h2" : hm == 2 ? sep + "h2p" : "";
+        return hm == 1 ? sep + "h2" : hm == 2 ? sep + "h2p" : hm == 3 ? sep + "h4p" : hm == 4 ? sep + "h8p" : "";
+    }
+
+    private static String texSuffix(int texRead, char sep) {
+        return texRead == TEX_EXACT ? sep + "x" : texRead == TEX_ENTRIES ? sep + "xe" : "";
     }
 
     public enum Family { STD, TEX, ALU }
@@ -74,7 +130,34 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Whether results are bound by NVIDIA's 8-bit texture interpolation weights (linear through the texture). */
     public boolean textureWeights() {
-        return usesTexture() && interpolation == Interpolation.LINEAR && !texExact;
+        return usesTexture() && interpolation == Interpolation.LINEAR && texRead == TEX_FILTERED;
+    }
+
+    /**
+     * Whether the variant reads a device array of cache entries (built by {@link #entriesFunctionName()}): through
+     * the texture (hybrid :xe) or as the source of its asynchronous cache fill (:async, which then takes the
+     * entries array and its pitch in place of the compound sinogram).
+     */
+    public boolean usesEntries() {
+        return asyncFill() || (hybrid() && texRead == TEX_ENTRIES);
+    }
+
+    /**
+     * Whether one launch back-projects all groups of a chunk (grid z over the groups, one compound sinogram per
+     * group): the ALU kernels that read no texture. Texture-bound kernels read one texture, so one group per launch.
+     */
+    public boolean batchesGroups() {
+        return family == Family.ALU && !usesTexture();
+    }
+
+    /** Bytes of one cache entry (advanced caching: value and difference of K slices). */
+    public int entryBytes() {
+        return 2 * k * (format == SampleFormat.HALF ? 2 : 4);
+    }
+
+    /** The kernel that builds the entries array, for {@link #usesEntries()} variants. */
+    public String entriesFunctionName() {
+        return "bp_entries_k" + k + (format == SampleFormat.HALF ? "_h_h2" : "_f");
     }
 
     public String functionName() {
@@ -83,7 +166,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
             case ALU -> "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
-                    + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + (texExact ? "_x" : "") + (minBlocks > 0 ? "_b" + minBlocks : "");
+                    + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + texSuffix(texRead, '_') + (minBlocks > 0 ? "_b" + minBlocks : "") + (maxRegs > 0 ? "_r" + maxRegs : "") + asyncSuffix('_');
         };
     }
 
@@ -92,9 +175,9 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> zorder ? "stdz" : "std";
             case TEX -> "tex";
-            case ALU -> (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "")
+            case ALU -> (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "") + (maxRegs > 0 ? "r" + maxRegs : "")
                     + (texProjections > 0 ? ":s" + texProjections : "")
-                    + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "") + hmSuffix(halfMath, ':') + (texExact ? ":x" : "");
+                    + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "") + hmSuffix(halfMath, ':') + texSuffix(texRead, ':') + asyncSuffix(':');
         };
     }
 
@@ -133,15 +216,45 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         }
         if (lin && f == SampleFormat.HALF && ka >= 4)
             l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 64, 16, 0));
+        if (lin && f == SampleFormat.FLOAT32 && ka <= 2) {
+            l.add(async(ka, f, 0));
+            if (ka == 2) {
+                l.add(async(ka, f, 0, 8, 0, 24));
+                l.add(async(ka, f, 0, 8, 80, 16));
+                l.add(async(ka, f, 0, 8, 80, 24));
+                l.add(async(ka, f, 0, 64, 16, 0, 12));
+                l.add(async(ka, f, 0, 64, 8, 64, 12));
+            }
+        }
         boolean h2 = lin && f == SampleFormat.HALF && ka >= 2;
         if (h2) {
             for (int hm = 1; hm <= 2; hm++)
                 for (int ppt : new int[]{4, 8})
                     l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, ppt, 0, hm));
-            if (ka == 4) l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, 8, 0, 2, false, 10));
+            if (ka == 4) l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, 8, 0, 2, TEX_FILTERED, 10));
+            if (ka >= 4) l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, 8, 0, 3));
+            if (ka == 8) l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, 4, 0, 3));
+            if (ka == 4) l.add(new KernelVariant(Family.ALU, ka, f, in, true, true, 32, 8, 0, 4));
+            // asynchronous cache fill from the entries array (kernels/backproject.cu TS_ASYNC)
+            l.add(async(ka, f, 2));
+            if (ka >= 4) l.add(async(ka, f, 3));
+            if (ka == 4) {
+                l.add(async(ka, f, 4));
+                // batch / occupancy / thread-count tuning of the 4-slice async kernel
+                l.add(async(ka, f, 3, 8, 0, 24));
+                l.add(async(ka, f, 3, 8, 80, 16));
+                l.add(async(ka, f, 3, 8, 80, 24));
+                l.add(async(ka, f, 3, 4, 0, 16));
+                l.add(async(ka, f, 3, 64, 16, 0, 12));
+                l.add(async(ka, f, 3, 64, 8, 64, 12));
+            }
+            if (ka == 8) {
+                l.add(async(ka, f, 3, 8, 112, 12));
+                l.add(async(ka, f, 3, 8, 96, 12));
+            }
         }
         if (!lin && f == SampleFormat.HALF && ka == 8)
-            l.add(new KernelVariant(Family.ALU, ka, f, in, true, false, 32, 4, 0, 0, false, 4));
+            l.add(new KernelVariant(Family.ALU, ka, f, in, true, false, 32, 4, 0, 0, TEX_FILTERED, 4));
         int kh = Math.min(ka, 4);
         if (lin) {
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4));
@@ -154,15 +267,30 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 12, 2));
                 l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 16, 2));
                 if (kh == 4) {
-                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2, false, 8));
-                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 12, 2, false, 8));
+                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2, TEX_FILTERED, 8));
+                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 12, 2, TEX_FILTERED, 8));
                 } else {
-                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2, false, 10));
+                    l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 2, TEX_FILTERED, 10));
                 }
             }
             if (!(f == SampleFormat.HALF && kh == 1)) {
-                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 0, true));
-                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 0, true));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 0, TEX_EXACT));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 0, TEX_EXACT));
+            }
+            // entries hybrids: entries of at most 16 bytes (float32 k1/k2, half k2/k4 with packed half arithmetic)
+            if (f == SampleFormat.FLOAT32 && kh <= 2) {
+                if (kh == 2) l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 2, 0, TEX_ENTRIES));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 4, 0, TEX_ENTRIES));
+                l.add(new KernelVariant(Family.ALU, kh, f, in, true, true, 32, 8, 8, 0, TEX_ENTRIES));
+            }
+            if (h2) {
+                // 8 half slices: 32-byte entries, two texels per fetch; the only hybrid that serves 8 slices
+                int kx = ka == 8 ? 8 : kh;
+                for (int hm = 2; hm <= (kx >= 4 ? 3 : 2); hm++) {
+                    l.add(new KernelVariant(Family.ALU, kx, f, in, true, true, 32, 8, 4, hm, TEX_ENTRIES));
+                    l.add(new KernelVariant(Family.ALU, kx, f, in, true, true, 32, 8, 8, hm, TEX_ENTRIES));
+                }
+                if (kx == 4) l.add(new KernelVariant(Family.ALU, kx, f, in, true, true, 32, 8, 12, 3, TEX_ENTRIES));
             }
         } else {
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, false, 32, 8, 4));
@@ -186,8 +314,9 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             }
             case "alu", "hybrid" -> {
                 int tile = 32, ppt = 8, st = fam.equals("hybrid") ? 4 : 0, hm = 0;
-                boolean tx = false;
-                int mb = 0;
+                int tx = TEX_FILTERED;
+                int async = 0;
+                int mb = 0, regs = 0;
                 boolean adv = in == Interpolation.LINEAR;
                 for (int i = 1; i < parts.length; i++) {
                     String p = parts[i];
@@ -195,20 +324,28 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                     else if (p.equals("std")) adv = false;
                     else if (p.equals("h2")) hm = 1;
                     else if (p.equals("h2p")) hm = 2;
-                    else if (p.equals("x") && fam.equals("hybrid")) tx = true;
-                    else if (p.matches("t\\d+p\\d+(b\\d+)?")) {
-                        tile = Integer.parseInt(p.substring(1, p.indexOf('p')));
-                        int b = p.indexOf('b');
-                        ppt = Integer.parseInt(p.substring(p.indexOf('p') + 1, b < 0 ? p.length() : b));
-                        mb = b < 0 ? 0 : Integer.parseInt(p.substring(b + 1));
+                    else if (p.equals("h4p")) hm = 3;
+                    else if (p.equals("h8p")) hm = 4;
+                    else if (p.matches("async\\d*") && fam.equals("alu"))
+                        async = p.length() > 5 ? Integer.parseInt(p.substring(5)) : defaultAsyncBatch(kernelSlices(Family.ALU, k));
+                    else if (p.equals("x") && fam.equals("hybrid")) tx = TEX_EXACT;
+                    else if (p.equals("xe") && fam.equals("hybrid")) tx = TEX_ENTRIES;
+                    else if (p.matches("t\\d+p\\d+(b\\d+)?(r\\d+)?")) {
+                        // tTpP[bB][rR]: tile, pixels per thread, minimum blocks per SM, register cap
+                        java.util.regex.Matcher m = java.util.regex.Pattern.compile("t(\\d+)p(\\d+)(?:b(\\d+))?(?:r(\\d+))?").matcher(p);
+                        if (!m.matches()) throw new IllegalStateException(p);
+                        tile = Integer.parseInt(m.group(1));
+                        ppt = Integer.parseInt(m.group(2));
+                        mb = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
+                        regs = m.group(4) == null ? 0 : Integer.parseInt(m.group(4));
                     } else if (p.matches("s\\d+") && fam.equals("hybrid")) st = Integer.parseInt(p.substring(1));
                     else throw new IllegalArgumentException("cuda variant '" + spec + "': unknown parameter '" + p
-                                + "' (expected tTpP, adv, std, h2, h2p" + (fam.equals("hybrid") ? ", sS, x" : "") + ")");
+                                + "' (expected tTpP[bB][rR], adv, std, h2, h2p, h4p, h8p" + (fam.equals("hybrid") ? ", sS, x, xe" : ", async") + ")");
                 }
                 if (in == Interpolation.NEAREST) adv = false;
                 for (KernelVariant v : all)
                     if (v.family == Family.ALU && v.tile == tile && v.ppt == ppt && v.texProjections == st && v.advanced == adv
-                            && v.halfMath == hm && v.texExact == tx && v.minBlocks == mb)
+                            && v.halfMath == hm && v.texRead == tx && v.minBlocks == mb && v.asyncBatch == async && v.maxRegs == regs)
                         return v;
                 throw new IllegalArgumentException("cuda variant '" + spec + "' is not compiled for mode "
                         + modeKey(k, f, in) + "; compiled variants: " + ids(all));

@@ -32,13 +32,25 @@ public final class MemoryPlanner {
 
     public static long deviceBytes(int chunk, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
                                    int filterLength) {
+        return deviceBytes(chunk, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, 0, false);
+    }
+
+    /**
+     * @param entryBytes    bytes of one cache entry when the variant also keeps an entries array (:xe, :async), else 0
+     * @param perGroup      whether the compound sinogram and entries array exist once per group of the chunk (variants
+     *                      that back-project a whole chunk in one launch) rather than once
+     */
+    public static long deviceBytes(int chunk, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
+                                   int filterLength, int entryBytes, boolean perGroup) {
         long in = (long) chunk * np * width * 4;
         long padded = (long) (chunk + kernelK - 1) / kernelK * kernelK;
         long out = padded * rows * cols * 4;
         int binBytes = kernelK * bytesPerSliceBin;
         long packed = (long) np * pitch(width, binBytes) * binBytes;
         long tables = (long) np * 24 + (filterLength > 0 ? (long) filterLength * 8 + (filterLength / 2 + 1) * 4L : 0);
-        return 2 * in + 2 * out + packed + tables;
+        long entries = entryBytes > 0 ? (long) np * pitch(width + 1, entryBytes) * entryBytes : 0;
+        long copies = perGroup ? (chunk + kernelK - 1) / kernelK : 1;
+        return 2 * in + 2 * out + copies * (packed + entries) + tables;
     }
 
     public static long pinnedBytes(int chunk, int width, int np, int rows, int cols) {
@@ -54,6 +66,16 @@ public final class MemoryPlanner {
      */
     public static Plan plan(long freeBytes, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
                             int maxSlices, int preferredChunk, double fraction, int filterLength) {
+        return plan(freeBytes, width, np, rows, cols, kernelK, bytesPerSliceBin, maxSlices, preferredChunk, fraction, filterLength, 0, false);
+    }
+
+    /**
+     * As above; {@code entryBytes} > 0 accounts for an entries array (:xe, :async variants), {@code perGroup} for one
+     * compound sinogram (and entries array) per group of a chunk (variants that batch a chunk into one launch).
+     */
+    public static Plan plan(long freeBytes, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
+                            int maxSlices, int preferredChunk, double fraction, int filterLength, int entryBytes,
+                            boolean perGroup) {
         if (!(fraction > 0 && fraction <= 1)) throw new IllegalArgumentException("memory fraction must be in (0, 1], got " + fraction);
         long budget = (long) ((freeBytes - RESERVE_BYTES) * fraction);
         int want = Math.max(1, Math.min(maxSlices, preferredChunk));
@@ -62,9 +84,9 @@ public final class MemoryPlanner {
         // pinned host buffers are addressed as one ByteBuffer each: keep a chunk under 2 GiB
         while (c > 1 && ((long) c * np * width * 4 >= Integer.MAX_VALUE || (long) c * rows * cols * 4 >= Integer.MAX_VALUE))
             c = c > kernelK ? c - kernelK : c / 2;
-        while (c > 1 && deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength) > budget)
+        while (c > 1 && deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, entryBytes, perGroup) > budget)
             c = c > kernelK ? c - kernelK : c / 2;
-        long need = deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength);
+        long need = deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, entryBytes, perGroup);
         if (need > budget)
             throw new IllegalStateException(String.format(
                     "cuda: not enough device memory: one slice of %d projections x %d columns into %dx%d pixels needs %.1f MiB, "

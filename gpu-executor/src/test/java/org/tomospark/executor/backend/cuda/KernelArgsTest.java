@@ -14,6 +14,7 @@ class KernelArgsTest {
         assertEquals(List.of("sino", "pitch", "width", "np", "pd", "tex", "out", "rows", "cols", "plane"), KernelArgs.Signature.ALU.names);
         assertEquals(List.of("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"), KernelArgs.Signature.PACK.names);
         assertEquals(List.of("data", "nrows", "width", "n", "tw", "resp", "edge"), KernelArgs.Signature.FILTER.names);
+        assertEquals(List.of("sino", "pitch", "width", "np", "dst", "epitch"), KernelArgs.Signature.ENTRIES.names);
     }
 
     @Test

@@ -41,6 +41,17 @@ class KernelVariantTest {
         assertEquals("bp_alu_k8_f_lin_std_t32p4_s0", KernelVariant.parse("alu:t32p4:std", 8, FLOAT32, LINEAR).functionName());
         assertEquals("bp_alu_k4_h_lin_adv_t32p8_s4", KernelVariant.parse("hybrid", 4, HALF, LINEAR).functionName());
         assertEquals("bp_alu_k2_f_nn_std_t32p8_s4", KernelVariant.parse("hybrid", 2, FLOAT32, NEAREST).functionName());
+        assertEquals("bp_alu_k4_h_lin_adv_t32p8_s0_h4p", KernelVariant.parse("alu:h4p", 4, HALF, LINEAR).functionName());
+        KernelVariant as = KernelVariant.parse("alu:h4p:async", 8, HALF, LINEAR);
+        assertEquals("bp_alu_k8_h_lin_adv_t32p8_s0_h4p_a", as.functionName());
+        assertTrue(as.usesEntries() && !as.usesTexture(), "the async cache is filled from the entries array, not a texture");
+        assertEquals(32, as.entryBytes());
+        assertEquals("bp_entries_k8_h_h2", as.entriesFunctionName());
+        assertEquals("bp_alu_k2_f_lin_adv_t32p8_s0_a", KernelVariant.parse("alu:async", 2, FLOAT32, LINEAR).functionName());
+        assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:async", 4, HALF, LINEAR),
+                "half modes cache (value, difference) in half only with packed arithmetic");
+        assertEquals("bp_alu_k2_f_lin_adv_t32p8_s4_xe", KernelVariant.parse("hybrid:xe", 2, FLOAT32, LINEAR).functionName());
+        assertEquals("bp_alu_k4_h_lin_adv_t32p8_s8_h2p_xe", KernelVariant.parse("hybrid:s8:h2p:xe", 4, HALF, LINEAR).functionName());
         // texture kernels serve at most 4 slices; an 8-slice mode runs them twice
         assertEquals(4, KernelVariant.parse("tex", 8, HALF, LINEAR).k());
         assertEquals(8, KernelVariant.parse("alu", 8, HALF, LINEAR).k());
@@ -64,6 +75,16 @@ class KernelVariantTest {
         KernelVariant h = KernelVariant.parse("hybrid:t32p4:s4", 4, HALF, LINEAR);
         assertEquals(256, h.threads());
         assertTrue(h.usesTexture() && h.textureWeights() && h.hybrid());
+        assertFalse(h.usesEntries());
+        // the :xe hybrid reads cache entries (value + difference of K slices) exactly, with no 8-bit weights
+        KernelVariant e = KernelVariant.parse("hybrid:s8:xe", 2, FLOAT32, LINEAR);
+        assertTrue(e.usesEntries() && e.usesTexture() && !e.textureWeights());
+        assertEquals(16, e.entryBytes());
+        assertEquals("bp_entries_k2_f", e.entriesFunctionName());
+        KernelVariant eh = KernelVariant.parse("hybrid:s4:h4p:xe", 4, HALF, LINEAR);
+        assertEquals(16, eh.entryBytes());
+        assertEquals("bp_entries_k4_h_h2", eh.entriesFunctionName());
+        assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:xe", 2, FLOAT32, LINEAR));
         KernelVariant s = KernelVariant.parse("std", 1, FLOAT32, NEAREST);
         assertEquals(256, s.threads());
         assertEquals(16, s.blockTile());
@@ -94,6 +115,8 @@ class KernelVariantTest {
                     assertTrue(all.size() >= 6);
                     for (KernelVariant v : all) {
                         assertTrue(entries.contains(v.functionName()), v + " missing from the PTX");
+                        if (v.usesEntries())
+                            assertTrue(entries.contains(v.entriesFunctionName()), v.entriesFunctionName() + " missing from the PTX");
                         n++;
                     }
                 }

@@ -27,6 +27,13 @@ class MemoryPlannerTest {
         // a partial last group still gets whole output planes: 5 slices with k=4 -> 8 planes
         long expected = 2L * 5 * 10 * 100 * 4 + 2L * 8 * 20 * 30 * 4 + 10L * MemoryPlanner.pitch(100, 16) * 16 + 10L * 24;
         assertEquals(expected, MemoryPlanner.deviceBytes(5, 100, 10, 20, 30, 4, 4, 0));
+        // a hybrid :xe variant also keeps one 16-byte entry per column and one more (column -1) per projection:
+        // 2049 entries round up to a 512-byte aligned pitch of 2080
+        assertEquals(2 * in + 2 * out + packed + 2048L * 2080 * 16 + tables,
+                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, false));
+        // a variant that back-projects the chunk's 8 groups in one launch keeps 8 of each
+        assertEquals(2 * in + 2 * out + 8 * (packed + 2048L * 2080 * 16) + tables,
+                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, true));
     }
 
     @Test
