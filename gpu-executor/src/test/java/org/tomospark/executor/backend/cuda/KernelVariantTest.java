@@ -85,11 +85,17 @@ class KernelVariantTest {
         assertEquals(16, eh.entryBytes());
         assertEquals("bp_entries_k4_h_h2", eh.entriesFunctionName());
         assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:xe", 2, FLOAT32, LINEAR));
+        // one launch per chunk (grid z over the groups) only where no texture is bound to one group's sinogram
+        assertTrue(a.batchesGroups());
+        assertTrue(KernelVariant.parse("alu:t64p16:h4p:async12", 4, HALF, LINEAR).batchesGroups());
+        assertFalse(h.batchesGroups());
+        assertFalse(e.batchesGroups());
         KernelVariant s = KernelVariant.parse("std", 1, FLOAT32, NEAREST);
         assertEquals(256, s.threads());
         assertEquals(16, s.blockTile());
         assertFalse(s.textureWeights(), "nearest fetches need no interpolation weights");
         assertEquals(4096, s.maxProjections());
+        assertFalse(s.batchesGroups());
         assertEquals(Integer.MAX_VALUE, a.maxProjections());
     }
 
