@@ -200,6 +200,11 @@ public final class OutputCommit {
         writer.writeBytes(name, bytes);
     }
 
+    /** Writes a file of the output atomically from a stream (for files larger than memory). */
+    public void writeFile(String name, SliceWriter.StreamBody body) {
+        writer.writeStream(name, body);
+    }
+
     /** Last step: the manifest, then _SUCCESS, then the temporary directory goes. */
     public void finish(byte[] manifest) {
         writer.writeBytes(MANIFEST, manifest);

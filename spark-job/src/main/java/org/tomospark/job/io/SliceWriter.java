@@ -49,12 +49,26 @@ public final class SliceWriter {
 
     /** Writes any file of the output atomically (temporary name, then overwriting rename). */
     public Path writeBytes(String name, byte[] bytes) {
+        return writeStream(name, out -> out.write(bytes));
+    }
+
+    /** Content written to an output stream; may throw IOException. */
+    @FunctionalInterface
+    public interface StreamBody {
+        void writeTo(java.io.OutputStream out) throws IOException;
+    }
+
+    /**
+     * Writes a file of the output atomically from a stream (temporary name, then overwriting rename), so that files
+     * larger than memory (volume.raw of a whole scan) never need to be held in one array.
+     */
+    public Path writeStream(String name, StreamBody body) {
         Path fin = new Path(dir, name);
         Path tmp = new Path(new Path(dir, TEMP_DIR), name + "." + attempt + ".tmp");
         try {
             FileSystem fs = dir.getFileSystem(conf);
             try (FSDataOutputStream out = fs.create(tmp, true)) {
-                out.write(bytes);
+                body.writeTo(out);
             }
             FileContext fc = FileContext.getFileContext(dir.toUri(), conf);
             fc.rename(tmp, fin, Options.Rename.OVERWRITE);

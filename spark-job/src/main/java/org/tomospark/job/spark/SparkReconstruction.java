@@ -33,7 +33,6 @@ import org.tomospark.job.io.SliceWriter;
 import org.tomospark.job.local.JobRequest;
 import org.tomospark.job.local.RunReport;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
@@ -306,19 +305,16 @@ public final class SparkReconstruction {
         }
     }
 
+    /** Streams the committed slices into volume.raw, one slice in memory at a time (a 2048³ volume is 32 GiB). */
     private static void writeRawVolume(OutputCommit out, int[] range) {
-        ByteArrayOutputStream bos = new ByteArrayOutputStream();
-        try {
+        out.writeFile("volume.raw", os -> {
             for (int r = range[0]; r < range[1]; r++) {
                 FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName(r)));
                 ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
                 bb.asFloatBuffer().put(img.pixels());
-                bos.write(bb.array());
+                os.write(bb.array());
             }
-        } catch (IOException e) {
-            throw new IllegalStateException(out.dir() + ": cannot assemble volume.raw", e);
-        }
-        out.writeFile("volume.raw", bos.toByteArray());
+        });
     }
 
     private static String version() {
