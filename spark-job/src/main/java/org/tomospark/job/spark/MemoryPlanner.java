@@ -6,7 +6,9 @@ package org.tomospark.job.spark;
  *
  * <p>Host bytes of a task of g rows (n projections, w columns, p output pixels, k slices per pass, s bytes per
  * raw sample): the raw band g·n·w·s plus the reader's temporary copy g·n·w·4, the sinograms g·n·w·4, the
- * slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded slices 2·p·4. Device bytes: the
+ * slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded slices 2·p·4; with Paganin, the band of
+ * raw rows, its copy and the float band grow by the halo rows read above and below the group, 2·h·n·w·(s+8). Device
+ * bytes: the
  * sinograms and slices of the group, g·(n·w + p)·4.
  */
 public final class MemoryPlanner {
@@ -31,10 +33,18 @@ public final class MemoryPlanner {
      * @param gpuMemory         bytes of one GPU, 0 if unknown or no GPU (job.gpuMemory)
      * @param tasksPerGpu       tasks sharing one GPU (job.tasksPerDevice)
      * @param totalTaskSlots    tasks the whole application runs at once (to keep every slot busy), 0 to ignore
+     * @param haloRows          rows read above and below each group besides its own (Paganin), in the planner's row units
      */
     public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                         int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
-                        int tasksPerGpu, int totalTaskSlots) implements java.io.Serializable {
+                        int tasksPerGpu, int totalTaskSlots, int haloRows) implements java.io.Serializable {
+        /** Without halo rows. */
+        public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
+                     int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
+                     int tasksPerGpu, int totalTaskSlots) {
+            this(numProjections, width, bytesPerSample, slicePixels, slicesPerPass, rows, requestedRows, executorMemory,
+                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, 0);
+        }
     }
 
     /** The planned group size and what one task needs. */
@@ -54,7 +64,7 @@ public final class MemoryPlanner {
 
     public static long hostBytes(Input in, int g) {
         long nw = (long) in.numProjections() * in.width();
-        return g * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + preferred(in) * nw * 4
+        return (g + 2L * in.haloRows()) * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + preferred(in) * nw * 4
                 + 2 * in.slicePixels() * 4;
     }
 

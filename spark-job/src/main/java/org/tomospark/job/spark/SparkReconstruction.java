@@ -140,7 +140,7 @@ public final class SparkReconstruction {
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             fields = FlatDark.average(hb[0], src.readFlats(hb[0], hb[1]), src.readDarks(hb[0], hb[1]), src.flatName(), src.darkName());
-            mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb);
+            mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb, wf.haloRows());
             preflight(src, params, fields, range, mp.groupRows() * rb);
         }
         int rb = wf.rowBin();
@@ -253,7 +253,7 @@ public final class SparkReconstruction {
     /** The memory plan from the application's settings (executor heap, cores per task) and the job's keys. */
     /** Plans in output slices; a slice needs {@code rowBin} detector rows (binning), so it costs that many raw rows. */
     static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local,
-                                   int rowBin) {
+                                   int rowBin, int haloRows) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         int k = params.backendOptions().slicesPerPass();
@@ -263,7 +263,7 @@ public final class SparkReconstruction {
         return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
                 (meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4) * rowBin, (long) slice.pixels(), k, range[1] - range[0],
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
-                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism()));
+                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism(), (haloRows + rowBin - 1) / rowBin));
     }
 
     private static int countRows(List<GroupPlanner.Group> groups) {
