@@ -21,8 +21,7 @@ public final class CenterSearch {
     /** Corrected −log sinograms of rows [rowStart, rowStart+rows). */
     public static float[][] sinograms(ProjectionSource src, Preprocessor pre, int rowStart, int rows) {
         RawStack band = src.readProjections(rowStart, rows);
-        FlatDark fd = FlatDark.average(rowStart, src.readFlats(rowStart, rows), src.readDarks(rowStart, rows),
-                src.flatName(), src.darkName());
+        FlatDark fd = FlatDark.read(src, rowStart, rows);
         return pre.apply(band, fd, src.dataName(), src.flatName()).sinograms();
     }
 

@@ -210,7 +210,7 @@ public final class Workflow {
     public Band read(ProjectionSource src, int start, int rows) {
         int[] b = haloBand(start, rows, src.metadata().rows());
         RawStack band = src.readProjections(b[0], b[1]);
-        FlatDark fd = FlatDark.average(b[0], src.readFlats(b[0], b[1]), src.readDarks(b[0], b[1]), src.flatName(), src.darkName());
+        FlatDark fd = FlatDark.read(src, b[0], b[1]);
         return new Band(band, fd, b[2], b[3]);
     }
 }

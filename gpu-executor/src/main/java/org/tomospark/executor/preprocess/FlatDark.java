@@ -26,7 +26,20 @@ public final class FlatDark implements java.io.Serializable {
     public static FlatDark average(int rowStart, RawStack flats, RawStack darks, String flatName, String darkName) {
         RawStack ref = flats != null && flats.frames() > 0 ? flats : darks;
         if (ref == null) throw new IllegalArgumentException("neither flats nor darks given: cannot determine the band shape");
-        int rows = ref.rows(), width = ref.width();
+        return average(rowStart, ref.rows(), ref.width(), flats, darks, flatName, darkName);
+    }
+
+    /**
+     * Reads and averages the flats and darks of rows [rowStart, rowStart+rows) of a source. Either or both may be
+     * absent (flat = 1, dark = 0): the band shape comes from the source's metadata, not from the frames.
+     */
+    public static FlatDark read(org.tomospark.executor.io.ProjectionSource src, int rowStart, int rows) {
+        return average(rowStart, rows, src.metadata().width(), src.readFlats(rowStart, rows), src.readDarks(rowStart, rows),
+                src.flatName(), src.darkName());
+    }
+
+    /** As {@link #average(int, RawStack, RawStack, String, String)} for a band of the given shape. */
+    public static FlatDark average(int rowStart, int rows, int width, RawStack flats, RawStack darks, String flatName, String darkName) {
         float[] f = mean(flats, rows, width, 1f, flatName);
         float[] d = mean(darks, rows, width, 0f, darkName);
         return new FlatDark(rowStart, rows, width, f, d);

@@ -11,7 +11,6 @@ import org.tomospark.executor.io.ProjectionSource;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 
 /** Opens scans through the Hadoop FileSystem API, so hdfs:// and file:// read the same way. */
 public final class Inputs {
@@ -20,8 +19,22 @@ public final class Inputs {
 
     /** Resolves a user path or URI (a bare path means the default file system, usually file://). */
     public static Path path(String uri) {
-        if (uri == null || uri.isBlank()) throw new IllegalArgumentException("input: no input given (--input)");
-        return new Path(URI.create(uri.replace(" ", "%20")));
+        return path(uri, "input (--input)");
+    }
+
+    /**
+     * Resolves a user path or URI as Hadoop does ({@link Path#Path(String)}): scheme and authority if given, the rest
+     * taken literally, so '#', '%', spaces and brackets are part of the name, not URI syntax.
+     *
+     * @param what what the path is, for errors (e.g. "output (--output)")
+     */
+    public static Path path(String uri, String what) {
+        if (uri == null || uri.isBlank()) throw new IllegalArgumentException(what + ": no path given");
+        try {
+            return new Path(uri);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(what + ": '" + uri + "' is not a usable path or URI (" + e.getMessage() + ")", e);
+        }
     }
 
     /** Opens a DataExchange HDF5 file; the file is read by positioned reads, never copied. */

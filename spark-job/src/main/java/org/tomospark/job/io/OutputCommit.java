@@ -10,6 +10,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -141,8 +142,11 @@ public final class OutputCommit {
         try {
             FileSystem fs = fs();
             if (overwrite && s.exists()) clear(fs);
-            // from here on the output is unfinished until finish() writes _SUCCESS again
+            // from here on the output is unfinished until finish() writes _SUCCESS again; the files derived from the
+            // whole volume (manifest, report, preview, volume.raw) go too: a resumed run with another row range or
+            // without job.output.raw must not leave an earlier run's versions beside its own
             fs.delete(new Path(dir(), SUCCESS), false);
+            for (String derived : DERIVED) fs.delete(new Path(dir(), derived), false);
             fs.mkdirs(new Path(dir(), COMMITTED));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);
@@ -152,6 +156,9 @@ public final class OutputCommit {
         }
         return s;
     }
+
+    /** Files written once per run from the whole volume, after the slices. */
+    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "volume.raw");
 
     private void clear(FileSystem fs) throws IOException {
         Path d = dir();
@@ -165,10 +172,11 @@ public final class OutputCommit {
     }
 
     /**
-     * Slices committed by earlier runs whose file still matches its marker (the file is re-read and
-     * re-hashed); the rows a --resume run skips.
+     * Slices in [first, end) committed by earlier runs whose file still matches its marker (the file is re-read and
+     * re-hashed); the rows a --resume run skips. Slices outside the range (an earlier run's wider --slices) are
+     * neither hashed nor reused.
      */
-    public Map<Integer, Committed> verifiedCommitted() {
+    public Map<Integer, Committed> verifiedCommitted(int first, int end) {
         Map<Integer, Committed> m = new TreeMap<>();
         try {
             FileSystem fs = fs();
@@ -178,8 +186,10 @@ public final class OutputCommit {
                 Matcher mt = MARKER.matcher(s.getPath().getName());
                 if (!mt.matches()) continue;
                 int row = Integer.parseInt(mt.group(1));
+                if (row < first || row >= end) continue;
                 String[] parts = new String(readAll(fs, s.getPath()), StandardCharsets.US_ASCII).trim().split(" ");
-                if (parts.length != 2) continue;
+                // a damaged marker (not "sha256 length") is no proof of the slice: it is recomputed
+                if (parts.length != 2 || !parts[0].matches("[0-9a-f]{64}") || !parts[1].matches("\\d{1,18}")) continue;
                 Path slice = new Path(dir(), SliceWriter.sliceName(row));
                 byte[] b;
                 try {

@@ -55,13 +55,13 @@ public final class RawBinarySource implements ProjectionSource {
             throw new IllegalArgumentException(uri + ": file has " + len + " bytes but job.input.raw.shape=" + sh[0] + "," + sh[1] + ","
                     + sh[2] + " of " + o.rawDtype() + " with job.input.raw.offset=" + o.rawOffset() + " needs "
                     + (o.rawOffset() + sh[0] * frameBytes) + " bytes");
-        this.flats = o.rawFlats().isBlank() ? null : Inputs.path(o.rawFlats());
-        this.darks = o.rawDarks().isBlank() ? null : Inputs.path(o.rawDarks());
+        this.flats = o.rawFlats().isBlank() ? null : Inputs.path(o.rawFlats(), "job.input.raw.flats");
+        this.darks = o.rawDarks().isBlank() ? null : Inputs.path(o.rawDarks(), "job.input.raw.darks");
         this.flatFrames = frames(flats, frameBytes, "job.input.raw.flats");
         this.darkFrames = frames(darks, frameBytes, "job.input.raw.darks");
         double[] theta = null;
         if (!o.rawTheta().isBlank()) {
-            Path tp = Inputs.path(o.rawTheta());
+            Path tp = Inputs.path(o.rawTheta(), "job.input.raw.theta");
             theta = TiffStackSource.readAngles(tp.getFileSystem(conf), tp, sh[0]);
         }
         this.meta = new ScanMetadata(uri, sh[0], sh[1], sh[2],

@@ -29,7 +29,7 @@ public final class SliceWriter {
     private final String attempt;
 
     public SliceWriter(String outputUri, Configuration conf) {
-        this.dir = Inputs.path(outputUri);
+        this.dir = Inputs.path(outputUri, "output (--output)");
         this.conf = conf;
         this.attempt = UUID.randomUUID().toString();
     }
@@ -67,12 +67,22 @@ public final class SliceWriter {
         Path tmp = new Path(new Path(dir, TEMP_DIR), name + "." + attempt + ".tmp");
         try {
             FileSystem fs = dir.getFileSystem(conf);
-            try (FSDataOutputStream out = fs.create(tmp, true)) {
-                body.writeTo(out);
+            try {
+                try (FSDataOutputStream out = fs.create(tmp, true)) {
+                    body.writeTo(out);
+                }
+                FileContext fc = FileContext.getFileContext(dir.toUri(), conf);
+                fc.rename(tmp, fin, Options.Rename.OVERWRITE);
+                return fin;
+            } catch (IOException | RuntimeException e) {
+                // a failed write (body or rename) leaves no partial temporary file behind
+                try {
+                    fs.delete(tmp, false);
+                } catch (IOException cleanup) {
+                    e.addSuppressed(cleanup);
+                }
+                throw e;
             }
-            FileContext fc = FileContext.getFileContext(dir.toUri(), conf);
-            fc.rename(tmp, fin, Options.Rename.OVERWRITE);
-            return fin;
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": cannot write " + name + " (" + e.getMessage() + ")", e);
         }

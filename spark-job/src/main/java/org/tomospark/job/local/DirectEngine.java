@@ -111,10 +111,8 @@ public final class DirectEngine {
             p.scanGeometry(meta);
             SliceGeometry sg = p.sliceGeometry(meta);
             int[] range = p.rowRange(meta);
-            FlatDark.average(range[0], src.readFlats(range[0], range[1] - range[0]), src.readDarks(range[0], range[1] - range[0]),
-                    src.flatName(), src.darkName());
-            p.preprocessor().apply(src.readProjections(range[0], 1), FlatDark.average(range[0],
-                    src.readFlats(range[0], 1), src.readDarks(range[0], 1), src.flatName(), src.darkName()), src.dataName(), src.flatName());
+            FlatDark fields = FlatDark.read(src, range[0], range[1] - range[0]); // every flat/dark row of the range is checked
+            p.preprocessor().apply(src.readProjections(range[0], 1), fields.subBand(0, 1), src.dataName(), src.flatName());
 
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) return runSweep(req, src, openOutput(req), sweep, range);
@@ -127,14 +125,15 @@ public final class DirectEngine {
             runInfo.put("input", identity);
             runInfo.put("params", Json.describe(p));
             out.prepare(req.overwrite(), req.resume(), signature, runInfo);
-            java.util.Set<Integer> reused = req.resume() ? out.verifiedCommitted().keySet() : java.util.Set.of();
+            int rb = p.workflow().binRows();
+            int first = range[0] / rb, end = first + (range[1] - range[0]) / rb; // output slice indices
+            java.util.Set<Integer> reused = req.resume() ? out.verifiedCommitted(first, end).keySet() : java.util.Set.of();
             Map<Integer, OutputCommit.Committed> committed = new java.util.TreeMap<>();
             log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
                     + sg.roiCols() + "x" + sg.roiRows() + " slices"
                     + (p.workflow().centerMethod() != null ? "; centre: auto (" + p.workflow().centerMethod().id() + ")" : ""));
             ProgressBar bar = new ProgressBar(log);
-            int rb = p.workflow().binRows();
-            OrthoPreview preview = new OrthoPreview(range[0] / rb, range[0] / rb + (range[1] - range[0]) / rb);
+            OrthoPreview preview = new OrthoPreview(first, end);
             try {
                 VolumeReconstructor.Summary s = VolumeReconstructor.run(src, p, (row, px, w, h) -> {
                     committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));

@@ -6,9 +6,9 @@ package org.tomospark.job.spark;
  *
  * <p>Host bytes of a task of g rows (n projections, w columns, p output pixels, k slices per pass, s bytes per
  * raw sample): the raw band g·n·w·s plus the reader's temporary copy g·n·w·4, the sinograms g·n·w·4, the
- * slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded slices 2·p·4; with Paganin, the band of
- * raw rows, its copy and the float band grow by the halo rows read above and below the group, 2·h·n·w·(s+8). Device
- * bytes: the
+ * slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded slices 2·p·4. The raw band, its copy and the
+ * float band hold the detector rows read, R = g·b + 2·h with b detector rows per slice (bin.rows) and h halo rows
+ * above and below (Paganin): R·n·w·(s+8) in place of g·n·w·(s+8). Device bytes: the
  * sinograms and slices of the group, g·(n·w + p)·4.
  */
 public final class MemoryPlanner {
@@ -33,17 +33,23 @@ public final class MemoryPlanner {
      * @param gpuMemory         bytes of one GPU, 0 if unknown or no GPU (job.gpuMemory)
      * @param tasksPerGpu       tasks sharing one GPU (job.tasksPerDevice)
      * @param totalTaskSlots    tasks the whole application runs at once (to keep every slot busy), 0 to ignore
-     * @param haloRows          rows read above and below each group besides its own (Paganin), in the planner's row units
+     * @param rowBin            detector rows per output slice (bin.rows)
+     * @param haloRows          detector rows read above and below each group besides its own (Paganin)
      */
     public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                         int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
-                        int tasksPerGpu, int totalTaskSlots, int haloRows) implements java.io.Serializable {
-        /** Without halo rows. */
+                        int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows) implements java.io.Serializable {
+        /** One detector row per slice, no halo rows. */
         public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                      int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
                      int tasksPerGpu, int totalTaskSlots) {
             this(numProjections, width, bytesPerSample, slicePixels, slicesPerPass, rows, requestedRows, executorMemory,
-                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, 0);
+                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, 1, 0);
+        }
+
+        /** Detector rows a task of g slices reads. */
+        public long detectorRows(int g) {
+            return (long) g * Math.max(1, rowBin) + 2L * haloRows;
         }
     }
 
@@ -64,7 +70,7 @@ public final class MemoryPlanner {
 
     public static long hostBytes(Input in, int g) {
         long nw = (long) in.numProjections() * in.width();
-        return (g + 2L * in.haloRows()) * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + preferred(in) * nw * 4
+        return in.detectorRows(g) * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + preferred(in) * nw * 4
                 + 2 * in.slicePixels() * 4;
     }
 
@@ -105,7 +111,7 @@ public final class MemoryPlanner {
                     k, deviceBytes(in, k) >> 20, devBudget >> 20));
         // the core's default (about 256 MiB of raw rows, at most 64 rows) ...
         int pref = preferred(in);
-        long perRow = Math.max(1, (long) in.numProjections() * in.width() * in.bytesPerSample());
+        long perRow = Math.max(1, (long) in.numProjections() * in.width() * in.bytesPerSample() * Math.max(1, in.rowBin()));
         int g = (int) Math.max(pref, Math.min(64, (256L << 20) / perRow));
         // ... enough groups to keep every task slot busy ...
         if (in.totalTaskSlots() > 0) g = Math.min(g, (int) Math.ceil(in.rows() / (double) in.totalTaskSlots()));

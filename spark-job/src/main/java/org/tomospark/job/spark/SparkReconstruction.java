@@ -139,7 +139,7 @@ public final class SparkReconstruction {
             if (range[1] <= range[0]) throw new IllegalArgumentException("bin.rows " + rb + " exceeds the " + requestedRows + " rows requested");
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            fields = FlatDark.average(hb[0], src.readFlats(hb[0], hb[1]), src.readDarks(hb[0], hb[1]), src.flatName(), src.darkName());
+            fields = FlatDark.read(src, hb[0], hb[1]);
             mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb, wf.haloRows());
             preflight(src, params, fields, range, mp.groupRows() * rb);
         }
@@ -157,97 +157,101 @@ public final class SparkReconstruction {
         runInfo.put("input", identity);
         runInfo.put("params", paramsJson);
         out.prepare(spec.overwrite(), spec.resume(), signature, runInfo);
-        Map<Integer, OutputCommit.Committed> reused = new TreeMap<>();
-        BitSet skip = new BitSet();
-        if (spec.resume()) {
-            for (OutputCommit.Committed c : out.verifiedCommitted().values())
-                if (c.row() >= first && c.row() < end) {
+        // a failed run keeps its whole, checksummed slices for --resume, but no temporary files
+        try {
+            Map<Integer, OutputCommit.Committed> reused = new TreeMap<>();
+            BitSet skip = new BitSet();
+            if (spec.resume()) {
+                for (OutputCommit.Committed c : out.verifiedCommitted(first, end).values()) {
                     reused.put(c.row(), c);
                     skip.set(c.row());
                 }
-        }
-        List<GroupPlanner.Group> toRun = new ArrayList<>();
-        for (GroupPlanner.Group g : groups) {
-            int next = skip.nextClearBit(g.start() / rb);
-            if (next < g.end() / rb) toRun.add(g);
-        }
-        int total = end - first;
-        LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
-                total, groups.size(), groupRows, toRun.size(), reused.size(), mp.hostBytesPerTask() >> 20,
-                mp.hostBudgetPerTask() >> 20);
-
-        // --- run
-        Map<String, String> hconf = new HashMap<>();
-        for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
-        JobPlan plan = new JobPlan(spec.input(), format, spec.inputOptions(), spec.output(), params, meta, fields, range[0], range[1],
-                groupRows, skip, hconf, spec.spark().withDevices(devices), local, signature + "/" + groupRows);
-        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-        Broadcast<JobPlan> bplan = jsc.broadcast(plan);
-        LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
-        LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
-        String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
-        // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
-        jsc.setJobGroup("tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime(), desc, true);
-        long t0 = System.nanoTime();
-        List<GroupOutcome> outcomes = new ArrayList<>();
-        if (!toRun.isEmpty()) {
-            JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
-                GroupOutcome o = GroupTask.run(bplan.value(), g);
-                slicesAcc.add(o.rows() / bplan.value().rowBin());
-                updatesAcc.add(o.updates());
-                return o;
-            }).collectAsync();
-            try {
-                while (true) {
-                    try {
-                        outcomes = f.get(500, TimeUnit.MILLISECONDS);
-                        break;
-                    } catch (TimeoutException e) {
-                        if (progress != null && spec.spark().progress())
-                            progress.update((int) Math.min(total, slicesAcc.value() + total - countRows(toRun) / rb), total, updatesAcc.value(),
-                                    System.nanoTime() - t0);
-                    }
-                }
-            } catch (InterruptedException e) {
-                f.cancel(true);
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted; the output is unfinished (rerun with --resume)", e);
-            } catch (ExecutionException e) {
-                throw new IllegalStateException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
-                        + rootMessage(e), e.getCause());
-            } finally {
-                jsc.clearJobGroup();
-                bplan.destroy();
             }
-        }
-        long runNs = System.nanoTime() - t0;
-        long updates = outcomes.stream().mapToLong(GroupOutcome::updates).sum();
-        if (progress != null && spec.spark().progress()) progress.update(total, total, updates, runNs);
+            List<GroupPlanner.Group> toRun = new ArrayList<>();
+            for (GroupPlanner.Group g : groups) {
+                int next = skip.nextClearBit(g.start() / rb);
+                if (next < g.end() / rb) toRun.add(g);
+            }
+            int total = end - first;
+            LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
+                    total, groups.size(), groupRows, toRun.size(), reused.size(), mp.hostBytesPerTask() >> 20,
+                    mp.hostBudgetPerTask() >> 20);
 
-        // --- finish: raw volume, preview, manifest, report, _SUCCESS
-        Map<Integer, Object[]> perSlice = new TreeMap<>();
-        for (GroupOutcome o : outcomes) {
-            double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
-                    / Math.max(1, o.slices().size());
-            for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
+            // --- run
+            Map<String, String> hconf = new HashMap<>();
+            for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
+            JobPlan plan = new JobPlan(spec.input(), format, spec.inputOptions(), spec.output(), params, meta, fields, range[0], range[1],
+                    groupRows, skip, hconf, spec.spark().withDevices(devices), local, signature + "/" + groupRows);
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+            Broadcast<JobPlan> bplan = jsc.broadcast(plan);
+            LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
+            LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
+            String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
+            // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
+            jsc.setJobGroup("tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime(), desc, true);
+            long t0 = System.nanoTime();
+            List<GroupOutcome> outcomes = new ArrayList<>();
+            if (!toRun.isEmpty()) {
+                JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
+                    GroupOutcome o = GroupTask.run(bplan.value(), g);
+                    slicesAcc.add(o.rows() / bplan.value().rowBin());
+                    updatesAcc.add(o.updates());
+                    return o;
+                }).collectAsync();
+                try {
+                    while (true) {
+                        try {
+                            outcomes = f.get(500, TimeUnit.MILLISECONDS);
+                            break;
+                        } catch (TimeoutException e) {
+                            if (progress != null && spec.spark().progress())
+                                progress.update((int) Math.min(total, slicesAcc.value() + total - countRows(toRun) / rb), total, updatesAcc.value(),
+                                        System.nanoTime() - t0);
+                        }
+                    }
+                } catch (InterruptedException e) {
+                    f.cancel(true);
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted; the output is unfinished (rerun with --resume)", e);
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
+                            + rootMessage(e), e.getCause());
+                } finally {
+                    jsc.clearJobGroup();
+                    bplan.destroy();
+                }
+            }
+            long runNs = System.nanoTime() - t0;
+            long updates = outcomes.stream().mapToLong(GroupOutcome::updates).sum();
+            if (progress != null && spec.spark().progress()) progress.update(total, total, updates, runNs);
+
+            // --- finish: raw volume, preview, manifest, report, _SUCCESS
+            Map<Integer, Object[]> perSlice = new TreeMap<>();
+            for (GroupOutcome o : outcomes) {
+                double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
+                        / Math.max(1, o.slices().size());
+                for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
+            }
+            for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
+            if (perSlice.size() != total)
+                throw new IllegalStateException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
+            if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
+            if (spec.preview()) writePreview(out, meta, wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet());
+            int computed = total - reused.size();
+            Map<String, Object> workflow = VolumeReconstructor.describe(params, wf, cr.found(), centerNs, groupRows, wf.haloRows(), requestedRows);
+            VolumeReconstructor.Summary sum = summaryOf(wf.effective(), slice, total, reused.size(), runNs, outcomes, workflow);
+            JobRequest req = new JobRequest(spec.input(), spec.output(), params, spec.overwrite(), spec.resume(), spec.preview(),
+                    SparkKeys.settings(spec.settings()));
+            Map<String, Object> report = report(sc, req, sum, meta, paramsJson, mp, groups.size(), outcomes, runNs,
+                    System.nanoTime() - wall0, centerNs, local, devices);
+            report.put("groupRowsRaw", groupRows);
+            String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
+            out.writeFile(OutputCommit.REPORT, Json.write(report));
+            out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, wf.effective(), slice, perSlice, report)));
+            return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
+        } finally {
+            out.writer().cleanTemporary();
         }
-        for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
-        if (perSlice.size() != total)
-            throw new IllegalStateException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
-        if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
-        if (spec.preview()) writePreview(out, meta, wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet());
-        int computed = total - reused.size();
-        Map<String, Object> workflow = VolumeReconstructor.describe(params, wf, cr.found(), centerNs, groupRows, wf.haloRows(), requestedRows);
-        VolumeReconstructor.Summary sum = summaryOf(wf.effective(), slice, total, reused.size(), runNs, outcomes, workflow);
-        JobRequest req = new JobRequest(spec.input(), spec.output(), params, spec.overwrite(), spec.resume(), spec.preview(),
-                SparkKeys.settings(spec.settings()));
-        Map<String, Object> report = report(sc, req, sum, meta, paramsJson, mp, groups.size(), outcomes, runNs,
-                System.nanoTime() - wall0, centerNs, local, devices);
-        report.put("groupRowsRaw", groupRows);
-        String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
-        out.writeFile(OutputCommit.REPORT, Json.write(report));
-        out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, wf.effective(), slice, perSlice, report)));
-        return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
     }
 
     /** The memory plan from the application's settings (executor heap, cores per task) and the job's keys. */
@@ -261,9 +265,9 @@ public final class SparkReconstruction {
         int taskCpus = sconf.getInt("spark.task.cpus", 1);
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
         return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
-                (meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4) * rowBin, (long) slice.pixels(), k, range[1] - range[0],
+                meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
-                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism(), (haloRows + rowBin - 1) / rowBin));
+                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism(), rowBin, haloRows));
     }
 
     private static int countRows(List<GroupPlanner.Group> groups) {

@@ -118,6 +118,23 @@ class CliDirectTest {
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--overwrite").code());
     }
 
+    @Test
+    void resumeWithANarrowerRangeAndPathsWithUriCharacters() throws Exception {
+        // '#', '%' and spaces are part of a file name, not URI syntax: the output lands where it was asked to
+        Path out = tmp.resolve("out #1 50%");
+        assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString()).code());
+        assertEquals(6, sliceCount(out));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")) && Files.exists(out.resolve("preview.png")));
+        assertFalse(Files.exists(tmp.resolve("out ")), "output written to the path cut at '#'");
+        // resuming rows 0..2 only: the kept slices inside the range are reused, the preview covers the range
+        Run narrow = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--slices", "0:3");
+        assertEquals(0, narrow.code(), narrow.err());
+        assertTrue(narrow.err().contains("(3 skipped)"), narrow.err());
+        String manifest = Files.readString(out.resolve("manifest.json"));
+        assertTrue(manifest.contains("slice_00002.tif") && !manifest.contains("slice_00003.tif"), manifest);
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+    }
+
     static Path writeBad(String name, java.util.function.Consumer<WritableGroup> content) {
         Path f = tmp.resolve(name);
         try (WritableHdfFile w = HdfFile.write(f)) {

@@ -31,6 +31,30 @@ class ResumeTest {
 
     @Test
     @Timeout(180)
+    void resumeWithANarrowerRangeLeavesNoEarlierVolumeFiles() throws Exception {
+        Path out = TestScans.tmp("resume-range").resolve("rec");
+        SparkJobSpec full = TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withSpark(SparkOptions.defaults().withProgress(false).withOutputRaw(true)).withPreview(true);
+        SparkReconstruction.run(TestScans.spark(), full, null);
+        assertEquals(16L * 96 * 96 * 4, Files.size(out.resolve("volume.raw")));
+        // the same input and parameters, rows 0..7 only, without volume.raw: the kept slices are reused, and the 16-slice
+        // volume.raw and the earlier preview, report and manifest must not survive beside the new run's files
+        SparkJobSpec narrow = TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withParams(TestScans.params().toBuilder().rows(0, 8).build()).withResume(true).withPreview(false);
+        byte[] reportBefore = Files.readAllBytes(out.resolve("report.json"));
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), narrow, null);
+        assertEquals(8, r.slicesSkipped());
+        assertFalse(Files.exists(out.resolve("volume.raw")), "stale volume.raw of the earlier 16-slice run");
+        assertFalse(Files.exists(out.resolve("preview.png")), "stale preview of the earlier run");
+        assertFalse(java.util.Arrays.equals(reportBefore, Files.readAllBytes(out.resolve("report.json"))));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        assertFalse(Files.exists(out.resolve("_temporary")));
+        TestScans.assertBitIdentical(java.util.Map.of(3, TestScans.reference().get(3)),
+                java.util.Map.of(3, TestScans.readSlices(out.toString(), new org.apache.hadoop.conf.Configuration()).get(3)));
+    }
+
+    @Test
+    @Timeout(180)
     void resumeRecomputesOnlyTheMissingSlices() throws Exception {
         Path out = TestScans.tmp("resume").resolve("rec");
         SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), out.toString())
