@@ -405,6 +405,9 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
     constexpr int SQX = TILE / 4;       // 4x4 squares along x
     constexpr int NB = SD + ST;         // projections per batch
     static_assert(NT % TILE == 0 && ROWSTEP % 4 == 0, "tile/thread mapping");
+    // the texture share reads at most 4 slices per fetch, except whole cache entries (TX 2, linear, advanced caching)
+    static_assert(ST == 0 || K <= 4 || TX == 2, "an 8-slice hybrid needs TX 2");
+    static_assert(TX != 2 || (ADV && !NEAREST), "TX 2 reads advanced-caching entries: linear only");
     __shared__ E cache[SD > 0 ? SD : 1][CW];
     __shared__ float4 spc[NB];
     __shared__ int shm[NB];

@@ -7,13 +7,7 @@ public final class Metrics {
 
     /** ‖a − b‖₂ / ‖b‖₂. */
     public static double relL2(float[] a, float[] b) {
-        double num = 0, den = 0;
-        for (int i = 0; i < a.length; i++) {
-            double d = (double) a[i] - b[i];
-            num += d * d;
-            den += (double) b[i] * b[i];
-        }
-        return Math.sqrt(num / den);
+        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
     }
 
     public static double relL2(float[] a, double[] b) {

@@ -114,7 +114,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         String r = CudaDevice.unavailableReason();
         if (r != null) throw new IllegalStateException("backend 'cuda' cannot run here: " + r);
         int index = CudaDevice.parseDevice(options.device());
-        int maxUsers = intExtra("cuda.maxUsersPerDevice", 4);
+        int maxUsers = options.positiveExtra("cuda.maxUsersPerDevice", 4);
         guarded("opening device " + index, () -> {
             dev = CudaDevice.get(index, maxUsers);
             return null;
@@ -151,25 +151,25 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         return e;
     }
 
-    private int intExtra(String key, int def) {
-        String v = options.extra().get(key);
-        if (v == null) return def;
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-        }
+
+    /** Short hash of the committed PTX (the source of the fatbins too): tuning choices are cached per device and kernel build. */
+    private static String kernelsVersion() {
+        return KernelsVersion.VALUE;
     }
 
-    /** Short hash of the committed PTX: tuning choices are cached per device and kernel build. */
-    private static String kernelsVersion() {
-        byte[] ptx = resource("/kernels-ptx/backproject.ptx");
-        if (ptx == null) return "unknown";
-        try {
-            byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(ptx);
-            return java.util.HexFormat.of().formatHex(d, 0, 4);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+    /** Computed once per JVM, on first use (the PTX is 8.6 MB). */
+    private static final class KernelsVersion {
+        static final String VALUE = compute();
+
+        private static String compute() {
+            byte[] ptx = resource("/kernels-ptx/backproject.ptx");
+            if (ptx == null) return "unknown";
+            try {
+                byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(ptx);
+                return java.util.HexFormat.of().formatHex(d, 0, 4);
+            } catch (java.security.NoSuchAlgorithmException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 
@@ -216,6 +216,21 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     public Requisition validate(BackprojectionJob job) {
         if (options == null) throw new IllegalStateException("cuda backend: validate() called before setup()");
         if (this.job != null) freeJob();
+        try {
+            return validateJob(job);
+        } catch (RuntimeException e) {
+            // a failed validate leaves nothing allocated and the backend unvalidated (process() then says so)
+            try {
+                freeJob();
+            } catch (RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            this.job = null;
+            throw e;
+        }
+    }
+
+    private Requisition validateJob(BackprojectionJob job) {
         return guarded("validating the job", () -> {
             dev.makeCurrent();
             this.job = job;
@@ -250,21 +265,35 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             }
             long[] free = new long[1], total = new long[1];
             cuMemGetInfo(free, total);
-            double frac = Double.parseDouble(options.extra().getOrDefault("cuda.memoryFraction", "0.8"));
+            double frac = options.doubleExtra("cuda.memoryFraction", 0.8, 0, 1);
             plan = MemoryPlanner.plan(free[0], width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
-                    intExtra("cuda.chunkSlices", 32), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
-                    variant.batchesGroups());
+                    options.positiveExtra("cuda.chunkSlices", 32), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
+                    maxGroupsPerLaunch());
             allocate(scan, g, half);
-            return new Requisition(options.slicesPerPass(), plan.deviceBytes(), plan.pinnedHostBytes(), filterOnDevice,
+            return new Requisition(slicesPerPass(), plan.deviceBytes(), plan.pinnedHostBytes(), filterOnDevice,
                     "cuda " + variant.id() + " (" + variant.functionName() + ", " + variantSource + "), "
-                            + options.slicesPerPass() + " slices/pass, " + options.interpolation().name().toLowerCase()
+                            + slicesPerPass() + " slices/pass, " + options.interpolation().name().toLowerCase()
                             + (half ? ", half storage" : ", float32 storage") + ", chunk " + plan.chunkSlices()
                             + " slices" + (filterOnDevice ? ", ramp filter on device (FFT " + filterN + ")" : ""));
         });
     }
 
+    /**
+     * Slices per pass this backend runs: backend.slicesPerPass, with 0 (auto) = the fastest measured mode (8 for half
+     * storage, 4 for float32) and 16 = 8 (the ALU kernels serve at most 8 slices per pass).
+     */
+    private int slicesPerPass() {
+        return slicesPerPass(options);
+    }
+
+    static int slicesPerPass(BackendOptions o) {
+        int k = o.slicesPerPass();
+        if (k == 0) return o.format() == SampleFormat.HALF ? 8 : 4;
+        return Math.min(k, 8);
+    }
+
     private KernelVariant chooseVariant() {
-        int k = options.slicesPerPass();
+        int k = slicesPerPass();
         SampleFormat f = options.format();
         Interpolation in = options.interpolation();
         String v = options.variant();
@@ -287,7 +316,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         String chosen = cache.forDevice(tuneKey, mode);
         if (chosen != null) {
             variantSource = "tuned, cached in " + cacheFile;
-        } else if (!nested && Boolean.parseBoolean(options.extra().getOrDefault("cuda.autotune", "true"))) {
+        } else if (!nested && options.boolExtra("cuda.autotune", true)) {
             chosen = sweep(k, f, in);
             variantSource = "tuned now";
             cache.putForDevice(tuneKey, mode, chosen);
@@ -326,7 +355,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         StringBuilder log = new StringBuilder();
         // variants bound by the texture unit's 8-bit interpolation weights (relative L2 ~1.2e-3..2e-3 on white noise)
         // break both promises, 1e-5 for float32 and 1e-3 for half: left out unless cuda.allowTextureWeights=true
-        boolean allowWeights = Boolean.parseBoolean(options.extra().getOrDefault("cuda.allowTextureWeights", "false"));
+        boolean allowWeights = options.boolExtra("cuda.allowTextureWeights", false);
         for (KernelVariant cand : KernelVariant.all(k, f, in)) {
             if (np > cand.maxProjections()) continue;
             if (cand.textureWeights() && !allowWeights) continue;
@@ -342,10 +371,13 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                     best = cand.id();
                 }
             } catch (RuntimeException e) {
+                // a candidate that cannot run here is skipped, but said loudly; a sticky error ends the sweep
+                LOG.warn("cuda auto-tune on {}: variant {} failed: {}", dev.name, cand.id(), e.getMessage());
                 log.append(" ").append(cand.id()).append("=failed(").append(e.getMessage()).append(")");
+                if (!dev.usable()) throw e;
             } finally {
                 b.close();
-                dev.makeCurrent();
+                if (dev.usable()) dev.makeCurrent();
             }
         }
         LOG.info("cuda auto-tune on {} for {}:{} -> {}", dev.name, KernelVariant.modeKey(k, f, in), log, best);
@@ -371,7 +403,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         }
         int binBytes = variant.k() * (half ? 2 : 4);
         // variants that batch a chunk's groups into one launch keep one compound sinogram (and entries array) per group
-        groupsPerLaunch = variant.batchesGroups() ? (plan.chunkSlices() + variant.k() - 1) / variant.k() : 1;
+        groupsPerLaunch = Math.min((plan.chunkSlices() + variant.k() - 1) / variant.k(), maxGroupsPerLaunch());
         packedGroupBytes = (long) np * plan.pitch() * binBytes;
         dPacked = malloc(packedGroupBytes * groupsPerLaunch);
         // projection tables: double (cos, sin, off) for the ALU kernels and the exact nearest fix-up;
@@ -559,7 +591,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             synchronized (CudaBackend.class) {
                 p = hostPool;
                 if (p == null) {
-                    int n = intExtra("cuda.hostThreads", Math.min(8, Runtime.getRuntime().availableProcessors()));
+                    int n = options.positiveExtra("cuda.hostThreads", Math.min(8, Runtime.getRuntime().availableProcessors()));
                     p = Executors.newFixedThreadPool(Math.max(1, n), r -> {
                         Thread t = new Thread(r, "tomospark-cuda-host-copy");
                         t.setDaemon(true);
@@ -586,6 +618,11 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
      * back-projected by one launch whose grid z runs over the groups (no tail wave per group).
      */
     private void launchChunk(CUdeviceptr raw, int n, CUdeviceptr dOutBuf, CUstream s) {
+        launchChunk(raw, n, dOutBuf, s, Runnable::run);
+    }
+
+    /** As above; {@code around} runs each back-projection launch (the timing wraps it in events). */
+    private void launchChunk(CUdeviceptr raw, int n, CUdeviceptr dOutBuf, CUstream s, java.util.function.Consumer<Runnable> around) {
         int k = variant.k();
         int groups = (n + k - 1) / k;
         for (int first = 0; first < groups; first += groupsPerLaunch) {
@@ -594,9 +631,24 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                 int g0 = (first + z) * k;
                 prepareGroup(raw, g0, Math.min(k, n - g0), z, s);
             }
-            launchBackprojection(dOutBuf.withByteOffset((long) first * k * rows * cols * 4), count, s);
+            CUdeviceptr outPlanes = dOutBuf.withByteOffset((long) first * k * rows * cols * 4);
+            around.accept(() -> launchBackprojection(outPlanes, count, s));
         }
     }
+
+    /**
+     * Groups one launch may take (each with its own compound sinogram): 1 for texture-bound variants; else enough for
+     * about 32768 blocks (dozens of waves on a large GPU, so the last partial wave costs little), and never more than
+     * the grid's z limit of 65535.
+     */
+    private int maxGroupsPerLaunch() {
+        if (!variant.batchesGroups()) return 1;
+        long blocks = (long) ((cols + variant.blockTile() - 1) / variant.blockTile()) * ((rows + variant.blockTile() - 1) / variant.blockTile());
+        return (int) Math.max(1, Math.min(65535, TARGET_BLOCKS_PER_LAUNCH / Math.max(1, blocks)));
+    }
+
+    /** Blocks per launch worth batching groups for (see {@link #maxGroupsPerLaunch()}). */
+    static final long TARGET_BLOCKS_PER_LAUNCH = 32768;
 
     /** Interleaves slices [g0, g0+n) of the chunk into compound sinogram buffer z (and its entries array). */
     private void prepareGroup(CUdeviceptr raw, int g0, int n, int z, CUstream s) {
@@ -654,24 +706,18 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             double[] ms = new double[reps];
             try {
                 for (int r = -warmup; r < reps; r++) {
-                    double total = 0;
-                    // as launchChunk, with only the back-projection launches timed (interleave and entries excluded)
-                    int k = variant.k(), groups = (n + k - 1) / k;
-                    for (int first = 0; first < groups; first += groupsPerLaunch) {
-                        int count = Math.min(groupsPerLaunch, groups - first);
-                        for (int z = 0; z < count; z++) {
-                            int g0 = (first + z) * k;
-                            prepareGroup(dIn[0], g0, Math.min(k, n - g0), z, sCompute);
-                        }
+                    // the pipeline's own launches, with only the back-projection timed (interleave and entries excluded)
+                    double[] total = {0};
+                    launchChunk(dIn[0], n, dOut[0], sCompute, launch -> {
                         cuEventRecord(e0, sCompute);
-                        launchBackprojection(dOut[0].withByteOffset((long) first * k * rows * cols * 4), count, sCompute);
+                        launch.run();
                         cuEventRecord(e1, sCompute);
                         cuEventSynchronize(e1);
                         float[] t = new float[1];
                         cuEventElapsedTime(t, e0, e1);
-                        total += t[0];
-                    }
-                    if (r >= 0) ms[r] = total;
+                        total[0] += t[0];
+                    });
+                    if (r >= 0) ms[r] = total[0];
                 }
             } finally {
                 cuEventDestroy(e0);

@@ -32,16 +32,16 @@ public final class MemoryPlanner {
 
     public static long deviceBytes(int chunk, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
                                    int filterLength) {
-        return deviceBytes(chunk, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, 0, false);
+        return deviceBytes(chunk, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, 0, 1);
     }
 
     /**
      * @param entryBytes    bytes of one cache entry when the variant also keeps an entries array (:xe, :async), else 0
-     * @param perGroup      whether the compound sinogram and entries array exist once per group of the chunk (variants
-     *                      that back-project a whole chunk in one launch) rather than once
+     * @param maxGroups     groups of the chunk back-projected by one launch, each with its own compound sinogram and
+     *                      entries array (1 for one launch per group)
      */
     public static long deviceBytes(int chunk, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
-                                   int filterLength, int entryBytes, boolean perGroup) {
+                                   int filterLength, int entryBytes, int maxGroups) {
         long in = (long) chunk * np * width * 4;
         long padded = (long) (chunk + kernelK - 1) / kernelK * kernelK;
         long out = padded * rows * cols * 4;
@@ -49,7 +49,7 @@ public final class MemoryPlanner {
         long packed = (long) np * pitch(width, binBytes) * binBytes;
         long tables = (long) np * 24 + (filterLength > 0 ? (long) filterLength * 8 + (filterLength / 2 + 1) * 4L : 0);
         long entries = entryBytes > 0 ? (long) np * pitch(width + 1, entryBytes) * entryBytes : 0;
-        long copies = perGroup ? (chunk + kernelK - 1) / kernelK : 1;
+        long copies = Math.max(1, Math.min((chunk + kernelK - 1) / kernelK, maxGroups));
         return 2 * in + 2 * out + copies * (packed + entries) + tables;
     }
 
@@ -66,16 +66,16 @@ public final class MemoryPlanner {
      */
     public static Plan plan(long freeBytes, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
                             int maxSlices, int preferredChunk, double fraction, int filterLength) {
-        return plan(freeBytes, width, np, rows, cols, kernelK, bytesPerSliceBin, maxSlices, preferredChunk, fraction, filterLength, 0, false);
+        return plan(freeBytes, width, np, rows, cols, kernelK, bytesPerSliceBin, maxSlices, preferredChunk, fraction, filterLength, 0, 1);
     }
 
     /**
-     * As above; {@code entryBytes} > 0 accounts for an entries array (:xe, :async variants), {@code perGroup} for one
-     * compound sinogram (and entries array) per group of a chunk (variants that batch a chunk into one launch).
+     * As above; {@code entryBytes} > 0 accounts for an entries array (:xe, :async variants), {@code maxGroups} for one
+     * compound sinogram (and entries array) per group of a launch, up to that many (variants that batch groups).
      */
     public static Plan plan(long freeBytes, int width, int np, int rows, int cols, int kernelK, int bytesPerSliceBin,
                             int maxSlices, int preferredChunk, double fraction, int filterLength, int entryBytes,
-                            boolean perGroup) {
+                            int maxGroups) {
         if (!(fraction > 0 && fraction <= 1)) throw new IllegalArgumentException("memory fraction must be in (0, 1], got " + fraction);
         long budget = (long) ((freeBytes - RESERVE_BYTES) * fraction);
         int want = Math.max(1, Math.min(maxSlices, preferredChunk));
@@ -84,9 +84,9 @@ public final class MemoryPlanner {
         // pinned host buffers are addressed as one ByteBuffer each: keep a chunk under 2 GiB
         while (c > 1 && ((long) c * np * width * 4 >= Integer.MAX_VALUE || (long) c * rows * cols * 4 >= Integer.MAX_VALUE))
             c = c > kernelK ? c - kernelK : c / 2;
-        while (c > 1 && deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, entryBytes, perGroup) > budget)
+        while (c > 1 && deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, entryBytes, maxGroups) > budget)
             c = c > kernelK ? c - kernelK : c / 2;
-        long need = deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, entryBytes, perGroup);
+        long need = deviceBytes(c, width, np, rows, cols, kernelK, bytesPerSliceBin, filterLength, entryBytes, maxGroups);
         if (need > budget)
             throw new IllegalStateException(String.format(
                     "cuda: not enough device memory: one slice of %d projections x %d columns into %dx%d pixels needs %.1f MiB, "

@@ -60,19 +60,10 @@ public final class JavaBackend implements BackprojectionBackend {
             pool = new ForkJoinPool(threads);
             ownPool = true;
         }
-        tile = parsePositive(options.extra().getOrDefault("java.tile", "32"), "java.tile");
-        chunk = parsePositive(options.extra().getOrDefault("java.projectionChunk", "128"), "java.projectionChunk");
+        tile = options.positiveExtra("java.tile", 32);
+        chunk = options.positiveExtra("java.projectionChunk", 128);
     }
 
-    private static int parsePositive(String v, String key) {
-        try {
-            int i = Integer.parseInt(v.trim());
-            if (i <= 0) throw new NumberFormatException();
-            return i;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a positive integer, got '" + v + "'");
-        }
-    }
 
     @Override
     public Requisition validate(BackprojectionJob job) {

@@ -143,7 +143,7 @@ public final class OpenClBackend implements BackprojectionBackend {
         if (why != null) throw new OpenClException("opencl backend: " + why);
         device = ClRuntime.select(DeviceSelector.parse(options.device()));
         ctx = ClRuntime.context(device);
-        profile = Boolean.parseBoolean(options.extra().getOrDefault("opencl.profile", "false"));
+        profile = options.boolExtra("opencl.profile", false);
         long props = profile ? CL_QUEUE_PROFILING_ENABLE : 0;
         try {
             upQ = clCreateCommandQueue(ctx.context(), device.device(), props, null);
@@ -163,8 +163,8 @@ public final class OpenClBackend implements BackprojectionBackend {
         int nproj = job.scan().numProjections();
         SliceGeometry g = job.slice();
         plan = resolvePlan(options, width, nproj);
-        aluGroup = positive("opencl.alu.group", 16);
-        aluPix = positive("opencl.alu.pix", 2);
+        aluGroup = options.positiveExtra("opencl.alu.group", 16);
+        aluPix = options.positiveExtra("opencl.alu.pix", 2);
         if ((long) aluGroup * aluGroup > ctx.maxWorkGroup && plan.kind == Kind.ALU)
             throw new OpenClException("opencl.alu.group " + aluGroup + " needs work-groups of " + aluGroup * aluGroup
                     + " items but " + device + " allows at most " + ctx.maxWorkGroup);
@@ -272,16 +272,6 @@ public final class OpenClBackend implements BackprojectionBackend {
                 2 * (slots[0].hostIn.capacity() + outBytes) + (long) nproj * width * k * 4, filterOnDevice, desc);
     }
 
-    private int positive(String key, int def) {
-        String v = options.extra().getOrDefault(key, Integer.toString(def)).trim();
-        try {
-            int i = Integer.parseInt(v);
-            if (i <= 0) throw new NumberFormatException();
-            return i;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a positive integer, got '" + v + "'");
-        }
-    }
 
     /** Picks the kernel variant; every refusal says what the device lacks and what to use instead. */
     Plan resolvePlan(BackendOptions o, int width, int nproj) {

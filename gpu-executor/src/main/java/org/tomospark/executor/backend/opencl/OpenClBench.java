@@ -158,13 +158,6 @@ public final class OpenClBench {
     }
 
     private static double relL2(float[][] a, float[][] b) {
-        double num = 0, den = 0;
-        for (int s = 0; s < a.length; s++)
-            for (int i = 0; i < a[s].length; i++) {
-                double d = a[s][i] - b[s][i];
-                num += d * d;
-                den += (double) b[s][i] * b[s][i];
-            }
-        return den == 0 ? 0 : Math.sqrt(num / den);
+        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
     }
 }

@@ -30,10 +30,15 @@ class MemoryPlannerTest {
         // a hybrid :xe variant also keeps one 16-byte entry per column and one more (column -1) per projection:
         // 2049 entries round up to a 512-byte aligned pitch of 2080
         assertEquals(2 * in + 2 * out + packed + 2048L * 2080 * 16 + tables,
-                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, false));
-        // a variant that back-projects the chunk's 8 groups in one launch keeps 8 of each
+                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, 1));
+        // a variant that back-projects the chunk's 8 groups in one launch keeps 8 of each; a cap of 3 groups per
+        // launch keeps 3; a cap above the chunk's groups changes nothing
         assertEquals(2 * in + 2 * out + 8 * (packed + 2048L * 2080 * 16) + tables,
-                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, true));
+                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, 8));
+        assertEquals(2 * in + 2 * out + 3 * (packed + 2048L * 2080 * 16) + tables,
+                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, 3));
+        assertEquals(MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, 8),
+                MemoryPlanner.deviceBytes(32, 2048, 2048, 2048, 2048, 4, 2, 4096, 16, 1000));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.BackendOptions;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.backend.Interpolation;
@@ -63,5 +65,38 @@ class TuningTableTest {
                     n++;
                 }
         assertEquals(16, n);
+    }
+
+    @Test
+    void everyAllowedSlicesPerPassMapsToAModeOfTheTable() {
+        // backend.slicesPerPass 0 (auto) and 16 are allowed by the options; the CUDA backend runs 8 (half) / 4 (float32)
+        // for auto and 8 for 16, so the fallback table and the tuning cache always have a mode to look up
+        BackendOptions d = BackendOptions.defaults();
+        assertEquals(8, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.HALF)));
+        assertEquals(4, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.FLOAT32)));
+        assertEquals(8, CudaBackend.slicesPerPass(d.withSlicesPerPass(16)));
+        for (int k : new int[]{0, 1, 2, 4, 8, 16})
+            for (SampleFormat f : SampleFormat.values()) {
+                int run = CudaBackend.slicesPerPass(d.withSlicesPerPass(k).withFormat(f));
+                assertTrue(k == 0 || k == 16 || run == k, k + " -> " + run);
+                assertNotNull(TuningTable.fallback().generic(KernelVariant.modeKey(run, f, Interpolation.LINEAR)), k + " " + f);
+            }
+    }
+
+    @Test
+    void backendExtraOptionsAreStrictAndNameTheirKey() {
+        BackendOptions o = BackendOptions.defaults().withExtra("cuda.autotune", "yes").withExtra("cuda.chunkSlices", "0")
+                .withExtra("cuda.memoryFraction", "0,5").withExtra("java.tile", "16");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.boolExtra("cuda.autotune", true));
+        assertTrue(e.getMessage().startsWith("cuda.autotune must be true or false"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> o.positiveExtra("cuda.chunkSlices", 32));
+        assertTrue(e.getMessage().startsWith("cuda.chunkSlices must be a positive integer"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> o.doubleExtra("cuda.memoryFraction", 0.8, 0, 1));
+        assertTrue(e.getMessage().startsWith("cuda.memoryFraction must be a number"), e.getMessage());
+        assertEquals(16, o.positiveExtra("java.tile", 32));
+        assertEquals(32, o.positiveExtra("java.projectionChunk", 32), "unset: the default");
+        assertFalse(BackendOptions.defaults().withExtra("x", " FALSE ").boolExtra("x", true));
+        assertThrows(IllegalArgumentException.class,
+                () -> BackendOptions.defaults().withExtra("f", "1.5").doubleExtra("f", 0.8, 0, 1));
     }
 }

@@ -76,13 +76,6 @@ final class TestData {
     }
 
     static double relL2(float[][] got, float[][] ref) {
-        double num = 0, den = 0;
-        for (int s = 0; s < ref.length; s++)
-            for (int i = 0; i < ref[s].length; i++) {
-                double d = got[s][i] - ref[s][i];
-                num += d * d;
-                den += (double) ref[s][i] * ref[s][i];
-            }
-        return Math.sqrt(num / den);
+        return org.tomospark.executor.util.ImageErrors.relL2(got, ref);
     }
 }
