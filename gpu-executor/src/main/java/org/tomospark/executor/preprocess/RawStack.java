@@ -24,6 +24,18 @@ public final class RawStack {
         this.f32 = f32;
     }
 
+    /**
+     * Samples in a band of {@code frames} frames of {@code rows} x {@code width}, checked to fit one Java array; a
+     * larger band is an error naming the source and what to lower, not a NegativeArraySizeException.
+     */
+    public static int samples(int frames, int rows, int width, String source) {
+        long n = (long) frames * rows * width;
+        if (n > Integer.MAX_VALUE - 8)
+            throw new IllegalArgumentException(source + ": a band of " + frames + " frames x " + rows + " rows x " + width
+                    + " columns is " + n + " samples, more than one array holds (2^31); read fewer rows at once (group.rows)");
+        return (int) n;
+    }
+
     public static RawStack ofUint16(int frames, int rows, int width, short[] data) {
         return new RawStack(frames, rows, width, data, null);
     }

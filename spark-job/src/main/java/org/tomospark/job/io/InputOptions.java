@@ -30,7 +30,7 @@ public record InputOptions(String format, String tiffProjections, String tiffFla
         tiffProjections = tiffProjections == null ? "proj_*.tif" : tiffProjections;
         tiffFlats = tiffFlats == null ? "flat_*.tif" : tiffFlats;
         tiffDarks = tiffDarks == null ? "dark_*.tif" : tiffDarks;
-        tiffTheta = tiffTheta == null ? "theta.txt" : tiffTheta;
+        tiffTheta = tiffTheta == null ? TiffStackSource.DEFAULT_THETA : tiffTheta;
         rawDtype = rawDtype == null ? "uint16" : rawDtype.trim().toLowerCase(Locale.ROOT);
         if (!rawDtype.matches("uint16|float32"))
             throw new IllegalArgumentException("config key job.input.raw.dtype: expected uint16 or float32, got '" + rawDtype + "'");

@@ -99,10 +99,11 @@ public final class RawBinarySource implements ProjectionSource {
             throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows() + " rows");
         long frameBytes = (long) meta.rows() * w * bytesPerSample;
         int n = rows * w;
+        int total = RawStack.samples(frames, rows, w, name);
         byte[] buf = new byte[n * bytesPerSample];
         ByteOrder order = o.rawBigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        short[] s = bytesPerSample == 2 ? new short[frames * n] : null;
-        float[] f = bytesPerSample == 4 ? new float[frames * n] : null;
+        short[] s = bytesPerSample == 2 ? new short[total] : null;
+        float[] f = bytesPerSample == 4 ? new float[total] : null;
         try (FSDataInputStream in = p.getFileSystem(fs.getConf()).open(p)) {
             for (int fr = 0; fr < frames; fr++) {
                 in.readFully(o.rawOffset() + fr * frameBytes + (long) rowStart * w * bytesPerSample, buf);

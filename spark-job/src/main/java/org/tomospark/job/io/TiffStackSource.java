@@ -77,9 +77,14 @@ public final class TiffStackSource implements ProjectionSource {
         if (!o.tiffTheta().isBlank()) {
             Path tp = new Path(dir, o.tiffTheta());
             if (fs.exists(tp)) theta = readAngles(fs, tp, projections.length);
+            else if (!o.tiffTheta().equals(DEFAULT_THETA)) // the default file is optional; one the user named is not
+                throw new IllegalArgumentException(tp + ": angles file not found (job.input.tiff.theta=" + o.tiffTheta() + ")");
         }
         this.meta = new ScanMetadata(name, projections.length, rows, width, type, theta, flats.length, darks.length);
     }
+
+    /** The default of job.input.tiff.theta: used when present, else angles.start and angles.step. */
+    public static final String DEFAULT_THETA = "theta.txt";
 
     /** Re-opens on an executor from the driver's metadata, without re-checking every header. */
     public static TiffStackSource reopen(String uri, InputOptions o, Configuration conf) {
@@ -166,8 +171,9 @@ public final class TiffStackSource implements ProjectionSource {
             throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows() + " rows");
         int w = meta.width(), n = rows * w;
         boolean u16 = meta.sampleType() == ScanMetadata.SampleType.UINT16;
-        short[] s = u16 ? new short[files.length * n] : null;
-        float[] f = u16 ? null : new float[files.length * n];
+        int total = RawStack.samples(files.length, rows, w, name);
+        short[] s = u16 ? new short[total] : null;
+        float[] f = u16 ? null : new float[total];
         int[] tmp = u16 ? new int[n] : null;
         for (int i = 0; i < files.length; i++) {
             Path p = files[i];

@@ -32,7 +32,7 @@ public final class SparkKeys {
     public static final ConfigKey<String> TIFF_DARKS = ConfigKey.string(IN, "job.input.tiff.darks",
             "TIFF stack: glob of the dark-field files (empty for none).", "dark_*.tif");
     public static final ConfigKey<String> TIFF_THETA = ConfigKey.string(IN, "job.input.tiff.theta",
-            "TIFF stack: text file of angles in degrees, one per line; if absent, give angles.start and angles.step.", "theta.txt");
+            "TIFF stack: text file of angles in degrees, one per line; if absent, give angles.start and angles.step.", org.tomospark.job.io.TiffStackSource.DEFAULT_THETA);
     public static final ConfigKey<int[]> RAW_SHAPE = ConfigKey.of(IN, "job.input.raw.shape",
             "Raw binary: PROJECTIONS,ROWS,COLUMNS of the [projection][row][column] data.", "",
             s -> s.isBlank() ? null : InputOptions.parseShape(s), v -> true, "empty or PROJECTIONS,ROWS,COLUMNS");

@@ -194,6 +194,18 @@ class CliDirectTest {
     }
 
     @Test
+    void aNamedAnglesFileThatIsMissingIsAnErrorNamingTheKey() throws Exception {
+        Path stack = tmp.resolve("stack");
+        new DemoDataset(DemoDataset.Spec.demo().withSize(32, 4, 30)).writeTiffStack(stack);
+        // the default theta.txt is there and used; a file the user names must exist (no silent fallback to angles.*)
+        assertFailsCleanly("job.input.tiff.theta=angles.txt", "reconstruct", "--input", stack.toString(),
+                "--conf", "job.input.tiff.theta=angles.txt");
+        Path out = tmp.resolve("stack-out");
+        assertEquals(0, cli("reconstruct", "--input", stack.toString(), "--output", out.toString()).code());
+        assertEquals(4, sliceCount(out));
+    }
+
+    @Test
     void unwritableOutputIsReportedBeforeWork() throws Exception {
         Path file = tmp.resolve("a-file");
         Files.writeString(file, "x");
