@@ -17,6 +17,8 @@
 //             (HM). Without a texture, grid z runs over the groups of a chunk (one launch per chunk).
 //   bp_alu_*_a  the same arithmetic with an asynchronous, double-buffered cache filled by cp.async from an
 //             array of cache entries (bpAluAsync).
+//   bp_alu_k8_h_lin_win_*  the register-window kernel (bpAluWin): bins cached, each thread walks a column of
+//             adjacent pixels with the two bins of the current pixel in registers, one 16-byte load per update.
 //   bp_pack_* interleaves K float sinograms into the compound layout (float or half), on the device.
 //   bp_entries_* builds the array of cache entries (value and difference per bin) from the compound layout,
 //             for the asynchronous cache and for the entries hybrid (TX 2).
@@ -554,6 +556,48 @@ __device__ __forceinline__ void bpAlu(const typename Bin<K, HALF>::T* __restrict
 // bpAlu computes), so the copy of batch b+1 overlaps the arithmetic of batch b and no thread waits on global
 // loads. Window constants are triple-buffered: batch b+1 is placed before the barrier of batch b, while batch
 // b-1's are no longer read.
+// Window of one projection for a TILE x TILE block at (X0, Y0): hm = the first cached column (one below the lowest
+// t of the block), pc = (cos, sin, t of the block origin relative to hm, hm + 1/2), in double like exactNearest.
+template <int TILE> __device__ __forceinline__ void placeWindow(const ProjD& d, int X0, int Y0, int& hm, float4& pc) {
+    const double tb = d.o + (double)X0 * d.c - (double)Y0 * d.s;
+    const double tmin = tb + fmin(0.0, (TILE - 1) * d.c) + fmin(0.0, -(TILE - 1) * d.s);
+    hm = (int)floor(tmin) - 1;
+    pc = make_float4((float)d.c, (float)d.s, (float)(tb - (double)hm), (float)hm + 0.5f);
+}
+
+// Window constants of projection batch b (SD projections, one per thread of the first SD threads).
+template <int TILE, int SD>
+__device__ __forceinline__ void placeBatch(const ProjD* __restrict__ pd, int np, int b, int X0, int Y0, int* shm, float4* spc) {
+    const int p = b * SD + threadIdx.x;
+    if (threadIdx.x < SD && p < np) placeWindow<TILE>(pd[p], X0, Y0, shm[threadIdx.x], spc[threadIdx.x]);
+}
+
+// The double-buffered cp.async pipeline over projection batches of SD: issue(b) copies batch b's windows into buffer
+// b & 1 (and commits them), body(b, nb) consumes batch b of nb projections while batch b+1 is in flight. Window
+// constants are triple-buffered: batch b+1's are placed before the barrier of batch b, when b-1's are no longer read.
+template <int TILE, int SD, typename Issue, typename Body>
+__device__ __forceinline__ void pipelineBatches(const ProjD* __restrict__ pd, int np, int X0, int Y0, int (*shm)[SD],
+                                                float4 (*spc)[SD], Issue&& issue, Body&& body) {
+    const int nbat = (np + SD - 1) / SD;
+    placeBatch<TILE, SD>(pd, np, 0, X0, Y0, shm[0], spc[0]);
+    __syncthreads();
+    issue(0);
+    for (int b = 0; b < nbat; b++) {
+        if (b + 1 < nbat) placeBatch<TILE, SD>(pd, np, b + 1, X0, Y0, shm[(b + 1) % 3], spc[(b + 1) % 3]);
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
+        __syncthreads();
+        if (b + 1 < nbat) issue(b + 1);
+        body(b, min(SD, np - b * SD));
+    }
+}
+
+template <int P, int K> __device__ __forceinline__ void zeroAcc(float (&acc)[P][K]) {
+#pragma unroll
+    for (int q = 0; q < P; q++)
+#pragma unroll
+        for (int s = 0; s < K; s++) acc[q][s] = 0.f;
+}
+
 template <int CB> __device__ __forceinline__ void cpAsync(void* smem, const void* gmem, bool ok) {
     const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
     if constexpr (CB == 16)
@@ -587,23 +631,8 @@ __device__ __forceinline__ void bpAluAsync(const CacheEntry<K, HALF, true>* __re
     const int X0 = blockIdx.x * TILE, Y0 = blockIdx.y * TILE;
 
     float acc[PPT][K];
-#pragma unroll
-    for (int q = 0; q < PPT; q++)
-#pragma unroll
-        for (int s = 0; s < K; s++) acc[q][s] = 0.f;
+    zeroAcc(acc);
 
-    const int nbat = (np + SD - 1) / SD;
-    auto place = [&](int b) {
-        const int p = b * SD + tid;
-        if (tid < SD && p < np) {
-            const double c = pd[p].c, s = pd[p].s, o = pd[p].o;
-            const double tb = o + (double)X0 * c - (double)Y0 * s;
-            const double tmin = tb + fmin(0.0, (TILE - 1) * c) + fmin(0.0, -(TILE - 1) * s);
-            const int hm = (int)floor(tmin) - 1;
-            shm[b % 3][tid] = hm;
-            spc[b % 3][tid] = make_float4((float)c, (float)s, (float)(tb - (double)hm), (float)hm + 0.5f);
-        }
-    };
     auto issue = [&](int b) {
         const int pb = b * SD, nb = min(SD, np - pb), buf = b & 1;
         for (int x = tid; x < SD * CW * CH; x += NT) {
@@ -618,18 +647,10 @@ __device__ __forceinline__ void bpAluAsync(const CacheEntry<K, HALF, true>* __re
         asm volatile("cp.async.commit_group;\n" ::: "memory");
     };
 
-    place(0);
-    __syncthreads();
-    issue(0);
-    for (int b = 0; b < nbat; b++) {
-        if (b + 1 < nbat) place(b + 1);
-        asm volatile("cp.async.wait_all;\n" ::: "memory");
-        __syncthreads();
-        if (b + 1 < nbat) issue(b + 1);
-        const int nb = min(SD, np - b * SD);
+    pipelineBatches<TILE, SD>(pd, np, X0, Y0, shm, spc, issue, [&](int b, int nb) {
         accumulateCached<K, HALF, false, true, CW, PPT, ROWSTEP, HM>(cache[b & 1], spc[b % 3], shm[b % 3], nb, b * SD, pd,
                                                                      X0, Y0, lx, ly, acc);
-    }
+    });
 
     const int c = X0 + lx;
     if (c < cols) {
@@ -638,6 +659,147 @@ __device__ __forceinline__ void bpAluAsync(const CacheEntry<K, HALF, true>* __re
             int r = Y0 + ly + q * ROWSTEP;
             if (r < rows) {
                 size_t o = (size_t)r * cols + c;
+#pragma unroll
+                for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s];
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------
+// ALU kernel with a register window (8 half slices, linear; name infix _win, variant ":win"). The cache holds
+// bins (16 bytes: 8 half slices), not entries, filled by cp.async from the compound sinogram and double-buffered
+// as in bpAluAsync. Each thread owns a column of PPT adjacent pixels (y, y+1, ...). Along the column t changes by
+// -sin per pixel and |sin| <= 1, so walking the column in the direction in which t decreases, floor(t) falls by 0
+// or 1 per pixel: the upper bin of the next pixel is the current pixel's lower or upper bin, both in registers.
+// One 16-byte load serves each update instead of 32 bytes (value and difference), which halves the shared-memory
+// bytes per update: the 32-byte-per-update kernels are bound by shared-memory bandwidth (128 B per clock per SM),
+// this one by instruction issue. The walk carries the fraction and the byte offset of floor(t): a fraction below 0
+// moves both one bin down, so no floor is recomputed and no exactness is needed.
+// The interpolated values are summed in half2 over STEP projections (HM 3: 4, HM 4: 8) before each addition to
+// the float accumulators, as in the h4p/h8p modes of the other ALU kernels.
+template <int TILE, int NT, int SD, int HM>
+__device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pitch, int width, int np,
+                                         const ProjD* __restrict__ pd, float* __restrict__ out, int rows, int cols,
+                                         long long plane) {
+    constexpr int K = 8;
+    constexpr int CW = CacheW<TILE>::value;
+    constexpr int SEGS = NT / TILE;       // column segments per tile column
+    constexpr int PPT = TILE / SEGS;      // pixels per thread: one column segment
+    constexpr int STEP = HM == 4 ? 8 : 4;  // projections summed in half2 before the float accumulation
+    static_assert(NT % TILE == 0 && TILE % 32 == 0 && SD % STEP == 0, "window kernel mapping");
+    sino += (size_t)blockIdx.z * np * pitch;
+    out += (size_t)blockIdx.z * K * plane;
+    __shared__ __align__(16) uint4 cache[2][SD][CW];
+    __shared__ float4 spc[3][SD];
+    __shared__ int shm[3][SD];
+
+    const int tid = threadIdx.x;
+    const int lx = tid % TILE, ly0 = (tid / TILE) * PPT;
+    const int X0 = blockIdx.x * TILE, Y0 = blockIdx.y * TILE;
+
+    float acc[PPT][K];
+    zeroAcc(acc);
+
+    auto issue = [&](int b) {
+        const int pb = b * SD, nb = min(SD, np - pb), buf = b & 1;
+        for (int x = tid; x < SD * CW; x += NT) {
+            const int j = x / CW, i = x - j * CW;
+            if (j < nb) {
+                const int col = shm[b % 3][j] + i;  // cache entry i holds column hm + i
+                const bool ok = col >= 0 && col < width;
+                cpAsync<16>(&cache[buf][j][i], sino + (size_t)(pb + j) * pitch + (ok ? col : 0), ok);
+            }
+        }
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+    };
+
+    const float flx = (float)lx, fly = (float)ly0;
+    pipelineBatches<TILE, SD>(pd, np, X0, Y0, shm, spc, issue, [&](int b, int nb) {
+        const char* cbytes = reinterpret_cast<const char*>(&cache[b & 1][0][0]);
+        const float4* pc = spc[b % 3];
+        for (int j0 = 0; j0 < nb; j0 += STEP) {
+            __half2 r[PPT][4];
+#pragma unroll
+            for (int u = 0; u < STEP; u++) {
+                const int j = j0 + u;
+                // projections past the end of the last batch add nothing (their cache rows are stale, so skip)
+                if (j < nb) {
+                    const float4 c4 = pc[j];
+                    const unsigned adj = cacheRowAdj<uint4, CW>(j);
+                    const float h0 = fmaf(flx, c4.x, fmaf(-fly, c4.y, c4.z));
+                    auto walk = [&](auto desc) {
+                        constexpr bool DESC = decltype(desc)::value;
+                        // DESC (sin < 0): t grows with q, so walk q downwards from the last pixel
+                        const float h = DESC ? fmaf(-(float)(PPT - 1), c4.y, h0) : h0;
+                        const float d = -fabsf(c4.y);
+                        const float uu = __fadd_rd(h, TS_MAGIC);
+                        // the walk carries the fraction f and the byte offset of bin floor(t); a fraction below 0
+                        // moves both one bin down (|d| <= 1, so never more than one)
+                        float f = h - (uu - TS_MAGIC);
+                        unsigned off = (unsigned)__float_as_int(uu) * 16u + adj;
+                        uint4 A = *reinterpret_cast<const uint4*>(cbytes + off);
+                        uint4 B = *reinterpret_cast<const uint4*>(cbytes + off + 16u);
+#pragma unroll
+                        for (int k = 0; k < PPT; k++) {
+                            const int q = DESC ? PPT - 1 - k : k;
+                            if (k > 0) {
+                                f += d;
+                                const bool dec = f < 0.f;
+                                if (dec) {
+                                    f += 1.0f;
+                                    off -= 16u;
+                                }
+                                const uint4 N = *reinterpret_cast<const uint4*>(cbytes + off);
+                                B.x = dec ? A.x : B.x;  // the new upper bin: the old lower one, or unchanged
+                                B.y = dec ? A.y : B.y;
+                                B.z = dec ? A.z : B.z;
+                                B.w = dec ? A.w : B.w;
+                                A = N;
+                            }
+                            const __half2 fg = __floats2half2_rn(f, 1.0f - f);
+                            const __half2 ff = __low2half2(fg), gg = __high2half2(fg);
+                            const unsigned* pa = reinterpret_cast<const unsigned*>(&A);
+                            const unsigned* pb2 = reinterpret_cast<const unsigned*>(&B);
+#pragma unroll
+                            for (int w = 0; w < 4; w++) {
+                                const __half2 av = *reinterpret_cast<const __half2*>(&pa[w]);
+                                const __half2 bv = *reinterpret_cast<const __half2*>(&pb2[w]);
+                                if (u == 0) r[q][w] = __hmul2(gg, av);
+                                else r[q][w] = __hfma2(gg, av, r[q][w]);
+                                r[q][w] = __hfma2(ff, bv, r[q][w]);
+                            }
+                        }
+                    };
+                    if (c4.y < 0.f) walk(std::true_type{});
+                    else walk(std::false_type{});
+                } else if (u == 0) {
+#pragma unroll
+                    for (int q = 0; q < PPT; q++)
+#pragma unroll
+                        for (int w = 0; w < 4; w++) r[q][w] = __float2half2_rn(0.f);
+                }
+            }
+            // fold the half2 partials into the float accumulators
+#pragma unroll
+            for (int q = 0; q < PPT; q++) {
+#pragma unroll
+                for (int w = 0; w < 4; w++) {
+                    const float2 v = __half22float2(r[q][w]);
+                    acc[q][2 * w] += v.x;
+                    acc[q][2 * w + 1] += v.y;
+                }
+            }
+        }
+    });
+
+    const int c = X0 + lx;
+    if (c < cols) {
+#pragma unroll
+        for (int q = 0; q < PPT; q++) {
+            const int r0 = Y0 + ly0 + q;
+            if (r0 < rows) {
+                const size_t o = (size_t)r0 * cols + c;
 #pragma unroll
                 for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s];
             }
@@ -859,6 +1021,19 @@ TS_ASYNC_T(4, true, h, 64, 256, 16, 12, 3, _h4p, 0, , _a12)
 #define TS_BOUNDS_64(NT) __maxnreg__(64)
 TS_ASYNC_T(4, true, h, 64, 512, 8, 12, 3, _h4p, 64, _r64, _a12)
 TS_ASYNC_T(2, false, f, 64, 512, 8, 12, 0, , 64, _r64, _a12)
+// register-window kernels (8 half slices, bins cached, one 16-byte load per update): tile, threads, pixels per
+// thread, projections per cache buffer, half2 partial sums
+#define TS_WIN(TILE, NT, PP, SD, HM, HS)                                                                    \
+    extern "C" __global__ void __launch_bounds__(NT) bp_alu_k8_h_lin_win_t##TILE##p##PP##_s##SD##HS(         \
+        const void* sino, int pitch, int width, int np, const ProjD* pd, cudaTextureObject_t tex, float* out,  \
+        int rows, int cols, long long plane) {                                                                 \
+        bpAluWin<TILE, NT, SD, HM>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane);          \
+    }
+TS_WIN(32, 128, 8, 16, 3, _h4p)
+TS_WIN(32, 128, 8, 16, 4, _h8p)
+TS_WIN(32, 128, 8, 24, 3, _h4p)
+TS_WIN(32, 128, 8, 24, 4, _h8p)
+TS_WIN(32, 256, 4, 16, 4, _h8p)
 #define TS_ENTRIES(K, HALF, HM, NAME)                                                                       \
     extern "C" __global__ void NAME(const void* sino, int pitch, int width, int np, void* dst, int epitch) {  \
         makeEntries<K, HALF, HM>((const typename Bin<K, HALF>::T*)sino, pitch, width, np,                     \

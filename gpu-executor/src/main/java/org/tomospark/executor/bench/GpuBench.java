@@ -324,7 +324,8 @@ public final class GpuBench {
             // the same case as one chunk, its three groups in one launch with grid z = 3)
             if (backend.equals("cuda")) {
                 boolean lin = m.interp == Interpolation.LINEAR, half = m.format == SampleFormat.HALF;
-                String v = lin && half && m.k >= 2 ? "alu:h2p:async" : lin && !half && m.k <= 2 ? "alu:async" : "alu";
+                String v = lin && half && m.k == 8 ? "alu:t32p8:h8p:win24" : lin && half && m.k >= 2 ? "alu:h2p:async"
+                        : lin && !half && m.k <= 2 ? "alu:async" : "alu";
                 double lim = m.format == SampleFormat.HALF ? 1e-3 : 1e-5;
                 Cmp c = compare(refR, lim, () -> reconstruct(backend, tested.withVariant(v).withExtra("cuda.autotune", "false")
                                 .withExtra("cuda.chunkSlices", Integer.toString(m.k)),

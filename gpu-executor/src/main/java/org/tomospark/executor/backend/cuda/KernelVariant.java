@@ -24,17 +24,22 @@ import java.util.Locale;
  * of a hybrid is read with the hardware's linear filtering (8-bit weights) by default; {@code hybrid...:x} fetches both
  * neighbouring bins at their centres and interpolates in float; {@code hybrid...:xe} point-fetches the cache entry itself
  * from a device array of entries (one fetch per update) and interpolates it exactly as the shared-memory path does.
+ * {@code alu:tTpP:h4p|h8p:win[N]} (8 half slices, linear) is the register-window kernel: its cache holds bins, not
+ * entries (N projections per buffer, default 16, filled by cp.async from the compound sinogram), each thread walks a
+ * column of P adjacent pixels and keeps the two bins of the current pixel in registers, so one 16-byte load serves
+ * each update instead of 32 bytes.
  *
  * @param texRead how the texture share of a hybrid is read: {@link #TEX_FILTERED}, {@link #TEX_EXACT} or
  *                {@link #TEX_ENTRIES}
+ * @param window  the register-window kernel ({@code :win}); {@code asyncBatch} is then its projections per buffer
  */
 public record KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                             boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead,
-                            int minBlocks, int asyncBatch, int maxRegs) {
+                            int minBlocks, int asyncBatch, int maxRegs, boolean window) {
 
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                          boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead, int minBlocks) {
-        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texRead, minBlocks, 0, 0);
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texRead, minBlocks, 0, 0, false);
     }
 
     /**
@@ -46,7 +51,15 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     }
 
     static KernelVariant async(int k, SampleFormat f, int halfMath, int tile, int ppt, int maxRegs, int batch) {
-        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, true, true, tile, ppt, 0, halfMath, TEX_FILTERED, 0, batch, maxRegs);
+        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, true, true, tile, ppt, 0, halfMath, TEX_FILTERED, 0, batch, maxRegs, false);
+    }
+
+    /** Projections per cache buffer of a :win variant when not named. */
+    static final int DEFAULT_WINDOW_BATCH = 16;
+
+    /** A register-window variant (8 half slices, linear): tile 32, {@code ppt} pixels per thread, {@code batch} projections per buffer. */
+    static KernelVariant window(int k, SampleFormat f, int halfMath, int ppt, int batch) {
+        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, false, false, 32, ppt, 0, halfMath, TEX_FILTERED, 0, batch, 0, true);
     }
 
     static KernelVariant async(int k, SampleFormat f, int halfMath) {
@@ -60,11 +73,11 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Whether the cache is filled asynchronously from the entries array ({@code :async}). */
     public boolean asyncFill() {
-        return asyncBatch > 0;
+        return asyncBatch > 0 && !window;
     }
 
     private String asyncSuffix(char sep) {
-        if (asyncBatch == 0) return "";
+        if (asyncBatch == 0 || window) return "";
         String b = asyncBatch == defaultAsyncBatch(k) ? "" : Integer.toString(asyncBatch);
         return sep == '_' ? "_a" + b : ":async" + b;
     }
@@ -165,7 +178,8 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
-            case ALU -> "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
+            case ALU -> window ? "bp_alu_k" + k + "_h_lin_win_t" + tile + "p" + ppt + "_s" + asyncBatch + hmSuffix(halfMath, '_')
+                    : "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
                     + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + texSuffix(texRead, '_') + (minBlocks > 0 ? "_b" + minBlocks : "") + (maxRegs > 0 ? "_r" + maxRegs : "") + asyncSuffix('_');
         };
     }
@@ -175,7 +189,8 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> zorder ? "stdz" : "std";
             case TEX -> "tex";
-            case ALU -> (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "") + (maxRegs > 0 ? "r" + maxRegs : "")
+            case ALU -> window ? "alu:t" + tile + "p" + ppt + hmSuffix(halfMath, ':') + ":win" + (asyncBatch == DEFAULT_WINDOW_BATCH ? "" : asyncBatch)
+                    : (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "") + (maxRegs > 0 ? "r" + maxRegs : "")
                     + (texProjections > 0 ? ":s" + texProjections : "")
                     + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "") + hmSuffix(halfMath, ':') + texSuffix(texRead, ':') + asyncSuffix(':');
         };
@@ -251,6 +266,12 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             if (ka == 8) {
                 l.add(async(ka, f, 3, 8, 112, 12));
                 l.add(async(ka, f, 3, 8, 96, 12));
+                // register-window kernels (kernels/backproject.cu TS_WIN)
+                l.add(window(ka, f, 3, 8, 16));
+                l.add(window(ka, f, 4, 8, 16));
+                l.add(window(ka, f, 3, 8, 24));
+                l.add(window(ka, f, 4, 8, 24));
+                l.add(window(ka, f, 4, 4, 16));
             }
         }
         if (!lin && f == SampleFormat.HALF && ka == 8)
@@ -315,7 +336,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             case "alu", "hybrid" -> {
                 int tile = 32, ppt = 8, st = fam.equals("hybrid") ? 4 : 0, hm = 0;
                 int tx = TEX_FILTERED;
-                int async = 0;
+                int async = 0, win = 0;
                 int mb = 0, regs = 0;
                 boolean adv = in == Interpolation.LINEAR;
                 for (int i = 1; i < parts.length; i++) {
@@ -328,6 +349,8 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                     else if (p.equals("h8p")) hm = 4;
                     else if (p.matches("async\\d*") && fam.equals("alu"))
                         async = p.length() > 5 ? Integer.parseInt(p.substring(5)) : defaultAsyncBatch(kernelSlices(Family.ALU, k));
+                    else if (p.matches("win\\d*") && fam.equals("alu"))
+                        win = p.length() > 3 ? Integer.parseInt(p.substring(3)) : DEFAULT_WINDOW_BATCH;
                     else if (p.equals("x") && fam.equals("hybrid")) tx = TEX_EXACT;
                     else if (p.equals("xe") && fam.equals("hybrid")) tx = TEX_ENTRIES;
                     else if (p.matches("t\\d+p\\d+(b\\d+)?(r\\d+)?")) {
@@ -340,12 +363,15 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                         regs = m.group(4) == null ? 0 : Integer.parseInt(m.group(4));
                     } else if (p.matches("s\\d+") && fam.equals("hybrid")) st = Integer.parseInt(p.substring(1));
                     else throw new IllegalArgumentException("cuda variant '" + spec + "': unknown parameter '" + p
-                                + "' (expected tTpP[bB][rR], adv, std, h2, h2p, h4p, h8p" + (fam.equals("hybrid") ? ", sS, x, xe" : ", async") + ")");
+                                + "' (expected tTpP[bB][rR], adv, std, h2, h2p, h4p, h8p" + (fam.equals("hybrid") ? ", sS, x, xe" : ", async[N], win[N]") + ")");
                 }
-                if (in == Interpolation.NEAREST) adv = false;
+                if (in == Interpolation.NEAREST || win > 0) adv = false;
+                boolean window = win > 0;
+                int batch = window ? win : async;
                 for (KernelVariant v : all)
                     if (v.family == Family.ALU && v.tile == tile && v.ppt == ppt && v.texProjections == st && v.advanced == adv
-                            && v.halfMath == hm && v.texRead == tx && v.minBlocks == mb && v.asyncBatch == async && v.maxRegs == regs)
+                            && v.halfMath == hm && v.texRead == tx && v.minBlocks == mb && v.asyncBatch == batch && v.maxRegs == regs
+                            && v.window == window)
                         return v;
                 throw new IllegalArgumentException("cuda variant '" + spec + "' is not compiled for mode "
                         + modeKey(k, f, in) + "; compiled variants: " + ids(all));

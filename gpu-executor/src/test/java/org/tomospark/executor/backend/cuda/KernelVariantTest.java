@@ -52,6 +52,17 @@ class KernelVariantTest {
                 "half modes cache (value, difference) in half only with packed arithmetic");
         assertEquals("bp_alu_k2_f_lin_adv_t32p8_s4_xe", KernelVariant.parse("hybrid:xe", 2, FLOAT32, LINEAR).functionName());
         assertEquals("bp_alu_k4_h_lin_adv_t32p8_s8_h2p_xe", KernelVariant.parse("hybrid:s8:h2p:xe", 4, HALF, LINEAR).functionName());
+        // register window: bins (not entries) cached, read from the compound sinogram, groups batched per launch
+        KernelVariant w = KernelVariant.parse("alu:t32p8:h8p:win24", 8, HALF, LINEAR);
+        assertEquals("bp_alu_k8_h_lin_win_t32p8_s24_h8p", w.functionName());
+        assertTrue(!w.usesEntries() && !w.asyncFill() && !w.usesTexture() && w.batchesGroups());
+        assertEquals(128, w.threads());
+        assertEquals("bp_alu_k8_h_lin_win_t32p8_s16_h4p", KernelVariant.parse("alu:h4p:win", 8, HALF, LINEAR).functionName());
+        assertEquals("bp_alu_k8_h_lin_win_t32p4_s16_h8p", KernelVariant.parse("alu:t32p4:h8p:win16", 8, HALF, LINEAR).functionName());
+        assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:h4p:win", 4, HALF, LINEAR),
+                "the window kernel is instantiated for 8 half slices only");
+        assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:h8p:win", 8, FLOAT32, LINEAR));
+        assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("hybrid:h8p:win", 8, HALF, LINEAR));
         // texture kernels serve at most 4 slices; an 8-slice mode runs them twice
         assertEquals(4, KernelVariant.parse("tex", 8, HALF, LINEAR).k());
         assertEquals(8, KernelVariant.parse("alu", 8, HALF, LINEAR).k());
