@@ -723,7 +723,8 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
 #pragma unroll
             for (int u = 0; u < STEP; u++) {
                 const int j = j0 + u;
-                // projections past the end of the last batch add nothing (their cache rows are stale, so skip)
+                // projections past the end of the last batch add nothing (their cache rows are stale, so skip);
+                // u = 0 always has one (j0 < nb), so r is always initialised
                 if (j < nb) {
                     const float4 c4 = pc[j];
                     const unsigned adj = cacheRowAdj<uint4, CW>(j);
@@ -773,11 +774,6 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
                     };
                     if (c4.y < 0.f) walk(std::true_type{});
                     else walk(std::false_type{});
-                } else if (u == 0) {
-#pragma unroll
-                    for (int q = 0; q < PPT; q++)
-#pragma unroll
-                        for (int w = 0; w < 4; w++) r[q][w] = __float2half2_rn(0.f);
                 }
             }
             // fold the half2 partials into the float accumulators

@@ -11,13 +11,7 @@ public final class Metrics {
     }
 
     public static double relL2(float[] a, double[] b) {
-        double num = 0, den = 0;
-        for (int i = 0; i < a.length; i++) {
-            double d = a[i] - b[i];
-            num += d * d;
-            den += b[i] * b[i];
-        }
-        return Math.sqrt(num / den);
+        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
     }
 
     /** Mask of pixels within radius r of the image centre ((n−1)/2). */

@@ -35,7 +35,10 @@ public final class MultiSlicePacker {
     /** Bins per parallel chunk; below two chunks the packing runs on the calling thread. */
     static final int CHUNK = 1 << 18;
 
-    /** Runs body over [0, bins) in chunks, in parallel on the common pool when there is enough work. */
+    /**
+     * Runs body over [0, bins) in chunks, in parallel when there is enough work: on the ForkJoinPool the caller runs
+     * in (a backend's own pool), else the common pool.
+     */
     static void forChunks(int bins, java.util.function.BiConsumer<Integer, Integer> body) {
         forChunks(bins, CHUNK, body);
     }

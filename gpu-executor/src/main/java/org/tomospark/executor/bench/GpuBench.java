@@ -10,6 +10,7 @@ import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.backend.cuda.KernelVariant;
+import org.tomospark.executor.backend.cuda.TuningTable;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
@@ -321,11 +322,11 @@ public final class GpuBench {
             }
             // chunked = whole: the random case (2K+1 slices) again through pipeline chunks of K slices: three chunks, so
             // the double buffers are reused from the third on, and a partial last group (the variant checks above run
-            // the same case as one chunk, its three groups in one launch with grid z = 3)
+            // the same case as one chunk, its three groups in one launch with grid z = 3), with the mode's default
+            // variant from the fallback table: what a run without auto-tuning uses
             if (backend.equals("cuda")) {
-                boolean lin = m.interp == Interpolation.LINEAR, half = m.format == SampleFormat.HALF;
-                String v = lin && half && m.k == 8 ? "alu:t32p8:h8p:win24" : lin && half && m.k >= 2 ? "alu:h2p:async"
-                        : lin && !half && m.k <= 2 ? "alu:async" : "alu";
+                String fallback = TuningTable.fallback().generic(m.key());
+                String v = fallback != null ? fallback : "alu";
                 double lim = m.format == SampleFormat.HALF ? 1e-3 : 1e-5;
                 Cmp c = compare(refR, lim, () -> reconstruct(backend, tested.withVariant(v).withExtra("cuda.autotune", "false")
                                 .withExtra("cuda.chunkSlices", Integer.toString(m.k)),

@@ -159,6 +159,7 @@ public final class DataExchangeSource implements ProjectionSource {
         if (rowStart < 0 || rows < 1 || rowStart + rows > d[1])
             throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + path
                     + " (" + d[1] + " rows)");
+        int n = RawStack.samples(d[0], rows, d[2], name + ":" + path);  // before jhdf allocates the band
         Object o;
         try {
             o = ds.getData(new long[]{0, rowStart, 0}, new int[]{d[0], rows, d[2]});
@@ -167,7 +168,6 @@ public final class DataExchangeSource implements ProjectionSource {
                     + " (" + e + "); truncated or corrupt file?", e);
         }
         int frames = d[0], w = d[2];
-        int n = frames * rows * w;
         if (sampleType(ds, path) == ScanMetadata.SampleType.UINT16) {
             short[] out = new short[n];
             int i = 0;

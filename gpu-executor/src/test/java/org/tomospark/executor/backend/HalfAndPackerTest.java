@@ -82,5 +82,13 @@ class HalfAndPackerTest {
                         assertEquals(Half.fromFloat(v), half[(p * width + c) * 4 + k]);
                     }
                 }
+        // starting at slice 1 (the second group of a batch): slices 1, 2 and two zero slots, in parallel chunks too
+        float[] from1 = MultiSlicePacker.interleavePadded(s, 1, 4, nproj, width, 1, 2, null);
+        for (int p = 0; p < nproj; p += 7)
+            for (int c = -1; c < width + 2; c++)
+                for (int k = 0; k < 4; k++) {
+                    float v = k < 2 && c >= 0 && c < width ? s[1 + k][p * width + c] : 0f;
+                    assertEquals(v, from1[(p * stride + c + 1) * 4 + k]);
+                }
     }
 }

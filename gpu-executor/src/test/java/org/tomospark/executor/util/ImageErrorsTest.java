@@ -21,5 +21,9 @@ class ImageErrorsTest {
         assertEquals(Double.POSITIVE_INFINITY, ImageErrors.relL2(new float[]{0, 1e-9f}, new float[]{0, 0}));
         assertEquals(0.0, ImageErrors.relL2(new float[]{0, 0}, new float[]{0, 0}));
         assertThrows(IllegalArgumentException.class, () -> ImageErrors.relL2(new float[]{1}, new float[]{1, 2}));
+        // the double-reference form follows the same rules
+        assertEquals(0.2, ImageErrors.relL2(new float[]{3, 5}, new double[]{3, 4}), 1e-15);
+        assertEquals(Double.POSITIVE_INFINITY, ImageErrors.relL2(new float[]{Float.NaN, 4}, new double[]{3, 4}));
+        assertThrows(IllegalArgumentException.class, () -> ImageErrors.relL2(new float[]{1}, new double[]{1, 2}));
     }
 }

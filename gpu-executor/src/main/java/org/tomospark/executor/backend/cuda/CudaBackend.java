@@ -364,7 +364,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             try {
                 b.setup(options.withVariant(cand.id()).withExtra("cuda.chunkSlices", Integer.toString(slices)));
                 b.validate(new BackprojectionJob(scan, sg, slices));
-                double ms = b.timeKernels(batch, 1, 3).medianMs();
+                // the device work a variant costs per chunk: interleave, its entries array if it keeps one, back-projection
+                double ms = b.timeChunks(batch, 1, 3, true).medianMs();
                 log.append(String.format(" %s=%.2fms", cand.id(), ms));
                 if (ms < bestMs) {
                     bestMs = ms;
@@ -693,6 +694,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     @Override
     public Timing timeKernels(SliceBatch batch, int warmup, int reps) {
+        return timeChunks(batch, warmup, reps, false);
+    }
+
+    /**
+     * Times the pipeline's own launches for one chunk: the back-projection launches only, or ({@code withPrep}) the
+     * whole chunk, interleave and entries kernels included (auto-tuning: the entries array is a cost of its variants).
+     */
+    private Timing timeChunks(SliceBatch batch, int warmup, int reps, boolean withPrep) {
         if (job == null) throw new IllegalStateException("cuda backend: timeKernels() called before validate()");
         return guarded("timing kernels", () -> {
             dev.makeCurrent();
@@ -706,17 +715,26 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             double[] ms = new double[reps];
             try {
                 for (int r = -warmup; r < reps; r++) {
-                    // the pipeline's own launches, with only the back-projection timed (interleave and entries excluded)
                     double[] total = {0};
-                    launchChunk(dIn[0], n, dOut[0], sCompute, launch -> {
-                        cuEventRecord(e0, sCompute);
-                        launch.run();
-                        cuEventRecord(e1, sCompute);
-                        cuEventSynchronize(e1);
+                    Runnable timed = () -> {
                         float[] t = new float[1];
+                        cuEventSynchronize(e1);
                         cuEventElapsedTime(t, e0, e1);
                         total[0] += t[0];
-                    });
+                    };
+                    if (withPrep) {
+                        cuEventRecord(e0, sCompute);
+                        launchChunk(dIn[0], n, dOut[0], sCompute);
+                        cuEventRecord(e1, sCompute);
+                        timed.run();
+                    } else {
+                        launchChunk(dIn[0], n, dOut[0], sCompute, launch -> {
+                            cuEventRecord(e0, sCompute);
+                            launch.run();
+                            cuEventRecord(e1, sCompute);
+                            timed.run();
+                        });
+                    }
                     if (r >= 0) ms[r] = total[0];
                 }
             } finally {

@@ -31,11 +31,13 @@ import java.util.Locale;
  *
  * @param texRead how the texture share of a hybrid is read: {@link #TEX_FILTERED}, {@link #TEX_EXACT} or
  *                {@link #TEX_ENTRIES}
- * @param window  the register-window kernel ({@code :win}); {@code asyncBatch} is then its projections per buffer
+ * @param cacheBatch projections per buffer of a cp.async-filled cache ({@code :async[N]} or {@code :win[N]}), else 0
+ * @param window  the register-window kernel ({@code :win}), whose cache holds bins; else an {@code :async} cache holds
+ *                entries
  */
 public record KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                             boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead,
-                            int minBlocks, int asyncBatch, int maxRegs, boolean window) {
+                            int minBlocks, int cacheBatch, int maxRegs, boolean window) {
 
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                          boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead, int minBlocks) {
@@ -58,8 +60,8 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     static final int DEFAULT_WINDOW_BATCH = 16;
 
     /** A register-window variant (8 half slices, linear): tile 32, {@code ppt} pixels per thread, {@code batch} projections per buffer. */
-    static KernelVariant window(int k, SampleFormat f, int halfMath, int ppt, int batch) {
-        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, false, false, 32, ppt, 0, halfMath, TEX_FILTERED, 0, batch, 0, true);
+    static KernelVariant window(int halfMath, int ppt, int batch) {
+        return new KernelVariant(Family.ALU, 8, SampleFormat.HALF, Interpolation.LINEAR, false, false, 32, ppt, 0, halfMath, TEX_FILTERED, 0, batch, 0, true);
     }
 
     static KernelVariant async(int k, SampleFormat f, int halfMath) {
@@ -73,12 +75,12 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Whether the cache is filled asynchronously from the entries array ({@code :async}). */
     public boolean asyncFill() {
-        return asyncBatch > 0 && !window;
+        return cacheBatch > 0 && !window;
     }
 
     private String asyncSuffix(char sep) {
-        if (asyncBatch == 0 || window) return "";
-        String b = asyncBatch == defaultAsyncBatch(k) ? "" : Integer.toString(asyncBatch);
+        if (cacheBatch == 0 || window) return "";
+        String b = cacheBatch == defaultAsyncBatch(k) ? "" : Integer.toString(cacheBatch);
         return sep == '_' ? "_a" + b : ":async" + b;
     }
 
@@ -178,7 +180,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
-            case ALU -> window ? "bp_alu_k" + k + "_h_lin_win_t" + tile + "p" + ppt + "_s" + asyncBatch + hmSuffix(halfMath, '_')
+            case ALU -> window ? "bp_alu_k" + k + "_h_lin_win_t" + tile + "p" + ppt + "_s" + cacheBatch + hmSuffix(halfMath, '_')
                     : "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
                     + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + texSuffix(texRead, '_') + (minBlocks > 0 ? "_b" + minBlocks : "") + (maxRegs > 0 ? "_r" + maxRegs : "") + asyncSuffix('_');
         };
@@ -189,7 +191,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> zorder ? "stdz" : "std";
             case TEX -> "tex";
-            case ALU -> window ? "alu:t" + tile + "p" + ppt + hmSuffix(halfMath, ':') + ":win" + (asyncBatch == DEFAULT_WINDOW_BATCH ? "" : asyncBatch)
+            case ALU -> window ? "alu:t" + tile + "p" + ppt + hmSuffix(halfMath, ':') + ":win" + (cacheBatch == DEFAULT_WINDOW_BATCH ? "" : cacheBatch)
                     : (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "") + (maxRegs > 0 ? "r" + maxRegs : "")
                     + (texProjections > 0 ? ":s" + texProjections : "")
                     + (interpolation == Interpolation.LINEAR ? (advanced ? ":adv" : ":std") : "") + hmSuffix(halfMath, ':') + texSuffix(texRead, ':') + asyncSuffix(':');
@@ -267,11 +269,11 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 l.add(async(ka, f, 3, 8, 112, 12));
                 l.add(async(ka, f, 3, 8, 96, 12));
                 // register-window kernels (kernels/backproject.cu TS_WIN)
-                l.add(window(ka, f, 3, 8, 16));
-                l.add(window(ka, f, 4, 8, 16));
-                l.add(window(ka, f, 3, 8, 24));
-                l.add(window(ka, f, 4, 8, 24));
-                l.add(window(ka, f, 4, 4, 16));
+                l.add(window(3, 8, 16));
+                l.add(window(4, 8, 16));
+                l.add(window(3, 8, 24));
+                l.add(window(4, 8, 24));
+                l.add(window(4, 4, 16));
             }
         }
         if (!lin && f == SampleFormat.HALF && ka == 8)
@@ -330,7 +332,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         List<KernelVariant> all = all(k, f, in);
         switch (fam) {
             case "std", "stdz", "tex" -> {
-                if (parts.length > 1) throw new IllegalArgumentException("cuda variant '" + spec + "': " + fam + " takes no parameters");
+                if (parts.length > 1) throw new IllegalArgumentException("backend.variant '" + spec + "': " + fam + " takes no parameters");
                 for (KernelVariant v : all) if (v.id().equals(fam)) return v;
             }
             case "alu", "hybrid" -> {
@@ -338,19 +340,21 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 int tx = TEX_FILTERED;
                 int async = 0, win = 0;
                 int mb = 0, regs = 0;
-                boolean adv = in == Interpolation.LINEAR;
+                boolean adv = in == Interpolation.LINEAR, cachingNamed = false;
                 for (int i = 1; i < parts.length; i++) {
                     String p = parts[i];
-                    if (p.equals("adv")) adv = true;
-                    else if (p.equals("std")) adv = false;
+                    if (p.equals("adv") || p.equals("std")) {
+                        adv = p.equals("adv");
+                        cachingNamed = true;
+                    }
                     else if (p.equals("h2")) hm = 1;
                     else if (p.equals("h2p")) hm = 2;
                     else if (p.equals("h4p")) hm = 3;
                     else if (p.equals("h8p")) hm = 4;
                     else if (p.matches("async\\d*") && fam.equals("alu"))
-                        async = p.length() > 5 ? Integer.parseInt(p.substring(5)) : defaultAsyncBatch(kernelSlices(Family.ALU, k));
+                        async = p.length() > 5 ? batchNumber(spec, p, 5) : defaultAsyncBatch(kernelSlices(Family.ALU, k));
                     else if (p.matches("win\\d*") && fam.equals("alu"))
-                        win = p.length() > 3 ? Integer.parseInt(p.substring(3)) : DEFAULT_WINDOW_BATCH;
+                        win = p.length() > 3 ? batchNumber(spec, p, 3) : DEFAULT_WINDOW_BATCH;
                     else if (p.equals("x") && fam.equals("hybrid")) tx = TEX_EXACT;
                     else if (p.equals("xe") && fam.equals("hybrid")) tx = TEX_ENTRIES;
                     else if (p.matches("t\\d+p\\d+(b\\d+)?(r\\d+)?")) {
@@ -362,25 +366,44 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                         mb = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
                         regs = m.group(4) == null ? 0 : Integer.parseInt(m.group(4));
                     } else if (p.matches("s\\d+") && fam.equals("hybrid")) st = Integer.parseInt(p.substring(1));
-                    else throw new IllegalArgumentException("cuda variant '" + spec + "': unknown parameter '" + p
+                    else throw new IllegalArgumentException("backend.variant '" + spec + "': unknown parameter '" + p
                                 + "' (expected tTpP[bB][rR], adv, std, h2, h2p, h4p, h8p" + (fam.equals("hybrid") ? ", sS, x, xe" : ", async[N], win[N]") + ")");
                 }
-                if (in == Interpolation.NEAREST || win > 0) adv = false;
                 boolean window = win > 0;
+                if (window && (async > 0 || cachingNamed))
+                    throw new IllegalArgumentException("backend.variant '" + spec + "': win caches bins in its own way; it takes no "
+                            + (async > 0 ? "async" : adv ? "adv" : "std"));
+                if (in == Interpolation.NEAREST || window) adv = false;
                 int batch = window ? win : async;
                 for (KernelVariant v : all)
                     if (v.family == Family.ALU && v.tile == tile && v.ppt == ppt && v.texProjections == st && v.advanced == adv
-                            && v.halfMath == hm && v.texRead == tx && v.minBlocks == mb && v.asyncBatch == batch && v.maxRegs == regs
+                            && v.halfMath == hm && v.texRead == tx && v.minBlocks == mb && v.cacheBatch == batch && v.maxRegs == regs
                             && v.window == window)
                         return v;
-                throw new IllegalArgumentException("cuda variant '" + spec + "' is not compiled for mode "
+                if (window && !(kernelSlices(Family.ALU, k) == 8 && f == SampleFormat.HALF && in == Interpolation.LINEAR))
+                    throw new IllegalArgumentException("backend.variant '" + spec + "': the register-window kernel serves 8 half slices, "
+                            + "linear (backend.slicesPerPass 8 or 16, or 0 with half storage), not mode " + modeKey(k, f, in));
+                throw new IllegalArgumentException("backend.variant '" + spec + "' is not compiled for mode "
                         + modeKey(k, f, in) + "; compiled variants: " + ids(all));
             }
             default -> {
             }
         }
-        throw new IllegalArgumentException("unknown cuda variant '" + spec + "': expected auto, std, stdz, tex, alu[:tTpP][:adv|:std] "
+        throw new IllegalArgumentException("backend.variant: unknown cuda variant '" + spec + "': expected auto, std, stdz, tex, alu[:tTpP][:adv|:std] "
                 + "or hybrid[:tTpP][:sS]; for mode " + modeKey(k, f, in) + ": " + ids(all));
+    }
+
+    /** The N of asyncN / winN: projections per cache buffer, a positive number. */
+    private static int batchNumber(String spec, String part, int prefix) {
+        String digits = part.substring(prefix);
+        try {
+            int n = Integer.parseInt(digits);
+            if (n > 0) return n;
+        } catch (NumberFormatException e) {
+            // falls through to the error below
+        }
+        throw new IllegalArgumentException("backend.variant '" + spec + "': " + part.substring(0, prefix) + digits
+                + ": the number of projections per cache buffer must be a positive integer");
     }
 
     static List<String> ids(List<KernelVariant> l) {

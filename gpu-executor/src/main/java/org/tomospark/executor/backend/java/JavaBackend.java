@@ -131,12 +131,18 @@ public final class JavaBackend implements BackprojectionBackend {
             int n = Math.min(k, batch.count() - first);
             int kp = n == k ? k : Integer.highestOneBit(n - 1) << 1; // narrower pass for a remainder
             if (n == 1) kp = 1;
-            packed = MultiSlicePacker.interleavePadded(batch.sinograms(), first, kp, nproj, width, TileKernel.PAD_LEFT,
-                    TileKernel.PAD_RIGHT, packed);
-            if (options.format() == SampleFormat.HALF) {
-                int n2 = nproj * (width + TileKernel.PAD_LEFT + TileKernel.PAD_RIGHT) * kp;
-                for (int i = 0; i < n2; i++) packed[i] = Half.round(packed[i]);
-            }
+            // packing runs in this backend's pool (its parallel streams follow the pool they start in), so
+            // backend.threads bounds it as it bounds the back-projection
+            final int f0 = first, kpf = kp;
+            packed = pool.submit(() -> {
+                float[] pk = MultiSlicePacker.interleavePadded(batch.sinograms(), f0, kpf, nproj, width, TileKernel.PAD_LEFT,
+                        TileKernel.PAD_RIGHT, packed);
+                if (options.format() == SampleFormat.HALF) {
+                    int n2 = nproj * (width + TileKernel.PAD_LEFT + TileKernel.PAD_RIGHT) * kpf;
+                    for (int i = 0; i < n2; i++) pk[i] = Half.round(pk[i]);
+                }
+                return pk;
+            }).join();
             backprojectPass(kernelFor(kp), packed, kp, width, nproj, g, out, first, n);
         }
         long updates = (long) pixels * nproj * batch.count();

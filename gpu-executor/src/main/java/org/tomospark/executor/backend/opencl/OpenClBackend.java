@@ -53,7 +53,8 @@ import static org.jocl.CL.*;
  *       else tex4, ≥4 → tex4, half when {@code format=half} and supported); CPUs and devices without
  *       images: alu (measured faster on PoCL, see BENCHMARKS.md).</li>
  * </ul>
- * {@code std}/{@code tex2}/{@code tex4} store half bins when {@code format=half} and the device supports it.
+ * {@code tex2}/{@code tex4} store half bins when {@code format=half} and the device supports it; {@code std} always
+ * stores float32 (PoCL's CL_R/HALF_FLOAT images read back garbage).
  *
  * <h2>Extra options ({@code BackendOptions.extra})</h2>
  * <ul>
@@ -304,7 +305,8 @@ public final class OpenClBackend implements BackprojectionBackend {
                 }
                 int k = spp >= 4 ? 4 : spp == 2 ? (ctx.supportsImageFormat(CL_RG, CL_FLOAT) ? 2 : 4) : 1;
                 boolean half = wantHalf && k > 1 && ctx.supportsImageFormat(channelOrder(k), CL_HALF_FLOAT);
-                if (wantHalf && !half) LOG.warn("opencl: {} has no {}/HALF_FLOAT images; storing float", device, channelOrderName(k));
+                if (wantHalf && k == 1) LOG.info("opencl std stores float32 bins; half storage is offered by tex4half and alu");
+                else if (wantHalf && !half) LOG.warn("opencl: {} has no {}/HALF_FLOAT images; storing float", device, channelOrderName(k));
                 return new Plan(k == 1 ? "std" : k == 2 ? "tex2" : half ? "tex4half" : "tex4", Kind.IMAGE, k, half, linear, coordDouble);
             }
             case "std":

@@ -3,6 +3,7 @@ package org.tomospark.executor.backend.cuda;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -12,7 +13,9 @@ import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.util.ImageErrors;
 
+import java.nio.file.Path;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -50,13 +53,31 @@ class CudaBackendGpuTest {
             BackendOptions o = BackendOptions.defaults().withSlicesPerPass(4).withFormat(SampleFormat.FLOAT32).withInterpolation(in);
             float[][] ref = run("java", o.withVariant("scalar"), new BackprojectionJob(scan, sg, 5), s);
             float[][] got = run("cuda", o.withVariant("alu"), new BackprojectionJob(scan, sg, 5), s);
-            double num = 0, den = 0;
-            for (int k = 0; k < ref.length; k++)
-                for (int i = 0; i < ref[k].length; i++) {
-                    num += Math.pow(got[k][i] - ref[k][i], 2);
-                    den += Math.pow(ref[k][i], 2);
-                }
-            assertTrue(Math.sqrt(num / den) < 1e-5, in + ": relative L2 " + Math.sqrt(num / den));
+            double err = ImageErrors.relL2(got, ref);
+            assertTrue(err < 1e-5, in + ": relative L2 " + err);
+        }
+    }
+
+    /**
+     * Half storage with the default slices per pass (8) and no auto-tuning: the fallback table's k8 kernel (the
+     * register window), and the 256-thread window variant; 17 slices through chunks of 8 (two full groups and a
+     * partial one), 181 projections (a partial last cache batch), odd detector width and ROI.
+     */
+    @Test
+    void halfDefaultAndWindowKernelsMatchJava(@TempDir Path tmp) {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(211).anglesRange(360, 181).centerOfRotation(104.3).build();
+        SliceGeometry sg = new SliceGeometry(211, 205, 9, 13, 177, 151);
+        Random r = new Random(9);
+        float[][] s = new float[17][181 * 211];
+        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = r.nextFloat() - 0.5f;
+        BackendOptions o = BackendOptions.defaults().withSlicesPerPass(0).withFormat(SampleFormat.HALF)
+                .withInterpolation(Interpolation.LINEAR).withExtra("cuda.autotune", "false").withExtra("cuda.chunkSlices", "8")
+                .withExtra("cuda.tuningCache", tmp.resolve("empty-cache.properties").toString());  // no cached choice
+        float[][] ref = run("java", o.withVariant("scalar"), new BackprojectionJob(scan, sg, 17), s);
+        for (String v : new String[]{"auto", "alu:t32p4:h8p:win"}) {
+            float[][] got = run("cuda", o.withVariant(v), new BackprojectionJob(scan, sg, 17), s);
+            double err = ImageErrors.relL2(got, ref);
+            assertTrue(err < 1e-3, v + ": relative L2 " + err);
         }
     }
 }

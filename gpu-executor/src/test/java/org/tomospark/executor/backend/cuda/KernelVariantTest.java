@@ -113,11 +113,19 @@ class KernelVariantTest {
     @Test
     void unknownOrUncompiledVariantsAreClearErrors() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("fast", 4, HALF, LINEAR));
-        assertTrue(e.getMessage().contains("unknown cuda variant 'fast'"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("backend.variant: unknown cuda variant 'fast'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:t64p16", 1, FLOAT32, LINEAR));
         assertTrue(e.getMessage().contains("not compiled"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:s4", 4, HALF, LINEAR));
         assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("std:t32p4", 4, HALF, LINEAR));
+        // batch numbers must be positive; win conflicts with the entries caches; win outside 8 half slices
+        for (String bad : new String[]{"alu:h8p:win0", "alu:async0", "alu:h8p:win99999999999", "alu:h8p:win:adv",
+                "alu:h8p:win24:async", "alu:h8p:win-1", "alu:h8p:winx"}) {
+            e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse(bad, 8, HALF, LINEAR), bad);
+            assertTrue(e.getMessage().startsWith("backend.variant '" + bad + "'"), e.getMessage());
+        }
+        e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("alu:h4p:win", 4, HALF, LINEAR));
+        assertTrue(e.getMessage().contains("8 half slices") && e.getMessage().contains("k4.half.linear"), e.getMessage());
     }
 
     @Test
