@@ -31,7 +31,7 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Parameters(index = "0", arity = "0..1", paramLabel = "demo", description = "'demo' reconstructs the built-in phantom scan.")
     String dataset;
 
-    @Option(names = "--input", paramLabel = "URI", description = "DataExchange HDF5 file (hdfs://, file:// or a path).")
+    @Option(names = "--input", paramLabel = "URI", description = "DataExchange HDF5 file (hdfs://, file:// or a path). Taken literally, not URI-decoded: '%20' is three characters, and '#', '%' and spaces are part of the name.")
     String input;
 
     @Option(names = "--output", paramLabel = "URI", description = "Output directory for slice_NNNNN.tif.")
@@ -105,7 +105,9 @@ public final class ReconstructCommand implements Callable<Integer> {
         Settings s = settings();
         String in = s.get(JobKeys.INPUT);
         if ("demo".equals(dataset) || "demo".equals(in)) {
-            in = DemoInput.ensure(s).toUri().toString();
+            // a plain absolute path: inputs are taken literally (Hadoop Path), so a file: URI's percent-encoding
+            // (a space or '%' in java.io.tmpdir) would name another, missing file
+            in = DemoInput.ensure(s).toAbsolutePath().toString();
         } else if (dataset != null) {
             throw new IllegalArgumentException("unknown dataset '" + dataset + "': the only built-in dataset is 'demo'; use --input for files");
         }

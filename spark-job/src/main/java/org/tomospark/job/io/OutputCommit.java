@@ -116,8 +116,9 @@ public final class OutputCommit {
 
     /**
      * Driver side, after the input and parameters were validated and before any task: checks the output is
-     * writable, applies the overwrite/resume policy and records the run signature. Nothing is deleted unless
-     * {@code overwrite}.
+     * writable, applies the overwrite/resume policy and records the run signature. No slice is deleted unless
+     * {@code overwrite}; the files derived from the whole volume and {@code _SUCCESS} go, as the run is about to
+     * rewrite them (a {@code --resume} with nothing to do is caught before this, by {@link #upToDate}).
      */
     public State prepare(boolean overwrite, boolean resume, String signature, Map<String, Object> runInfo) {
         if (overwrite && resume) throw new IllegalArgumentException("--overwrite and --resume cannot be used together");
@@ -155,6 +156,48 @@ public final class OutputCommit {
             throw new IllegalArgumentException(uri + ": output is not writable (" + e.getMessage() + ")", e);
         }
         return s;
+    }
+
+    /**
+     * For {@code --resume}, before {@link #prepare}: the committed slices when the output already holds exactly this
+     * run, so there is nothing to do and the output must be left untouched; otherwise null. "Exactly this run":
+     * {@code _SUCCESS} present; the same run signature in {@code _committed/_run.json} and in the manifest; the
+     * manifest lists exactly the slices [first, end), each of which still matches its marker (re-read and
+     * re-hashed); report.json present; and the optional derived files ({@code optionalDerived}, e.g. preview.png,
+     * volume.raw) present exactly as this run would write them. Reads only; writes and deletes nothing.
+     */
+    public Map<Integer, Committed> upToDate(String signature, int first, int end, java.util.Set<String> optionalDerived) {
+        State s;
+        try {
+            s = state();
+        } catch (RuntimeException e) {
+            return null;
+        }
+        if (!s.complete() || !signature.equals(s.runSignature())) return null;
+        try {
+            FileSystem fs = fs();
+            Path d = dir();
+            if (!fs.exists(new Path(d, MANIFEST)) || !fs.exists(new Path(d, REPORT))) return null;
+            for (String f : List.of("preview.png", "volume.raw"))
+                if (fs.exists(new Path(d, f)) != optionalDerived.contains(f)) return null;
+            Map<String, Object> m = Json.read(readAll(fs, new Path(d, MANIFEST)), uri + "/" + MANIFEST);
+            if (!signature.equals(m.get("runSignature"))) return null;
+            // the direct engine's manifest lists the slices at the top level, the Spark engine's under "output"
+            Object slices = m.get("slices");
+            if (slices == null && m.get("output") instanceof Map<?, ?> o) slices = o.get("slices");
+            if (!(slices instanceof List<?> list) || list.size() != end - first) return null;
+            java.util.BitSet rows = new java.util.BitSet();
+            for (Object e : list) {
+                if (!(e instanceof Map<?, ?> sl) || !(sl.get("row") instanceof Number n)) return null;
+                int row = n.intValue();
+                if (row < first || row >= end || rows.get(row)) return null;
+                rows.set(row);
+            }
+        } catch (IOException | RuntimeException e) {
+            return null; // unreadable or malformed: not provably complete, so the run goes the ordinary way
+        }
+        Map<Integer, Committed> v = verifiedCommitted(first, end);
+        return v.size() == end - first ? v : null;
     }
 
     /** Files written once per run from the whole volume, after the slices. */

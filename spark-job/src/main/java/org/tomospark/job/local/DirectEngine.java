@@ -13,6 +13,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.job.io.InputIdentity;
 import org.tomospark.job.io.InputOptions;
@@ -109,38 +110,65 @@ public final class DirectEngine {
             ScanMetadata meta = src.metadata();
             // validate geometry and rows before touching the output
             p.scanGeometry(meta);
-            SliceGeometry sg = p.sliceGeometry(meta);
             int[] range = p.rowRange(meta);
-            FlatDark fields = FlatDark.read(src, range[0], range[1] - range[0]); // every flat/dark row of the range is checked
-            p.preprocessor().apply(src.readProjections(range[0], 1), fields.subBand(0, 1), src.dataName(), src.flatName());
-
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
-            if (sweep != null) return runSweep(req, src, openOutput(req), sweep, range);
+            if (sweep != null) {
+                FlatDark fields = FlatDark.read(src, range[0], range[1] - range[0]);
+                p.preprocessor().apply(src.readProjections(range[0], 1), fields.subBand(0, 1), src.dataName(), src.flatName());
+                return runSweep(req, src, openOutput(req), sweep, range);
+            }
+            // centre auto is resolved once, here, as the Spark engine does: the run signature, the run info, the
+            // manifest and the reconstruction all use the centre found (it depends on the row range, so a --resume
+            // over another range that finds another centre is refused instead of mixing slices of two centres)
+            long c0 = System.nanoTime();
+            Workflow.CenterResolution cr = Workflow.resolveCenter(src, p);
+            long centerNs = System.nanoTime() - c0;
+            ReconstructionParams rp = cr.params();
+            Workflow wf = new Workflow(rp.scanGeometry(meta), rp);
+            SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
+            int rb = p.workflow().binRows();
+            int first = range[0] / rb, end = first + (range[1] - range[0]) / rb; // output slice indices
+            // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
+            int[] hb = wf.haloBand(range[0], Math.max(1, (range[1] - range[0]) / rb * rb), meta.rows());
+            FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
+            rp.preprocessor().apply(src.readProjections(range[0], 1), fields.subBand(range[0] - hb[0], 1), src.dataName(), src.flatName());
+
             // the same commit protocol as the Spark engine: run signature, per-slice markers, manifest, _SUCCESS
             String format = ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf);
             Map<String, Object> identity = InputIdentity.of(req.input(), format, inputOptions, hadoopConf);
-            String signature = OutputCommit.signature(identity, p);
+            String signature = OutputCommit.signature(identity, rp);
             OutputCommit out = new OutputCommit(req.output(), hadoopConf);
+            if (req.resume() && !req.overwrite()) {
+                Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, first, end,
+                        req.preview() ? java.util.Set.of("preview.png") : java.util.Set.of());
+                if (done != null) return nothingToDo(req, out, done.size(), range);
+            }
             Map<String, Object> runInfo = new java.util.TreeMap<>();
             runInfo.put("input", identity);
-            runInfo.put("params", Json.describe(p));
+            runInfo.put("params", Json.describe(rp));
             out.prepare(req.overwrite(), req.resume(), signature, runInfo);
-            int rb = p.workflow().binRows();
-            int first = range[0] / rb, end = first + (range[1] - range[0]) / rb; // output slice indices
-            java.util.Set<Integer> reused = req.resume() ? out.verifiedCommitted(first, end).keySet() : java.util.Set.of();
+            // slices kept from an earlier run, with the checksums verified against their bytes
+            Map<Integer, OutputCommit.Committed> reused = req.resume() ? out.verifiedCommitted(first, end) : Map.of();
             Map<Integer, OutputCommit.Committed> committed = new java.util.TreeMap<>();
             log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
                     + sg.roiCols() + "x" + sg.roiRows() + " slices"
-                    + (p.workflow().centerMethod() != null ? "; centre: auto (" + p.workflow().centerMethod().id() + ")" : ""));
+                    + (cr.found() != null ? String.format(java.util.Locale.ROOT, "; centre: auto (%s) %.2f px",
+                    cr.found().method().id(), rp.center()) : ""));
             ProgressBar bar = new ProgressBar(log);
             OrthoPreview preview = new OrthoPreview(first, end);
             try {
-                VolumeReconstructor.Summary s = VolumeReconstructor.run(src, p, (row, px, w, h) -> {
+                VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
                     committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
                     if (req.preview()) preview.accept(row, px, w, h);
-                }, bar::update, req.resume() ? reused::contains : null);
+                }, bar::update, req.resume() ? reused::containsKey : null);
+                // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
+                Map<String, Object> workflow = VolumeReconstructor.describe(rp, wf, cr.found(), centerNs,
+                        s0.workflow().get("groupRows") instanceof Integer g ? g : 0, wf.haloRows(), range[1] - range[0]);
+                VolumeReconstructor.Summary s = new VolumeReconstructor.Summary(s0.scan(), s0.slice(), s0.slices(), s0.skipped(),
+                        s0.updates(), s0.elapsedNanos(), s0.readNanos(), s0.preprocessNanos(), s0.filterNanos(), s0.backprojectNanos(),
+                        s0.preprocess(), s0.backend(), s0.device(), s0.variant(), workflow);
                 if (req.preview()) {
-                    for (int row : reused) { // slices kept from an earlier run still belong in the preview
+                    for (int row : reused.keySet()) { // slices kept from an earlier run still belong in the preview
                         if (committed.containsKey(row)) continue;
                         FloatTiff.Image img;
                         try {
@@ -153,10 +181,12 @@ public final class DirectEngine {
                     if (preview.hasData())
                         out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
                 }
-                Map<String, Object> report = RunReport.build(req, s, "direct");
+                JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
+                        req.settings());
+                Map<String, Object> report = RunReport.build(resolved, s, "direct");
                 out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
-                out.finish(Json.write(manifest(req, identity, signature, p, committed, reused)));
-                log.print(RunReport.summary(req, s));
+                out.finish(Json.write(manifest(req, identity, signature, rp, committed, reused)));
+                log.print(RunReport.summary(resolved, s));
                 return new Result(s, report, req.output());
             } finally {
                 out.writer().cleanTemporary();
@@ -164,9 +194,22 @@ public final class DirectEngine {
         }
     }
 
+    /** --resume of an output that already holds exactly this run: reported, and the output is left untouched. */
+    private Result nothingToDo(JobRequest req, OutputCommit out, int slices, int[] range) {
+        log.println(nothingToDoMessage(req.output(), slices, range));
+        Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), req.output() + "/" + OutputCommit.REPORT);
+        return new Result(null, report, req.output());
+    }
+
+    /** The line both engines print for a --resume with nothing to do. */
+    public static String nothingToDoMessage(String output, int slices, int[] range) {
+        return "Nothing to do: " + output + " already holds this reconstruction of rows " + range[0] + ".." + (range[1] - 1)
+                + " (" + slices + " slices verified against their checksums, same run signature); the output was left untouched";
+    }
+
     /** manifest.json: software, input identity, every parameter, the run signature and each slice's checksum. */
     static Map<String, Object> manifest(JobRequest req, Map<String, Object> identity, String signature, ReconstructionParams p,
-                                        Map<Integer, OutputCommit.Committed> computed, java.util.Set<Integer> reused) {
+                                        Map<Integer, OutputCommit.Committed> computed, Map<Integer, OutputCommit.Committed> reused) {
         Map<String, Object> m = new java.util.LinkedHashMap<>();
         m.put("software", "tomospark " + Version.get());
         m.put("engine", "direct");
@@ -178,8 +221,10 @@ public final class DirectEngine {
         for (var e : computed.entrySet())
             slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
                     "bytes", e.getValue().bytes(), "reused", false));
-        for (int row : reused)
-            if (!computed.containsKey(row)) slices.add(Map.of("row", row, "file", SliceWriter.sliceName(row), "reused", true));
+        for (var e : reused.entrySet()) // kept slices: the checksum and length verified against their bytes before the run
+            if (!computed.containsKey(e.getKey()))
+                slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
+                        "bytes", e.getValue().bytes(), "reused", true));
         slices.sort(java.util.Comparator.comparingInt(x -> (Integer) x.get("row")));
         m.put("slices", slices);
         return m;

@@ -153,6 +153,19 @@ public final class SparkReconstruction {
         Object paramsJson = Json.describe(params);
         String signature = OutputCommit.signature(identity, params);
         OutputCommit out = new OutputCommit(spec.output(), conf);
+        if (spec.resume() && !spec.overwrite()) {
+            // --resume of an output that already holds exactly this run: nothing to do, and nothing is deleted or rewritten
+            java.util.Set<String> derived = new java.util.HashSet<>();
+            if (spec.preview()) derived.add("preview.png");
+            if (spec.spark().outputRaw()) derived.add("volume.raw");
+            Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, first, end, derived);
+            if (done != null) {
+                String msg = org.tomospark.job.local.DirectEngine.nothingToDoMessage(spec.output(), done.size(), range);
+                LOG.info(msg);
+                Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), spec.output() + "/" + OutputCommit.REPORT);
+                return new Result(spec.output(), report, msg + "\n", end - first, 0, done.size(), List.of());
+            }
+        }
         Map<String, Object> runInfo = new TreeMap<>();
         runInfo.put("input", identity);
         runInfo.put("params", paramsJson);

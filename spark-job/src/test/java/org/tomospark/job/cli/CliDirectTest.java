@@ -105,17 +105,124 @@ class CliDirectTest {
         assertTrue(other.err().contains("--resume refused"), other.err());
         // a damaged slice (its bytes no longer match the commit marker) is recomputed; the intact one is kept
         byte[] good = Files.readAllBytes(out.resolve("slice_00003.tif"));
+        byte[] before = Files.readAllBytes(out.resolve("slice_00002.tif"));
         Files.write(out.resolve("slice_00002.tif"), new byte[]{1, 2, 3});
         Run resumed = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
         assertEquals(0, resumed.code(), resumed.err());
         assertEquals(6, sliceCount(out));
         assertTrue(resumed.err().contains("(1 skipped)"), resumed.err());
         assertArrayEquals(good, Files.readAllBytes(out.resolve("slice_00003.tif")));
-        assertTrue(Files.size(out.resolve("slice_00002.tif")) > 1000, "damaged slice recomputed");
-        String manifest = Files.readString(out.resolve("manifest.json"));
-        assertTrue(manifest.contains("\"runSignature\"") && manifest.contains("slice_00005.tif") && manifest.contains("sha256"), manifest);
+        assertArrayEquals(before, Files.readAllBytes(out.resolve("slice_00002.tif")), "damaged slice recomputed to the same bytes");
+        // every slice of the manifest, computed or kept, with its checksum and length
+        Map<String, Object> man = org.tomospark.job.io.Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
+        assertTrue(String.valueOf(man.get("runSignature")).matches("[0-9a-f]{32}"), man.toString());
+        assertManifestSlices(out, man, java.util.List.of(0, 1, 2, 3, 4, 5), java.util.Set.of(3));
         assertTrue(Files.isRegularFile(out.resolve("_committed/slice_00004.sha256")));
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--overwrite").code());
+    }
+
+    /** The manifest lists exactly these rows, each with the SHA-256 and length of the file as it is now. */
+    @SuppressWarnings("unchecked")
+    static void assertManifestSlices(Path out, Map<String, Object> man, java.util.List<Integer> rows, java.util.Set<Integer> reused)
+            throws Exception {
+        java.util.List<Map<String, Object>> slices = (java.util.List<Map<String, Object>>) man.get("slices");
+        assertEquals(rows, slices.stream().map(x -> ((Number) x.get("row")).intValue()).toList());
+        for (Map<String, Object> e : slices) {
+            int row = ((Number) e.get("row")).intValue();
+            byte[] b = Files.readAllBytes(out.resolve((String) e.get("file")));
+            assertEquals(String.format("slice_%05d.tif", row), e.get("file"));
+            assertTrue(String.valueOf(e.get("sha256")).matches("[0-9a-f]{64}"), e.toString());
+            assertEquals(org.tomospark.job.io.Json.sha256(b), e.get("sha256"), e.toString());
+            assertEquals((long) b.length, ((Number) e.get("bytes")).longValue(), e.toString());
+            assertEquals(reused.contains(row), e.get("reused"), e.toString());
+        }
+    }
+
+    @Test
+    void resumeOfACompleteOutputHasNothingToDoAndLeavesItUntouched() throws Exception {
+        Path out = tmp.resolve("out-complete");
+        assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5").code());
+        java.util.List<String> files = java.util.List.of("manifest.json", "report.json", "preview.png", "_SUCCESS", "_committed/_run.json",
+                "slice_00002.tif");
+        Map<String, Object[]> before = new HashMap<>();
+        for (String f : files)
+            before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
+        Thread.sleep(1100); // a rewrite would show in the modification times
+        Run again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5", "--resume");
+        assertEquals(0, again.code(), again.err());
+        assertTrue(again.err().contains("Nothing to do") && again.err().contains("rows 1..4 (4 slices verified"), again.err());
+        for (String f : files) {
+            assertEquals(before.get(f)[0], Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
+            assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
+        }
+        // another range is real work: the manifest is rewritten for rows 0..4, the four verified slices kept
+        Run wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
+        assertEquals(0, wider.code(), wider.err());
+        assertFalse(wider.err().contains("Nothing to do"), wider.err());
+        assertTrue(wider.err().contains("(4 skipped)"), wider.err());
+        assertManifestSlices(out, org.tomospark.job.io.Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest"),
+                java.util.List.of(0, 1, 2, 3, 4), java.util.Set.of(1, 2, 3, 4));
+        // a damaged slice is real work too: recomputed, not reported as nothing to do
+        Files.write(out.resolve("slice_00004.tif"), new byte[]{1, 2, 3});
+        Run damaged = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
+        assertEquals(0, damaged.code(), damaged.err());
+        assertFalse(damaged.err().contains("Nothing to do"), damaged.err());
+        assertTrue(damaged.err().contains("(4 skipped)"), damaged.err());
+        assertArrayEquals((byte[]) before.get("slice_00002.tif")[1], Files.readAllBytes(out.resolve("slice_00002.tif")));
+    }
+
+    @Test
+    void demoInputUnderADirectoryWithASpaceAndAPercentSign() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("tmp dir 100%"));
+        String old = System.getProperty("java.io.tmpdir");
+        System.setProperty("java.io.tmpdir", dir.toString());
+        try {
+            Path out = tmp.resolve("demo out");
+            Run r = cli("reconstruct", "demo", "--output", out.toString(), "--conf", "demo.width=32", "--conf", "demo.rows=3",
+                    "--conf", "demo.projections=24", "--backend", "java");
+            assertEquals(0, r.code(), r.err());
+            assertEquals(3, sliceCount(out));
+            // the input recorded is the demo file as a plain path under that directory, not a percent-encoded URI
+            Map<String, Object> rep = org.tomospark.job.io.Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
+            String in = (String) rep.get("input");
+            assertTrue(in.startsWith(dir.resolve("tomospark-demo").toString() + "/demo-32x3x24"), in);
+            assertTrue(Files.isRegularFile(Path.of(in)), in);
+        } finally {
+            System.setProperty("java.io.tmpdir", old);
+        }
+    }
+
+    @Test
+    void flatsOfPaganinHaloRowsAreCheckedBeforeAnySliceIsWritten() throws Exception {
+        // 24 rows; Paganin at these settings reads 16 halo rows: rows 0..1 need flats of rows 0..17. Row 17's flat is NaN,
+        // which only the second group (row 1) reads: it must fail before the first group writes slice 0
+        float[][][] data = new float[4][24][16], white = new float[2][24][16];
+        for (float[][] a : data) for (float[] b : a) java.util.Arrays.fill(b, 50f);
+        for (float[][] a : white) for (float[] b : a) java.util.Arrays.fill(b, 100f);
+        white[1][17][3] = Float.NaN;
+        Path f = writeBad("haloflats.h5", ex -> {
+            ex.putDataset("data", data);
+            ex.putDataset("data_white", white);
+            ex.putDataset("theta", new double[]{0, 45, 90, 135});
+        });
+        String[] paganin = {"--phase-energy", "20", "--phase-distance", "0.01", "--pixel-size", "1e-6", "--delta-beta", "1"};
+        String[] args = Stream.concat(Stream.of("reconstruct", "--input", f.toString(), "--slices", "0:2", "--conf", "group.rows=1",
+                "--backend", "java"), Stream.of(paganin)).toArray(String[]::new);
+        assertFailsCleanly("/exchange/data_white: frame 1 has a non-finite value", args);
+        // without the NaN row in the halo (rows 0..1 and their halo end at 17), the same run succeeds
+        white[1][17][3] = 100f;
+        white[1][18][3] = Float.NaN;
+        Path g = writeBad("haloflats-ok.h5", ex -> {
+            ex.putDataset("data", data);
+            ex.putDataset("data_white", white);
+            ex.putDataset("theta", new double[]{0, 45, 90, 135});
+        });
+        Path out = tmp.resolve("halo-ok");
+        String[] ok = Stream.concat(Stream.of("reconstruct", "--input", g.toString(), "--output", out.toString(), "--slices", "0:2",
+                "--conf", "group.rows=1", "--backend", "java"), Stream.of(paganin)).toArray(String[]::new);
+        Run r = cli(ok);
+        assertEquals(0, r.code(), r.err());
+        assertEquals(2, sliceCount(out));
     }
 
     @Test

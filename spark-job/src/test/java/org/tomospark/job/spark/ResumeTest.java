@@ -41,12 +41,18 @@ class ResumeTest {
         // volume.raw and the earlier preview, report and manifest must not survive beside the new run's files
         SparkJobSpec narrow = TestScans.spec(TestScans.hdf5().toString(), out.toString())
                 .withParams(TestScans.params().toBuilder().rows(0, 8).build()).withResume(true).withPreview(false);
-        byte[] reportBefore = Files.readAllBytes(out.resolve("report.json"));
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), narrow, null);
         assertEquals(8, r.slicesSkipped());
         assertFalse(Files.exists(out.resolve("volume.raw")), "stale volume.raw of the earlier 16-slice run");
         assertFalse(Files.exists(out.resolve("preview.png")), "stale preview of the earlier run");
-        assertFalse(java.util.Arrays.equals(reportBefore, Files.readAllBytes(out.resolve("report.json"))));
+        // the report and manifest are the narrow run's: 8 slices, rows 0..7, all reused
+        Map<String, Object> rep = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
+        assertEquals(Map.of("total", 8, "computed", 0, "skipped", 8), rep.get("slices"));
+        Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
+        @SuppressWarnings("unchecked") List<Map<String, Object>> ms =
+                (List<Map<String, Object>>) ((Map<String, Object>) man.get("output")).get("slices");
+        assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), ms.stream().map(x -> ((Number) x.get("row")).intValue()).toList());
+        assertTrue(ms.stream().allMatch(x -> Boolean.TRUE.equals(x.get("reused"))), ms.toString());
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         assertFalse(Files.exists(out.resolve("_temporary")));
         TestScans.assertBitIdentical(java.util.Map.of(3, TestScans.reference().get(3)),
@@ -116,9 +122,22 @@ class ResumeTest {
         for (Map<String, Object> s : ms)
             assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));
 
-        // 5. resuming a complete output recomputes nothing
+        // 5. resuming a complete output recomputes nothing, and leaves every file as it was
+        java.util.List<String> files = List.of("manifest.json", "report.json", "_SUCCESS", "_committed/_run.json");
+        Map<String, Long> mtimes = new java.util.HashMap<>();
+        Map<String, byte[]> bytes = new java.util.HashMap<>();
+        for (String f : files) {
+            mtimes.put(f, Files.getLastModifiedTime(out.resolve(f)).toMillis());
+            bytes.put(f, Files.readAllBytes(out.resolve(f)));
+        }
+        Thread.sleep(1100);
         SparkReconstruction.Result again = SparkReconstruction.run(TestScans.spark(), spec.withResume(true), null);
         assertEquals(0, again.slicesComputed());
         assertEquals(16, again.slicesSkipped());
+        assertTrue(again.summary().startsWith("Nothing to do"), again.summary());
+        for (String f : files) {
+            assertEquals(mtimes.get(f), Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
+            org.junit.jupiter.api.Assertions.assertArrayEquals(bytes.get(f), Files.readAllBytes(out.resolve(f)), f + " changed");
+        }
     }
 }

@@ -1,0 +1,152 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.tomospark.job.cli.TomoCli;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * --center auto and --resume, both engines: the run signature holds the centre found (which depends on the row range),
+ * so the direct and Spark engines sign the same run alike and resume each other's outputs, and a resume over another
+ * range that finds another centre is refused instead of mixing slices of two centres.
+ */
+class CenterAutoResumeTest {
+    record Run(int code, String err) {
+    }
+
+    static Run cli(String... args) {
+        PrintStream old = System.err;
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(buf, true));
+        try {
+            return new Run(TomoCli.run(args), buf.toString());
+        } finally {
+            System.setErr(old);
+        }
+    }
+
+    static Run rec(String engine, Path out, String... more) {
+        List<String> a = new ArrayList<>(List.of("reconstruct", "--engine", engine, "--input", TestScans.hdf5().toString(), "--output",
+                out.toString(), "--backend", "java", "--filter", "shepp-logan", "--center", "auto"));
+        a.addAll(List.of(more));
+        return cli(a.toArray(String[]::new));
+    }
+
+    static double center(Path out) throws Exception {
+        Map<String, Object> r = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
+        @SuppressWarnings("unchecked") Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) r.get("workflow")).get("center");
+        assertEquals("auto", c.get("source"), "the report says the centre was found automatically: " + c);
+        assertEquals("vo", c.get("method"), c.toString());
+        return ((Number) c.get("value")).doubleValue();
+    }
+
+    static String runSignature(Path out) throws Exception {
+        return String.valueOf(Json.read(Files.readAllBytes(out.resolve(OutputCommit.COMMITTED).resolve(OutputCommit.RUN)), "run")
+                .get("signature"));
+    }
+
+    static long slices(Path out) throws Exception {
+        try (Stream<Path> s = Files.list(out)) {
+            return s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.tif")).count();
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void resumeOverAnotherRangeWithAnotherAutoCentreIsRefusedByBothEngines() throws Exception {
+        TestScans.spark();
+        Path part = TestScans.tmp("auto-range").resolve("rec");
+        Path whole = TestScans.tmp("auto-whole").resolve("rec");
+        Run a = rec("direct", part, "--slices", "0:8");
+        assertEquals(0, a.code(), a.err());
+        Run b = rec("direct", whole);
+        assertEquals(0, b.code(), b.err());
+        double c8 = center(part), c16 = center(whole);
+        // the centre is searched around the middle of the row range: rows 0..7 and 0..15 give different centres here
+        assertNotEquals(c8, c16, 1e-9, "test data: the two ranges must find different centres");
+        assertNotEquals(runSignature(part), runSignature(whole));
+        byte[] kept = Files.readAllBytes(part.resolve("slice_00003.tif"));
+        for (String engine : List.of("direct", "spark")) {
+            Run r = rec(engine, part, "--resume");
+            assertEquals(2, r.code(), engine + ": " + r.err());
+            assertTrue(r.err().contains("--resume refused"), engine + ": " + r.err());
+            assertEquals(8, slices(part), "nothing written by the refused " + engine + " resume");
+        }
+        assertArrayEquals(kept, Files.readAllBytes(part.resolve("slice_00003.tif")));
+        // the same range again finds the same centre: resumable
+        Files.delete(part.resolve("slice_00005.tif"));
+        Run same = rec("direct", part, "--slices", "0:8", "--resume");
+        assertEquals(0, same.code(), same.err());
+        assertTrue(same.err().contains("(7 skipped)"), same.err());
+        assertEquals(c8, center(part));
+    }
+
+    @Test
+    @Timeout(300)
+    void eachEngineResumesTheOthersAutoCentreOutput() throws Exception {
+        TestScans.spark();
+        for (String[] pair : List.of(new String[]{"direct", "spark"}, new String[]{"spark", "direct"})) {
+            Path out = TestScans.tmp("auto-" + pair[0] + "-" + pair[1]).resolve("rec");
+            Run first = rec(pair[0], out);
+            assertEquals(0, first.code(), first.err());
+            String sig = runSignature(out);
+            double c = center(out);
+            byte[] s2 = Files.readAllBytes(out.resolve("slice_00002.tif"));
+            Files.write(out.resolve("slice_00002.tif"), new byte[]{1, 2, 3}); // damaged: the resume has one slice to compute
+            Run second = rec(pair[1], out, "--resume");
+            assertEquals(0, second.code(), pair[1] + " resuming " + pair[0] + ": " + second.err());
+            assertEquals(sig, runSignature(out), "the same run signature from both engines");
+            assertEquals(sig, Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest").get("runSignature"));
+            assertEquals(c, center(out));
+            Map<String, Object> rep = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
+            assertEquals(Map.of("total", 16, "computed", 1, "skipped", 15), rep.get("slices"), pair[1] + " resuming " + pair[0]);
+            assertEquals(pair[1], rep.get("engine"));
+            assertArrayEquals(s2, Files.readAllBytes(out.resolve("slice_00002.tif")), "recomputed bit-identically");
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void sparkResumeOfACompleteOutputWithPreviewAndRawVolumeLeavesItUntouched() throws Exception {
+        TestScans.spark();
+        Path out = TestScans.tmp("noop-spark").resolve("rec");
+        SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withSpark(SparkOptions.defaults().withProgress(false).withOutputRaw(true)).withPreview(true);
+        SparkReconstruction.run(TestScans.spark(), spec, null);
+        List<String> files = List.of("manifest.json", "report.json", "preview.png", "volume.raw", "_SUCCESS", "_committed/_run.json");
+        Map<String, Object[]> before = new java.util.HashMap<>();
+        for (String f : files)
+            before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
+        assertEquals(16L * 96 * 96 * 4, ((byte[]) before.get("volume.raw")[1]).length);
+        Thread.sleep(1100);
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec.withResume(true), null);
+        assertTrue(r.summary().startsWith("Nothing to do"), r.summary());
+        assertEquals(0, r.slicesComputed());
+        assertEquals(16, r.slicesSkipped());
+        for (String f : files) {
+            assertEquals(before.get(f)[0], Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
+            assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
+        }
+        // without volume.raw requested the derived files differ from what this run writes: real work, volume.raw goes
+        SparkReconstruction.Result r2 = SparkReconstruction.run(TestScans.spark(),
+                spec.withResume(true).withSpark(SparkOptions.defaults().withProgress(false)), null);
+        assertFalse(r2.summary().startsWith("Nothing to do"), r2.summary());
+        assertEquals(16, r2.slicesSkipped());
+        assertFalse(Files.exists(out.resolve("volume.raw")));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+    }
+}
