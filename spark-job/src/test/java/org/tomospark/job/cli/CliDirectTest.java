@@ -12,8 +12,6 @@ import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -34,19 +32,8 @@ class CliDirectTest {
         new DemoDataset(DemoDataset.Spec.demo().withSize(64, 6, 90)).writeHdf5(scan);
     }
 
-    record Run(int code, String err) {
-    }
-
-    static Run cli(String... args) {
-        PrintStream old = System.err;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(buf, true));
-        try {
-            int code = TomoCli.run(args);
-            return new Run(code, buf.toString());
-        } finally {
-            System.setErr(old);
-        }
+    static CliRun cli(String... args) {
+        return CliRun.of(args);
     }
 
     static long sliceCount(Path dir) throws Exception {
@@ -59,7 +46,7 @@ class CliDirectTest {
     @Test
     void slicesEqualTheLibraryRunAndGroupingDoesNotMatter() throws Exception {
         Path out = tmp.resolve("out-whole");
-        Run r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java", "--filter", "shepp-logan");
+        CliRun r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java", "--filter", "shepp-logan");
         assertEquals(0, r.code(), r.err());
         assertEquals(6, sliceCount(out));
         assertTrue(Files.isRegularFile(out.resolve("_SUCCESS")));
@@ -96,18 +83,18 @@ class CliDirectTest {
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "2:4").code());
         assertEquals(2, sliceCount(out));
         assertTrue(Files.exists(out.resolve("slice_00002.tif")) && Files.exists(out.resolve("slice_00003.tif")));
-        Run again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString());
+        CliRun again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString());
         assertEquals(2, again.code());
         assertTrue(again.err().contains("already holds a complete reconstruction") && again.err().contains("--overwrite"), again.err());
         // other parameters: resuming would mix two reconstructions, so it is refused
-        Run other = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--center", "30");
+        CliRun other = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--center", "30");
         assertEquals(2, other.code());
         assertTrue(other.err().contains("--resume refused"), other.err());
         // a damaged slice (its bytes no longer match the commit marker) is recomputed; the intact one is kept
         byte[] good = Files.readAllBytes(out.resolve("slice_00003.tif"));
         byte[] before = Files.readAllBytes(out.resolve("slice_00002.tif"));
         Files.write(out.resolve("slice_00002.tif"), new byte[]{1, 2, 3});
-        Run resumed = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
+        CliRun resumed = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
         assertEquals(0, resumed.code(), resumed.err());
         assertEquals(6, sliceCount(out));
         assertTrue(resumed.err().contains("(1 skipped)"), resumed.err());
@@ -148,7 +135,7 @@ class CliDirectTest {
         for (String f : files)
             before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
         Thread.sleep(1100); // a rewrite would show in the modification times
-        Run again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5", "--resume");
+        CliRun again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5", "--resume");
         assertEquals(0, again.code(), again.err());
         assertTrue(again.err().contains("Nothing to do") && again.err().contains("rows 1..4 (4 slices verified"), again.err());
         for (String f : files) {
@@ -156,7 +143,7 @@ class CliDirectTest {
             assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
         }
         // another range is real work: the manifest is rewritten for rows 0..4, the four verified slices kept
-        Run wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
+        CliRun wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
         assertEquals(0, wider.code(), wider.err());
         assertFalse(wider.err().contains("Nothing to do"), wider.err());
         assertTrue(wider.err().contains("(4 skipped)"), wider.err());
@@ -164,7 +151,7 @@ class CliDirectTest {
                 java.util.List.of(0, 1, 2, 3, 4), java.util.Set.of(1, 2, 3, 4));
         // a damaged slice is real work too: recomputed, not reported as nothing to do
         Files.write(out.resolve("slice_00004.tif"), new byte[]{1, 2, 3});
-        Run damaged = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
+        CliRun damaged = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
         assertEquals(0, damaged.code(), damaged.err());
         assertFalse(damaged.err().contains("Nothing to do"), damaged.err());
         assertTrue(damaged.err().contains("(4 skipped)"), damaged.err());
@@ -178,7 +165,7 @@ class CliDirectTest {
         System.setProperty("java.io.tmpdir", dir.toString());
         try {
             Path out = tmp.resolve("demo out");
-            Run r = cli("reconstruct", "demo", "--output", out.toString(), "--conf", "demo.width=32", "--conf", "demo.rows=3",
+            CliRun r = cli("reconstruct", "demo", "--output", out.toString(), "--conf", "demo.width=32", "--conf", "demo.rows=3",
                     "--conf", "demo.projections=24", "--backend", "java");
             assertEquals(0, r.code(), r.err());
             assertEquals(3, sliceCount(out));
@@ -220,7 +207,7 @@ class CliDirectTest {
         Path out = tmp.resolve("halo-ok");
         String[] ok = Stream.concat(Stream.of("reconstruct", "--input", g.toString(), "--output", out.toString(), "--slices", "0:2",
                 "--conf", "group.rows=1", "--backend", "java"), Stream.of(paganin)).toArray(String[]::new);
-        Run r = cli(ok);
+        CliRun r = cli(ok);
         assertEquals(0, r.code(), r.err());
         assertEquals(2, sliceCount(out));
     }
@@ -234,7 +221,7 @@ class CliDirectTest {
         assertTrue(Files.exists(out.resolve("_SUCCESS")) && Files.exists(out.resolve("preview.png")));
         assertFalse(Files.exists(tmp.resolve("out ")), "output written to the path cut at '#'");
         // resuming rows 0..2 only: the kept slices inside the range are reused, the preview covers the range
-        Run narrow = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--slices", "0:3");
+        CliRun narrow = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--slices", "0:3");
         assertEquals(0, narrow.code(), narrow.err());
         assertTrue(narrow.err().contains("(3 skipped)"), narrow.err());
         String manifest = Files.readString(out.resolve("manifest.json"));
@@ -253,7 +240,7 @@ class CliDirectTest {
     void assertFailsCleanly(String expected, String... args) throws Exception {
         Path out = tmp.resolve("bad-" + System.nanoTime());
         String[] full = Stream.concat(Stream.of(args), Stream.of("--output", out.toString())).toArray(String[]::new);
-        Run r = cli(full);
+        CliRun r = cli(full);
         assertEquals(2, r.code(), r.err());
         assertTrue(r.err().contains(expected), "expected '" + expected + "' in: " + r.err());
         assertEquals(0, sliceCount(out), "no slice may be written");
@@ -316,16 +303,16 @@ class CliDirectTest {
     void unwritableOutputIsReportedBeforeWork() throws Exception {
         Path file = tmp.resolve("a-file");
         Files.writeString(file, "x");
-        Run r = cli("reconstruct", "--input", scan.toString(), "--output", file.resolve("sub").toString());
+        CliRun r = cli("reconstruct", "--input", scan.toString(), "--output", file.resolve("sub").toString());
         assertEquals(2, r.code());
         assertTrue(r.err().contains("output is not writable"), r.err());
     }
 
     @Test
     void helpAndBackends() {
-        Run h = cli("reconstruct", "--help");
+        CliRun h = cli("reconstruct", "--help");
         assertEquals(0, h.code());
-        Run b = cli("backends");
+        CliRun b = cli("backends");
         assertEquals(0, b.code());
     }
 }

@@ -10,8 +10,6 @@ import org.tomospark.executor.phantom.DemoDataset;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -29,18 +27,8 @@ class CliWorkflowTest {
         throw new IllegalStateException("tooth.h5 not found in ../shared/data");
     }
 
-    record Run(int code, String err) {
-    }
-
-    static Run cli(String... args) {
-        PrintStream old = System.err;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(buf, true));
-        try {
-            return new Run(TomoCli.run(args), buf.toString());
-        } finally {
-            System.setErr(old);
-        }
+    static CliRun cli(String... args) {
+        return CliRun.of(args);
     }
 
     static JsonNode report(Path out) throws Exception {
@@ -68,7 +56,7 @@ class CliWorkflowTest {
     @Test
     void toothWithAutoCenterWritesReportAndPreview() throws Exception {
         Path out = tmp.resolve("tooth");
-        Run r = cli("reconstruct", "--input", tooth().toString(), "--output", out.toString(), "--backend", "java",
+        CliRun r = cli("reconstruct", "--input", tooth().toString(), "--output", out.toString(), "--backend", "java",
                 "--center", "auto", "--center-method", "correlation");
         assertEquals(0, r.code(), r.err());
         JsonNode rep = report(out);
@@ -94,7 +82,7 @@ class CliWorkflowTest {
     @Test
     void centerSweepWritesLabelledImagesAndContactSheet() throws Exception {
         Path out = tmp.resolve("sweep");
-        Run r = cli("reconstruct", "--input", tooth().toString(), "--output", out.toString(), "--backend", "java",
+        CliRun r = cli("reconstruct", "--input", tooth().toString(), "--output", out.toString(), "--backend", "java",
                 "--center-sweep", "290:302:3", "--conf", "slice.size=320");
         assertEquals(0, r.code(), r.err());
         String[] names = {"center_0290.00.tif", "center_0293.00.tif", "center_0296.00.tif", "center_0299.00.tif", "center_0302.00.tif"};
@@ -132,7 +120,7 @@ class CliWorkflowTest {
         Path scan = tmp.resolve("half.h5");
         new DemoDataset(DemoDataset.Spec.demo().withSize(96, 4, 360).withRange(360).withAxisOffset(-30)).writeHdf5(scan);
         Path out = tmp.resolve("half");
-        Run r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java",
+        CliRun r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java",
                 "--half-acquisition", "--center", "auto", "--stripe", "offset", "--bin", "1,2");
         assertEquals(0, r.code(), r.err());
         JsonNode rep = report(out);
@@ -145,7 +133,7 @@ class CliWorkflowTest {
         assertEquals(w, im.width());
         assertTrue(r.err().contains("half acquisition"), r.err());
 
-        Run bad = cli("reconstruct", "--input", scan.toString(), "--output", tmp.resolve("bad").toString(), "--phase-energy", "20");
+        CliRun bad = cli("reconstruct", "--input", scan.toString(), "--output", tmp.resolve("bad").toString(), "--phase-energy", "20");
         assertNotEquals(0, bad.code());
         assertTrue(bad.err().contains("phase.distance"), bad.err());
     }

@@ -1,14 +1,12 @@
 package org.tomospark.job.spark;
 
+import org.tomospark.job.cli.CliRun;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.tomospark.job.cli.TomoCli;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -24,21 +22,11 @@ import static org.junit.jupiter.api.Assertions.*;
  * range that finds another centre is refused instead of mixing slices of two centres.
  */
 class CenterAutoResumeTest {
-    record Run(int code, String err) {
+    static CliRun cli(String... args) {
+        return CliRun.of(args);
     }
 
-    static Run cli(String... args) {
-        PrintStream old = System.err;
-        ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(buf, true));
-        try {
-            return new Run(TomoCli.run(args), buf.toString());
-        } finally {
-            System.setErr(old);
-        }
-    }
-
-    static Run rec(String engine, Path out, String... more) {
+    static CliRun rec(String engine, Path out, String... more) {
         List<String> a = new ArrayList<>(List.of("reconstruct", "--engine", engine, "--input", TestScans.hdf5().toString(), "--output",
                 out.toString(), "--backend", "java", "--filter", "shepp-logan", "--center", "auto"));
         a.addAll(List.of(more));
@@ -70,9 +58,9 @@ class CenterAutoResumeTest {
         TestScans.spark();
         Path part = TestScans.tmp("auto-range").resolve("rec");
         Path whole = TestScans.tmp("auto-whole").resolve("rec");
-        Run a = rec("direct", part, "--slices", "0:8");
+        CliRun a = rec("direct", part, "--slices", "0:8");
         assertEquals(0, a.code(), a.err());
-        Run b = rec("direct", whole);
+        CliRun b = rec("direct", whole);
         assertEquals(0, b.code(), b.err());
         double c8 = center(part), c16 = center(whole);
         // the centre is searched around the middle of the row range: rows 0..7 and 0..15 give different centres here
@@ -80,7 +68,7 @@ class CenterAutoResumeTest {
         assertNotEquals(runSignature(part), runSignature(whole));
         byte[] kept = Files.readAllBytes(part.resolve("slice_00003.tif"));
         for (String engine : List.of("direct", "spark")) {
-            Run r = rec(engine, part, "--resume");
+            CliRun r = rec(engine, part, "--resume");
             assertEquals(2, r.code(), engine + ": " + r.err());
             assertTrue(r.err().contains("--resume refused"), engine + ": " + r.err());
             assertEquals(8, slices(part), "nothing written by the refused " + engine + " resume");
@@ -88,7 +76,7 @@ class CenterAutoResumeTest {
         assertArrayEquals(kept, Files.readAllBytes(part.resolve("slice_00003.tif")));
         // the same range again finds the same centre: resumable
         Files.delete(part.resolve("slice_00005.tif"));
-        Run same = rec("direct", part, "--slices", "0:8", "--resume");
+        CliRun same = rec("direct", part, "--slices", "0:8", "--resume");
         assertEquals(0, same.code(), same.err());
         assertTrue(same.err().contains("(7 skipped)"), same.err());
         assertEquals(c8, center(part));
@@ -100,13 +88,13 @@ class CenterAutoResumeTest {
         TestScans.spark();
         for (String[] pair : List.of(new String[]{"direct", "spark"}, new String[]{"spark", "direct"})) {
             Path out = TestScans.tmp("auto-" + pair[0] + "-" + pair[1]).resolve("rec");
-            Run first = rec(pair[0], out);
+            CliRun first = rec(pair[0], out);
             assertEquals(0, first.code(), first.err());
             String sig = runSignature(out);
             double c = center(out);
             byte[] s2 = Files.readAllBytes(out.resolve("slice_00002.tif"));
             Files.write(out.resolve("slice_00002.tif"), new byte[]{1, 2, 3}); // damaged: the resume has one slice to compute
-            Run second = rec(pair[1], out, "--resume");
+            CliRun second = rec(pair[1], out, "--resume");
             assertEquals(0, second.code(), pair[1] + " resuming " + pair[0] + ": " + second.err());
             assertEquals(sig, runSignature(out), "the same run signature from both engines");
             assertEquals(sig, Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest").get("runSignature"));
