@@ -18,7 +18,8 @@
 //   bp_alu_*_a  the same arithmetic with an asynchronous, double-buffered cache filled by cp.async from an
 //             array of cache entries (bpAluAsync).
 //   bp_alu_k8_h_lin_win_*  the register-window kernel (bpAluWin): bins cached, each thread walks a column of
-//             adjacent pixels with the two bins of the current pixel in registers, one 16-byte load per update.
+//             adjacent pixels with the two bins of the current pixel in registers, one 16-byte load per update;
+//             its compound sinogram is packed scaled (bp_absmax_k8, bp_pack_k8_h_win).
 //   bp_pack_* interleaves K float sinograms into the compound layout (float or half), on the device.
 //   bp_entries_* builds the array of cache entries (value and difference per bin) from the compound layout,
 //             for the asynchronous cache and for the entries hybrid (TX 2).
@@ -669,126 +670,198 @@ __device__ __forceinline__ void bpAluAsync(const CacheEntry<K, HALF, true>* __re
 // ------------------------------------------------------------------------------------------------------
 // ALU kernel with a register window (8 half slices, linear; name infix _win, variant ":win"). The cache holds
 // bins (16 bytes: 8 half slices), not entries, filled by cp.async from the compound sinogram and double-buffered
-// as in bpAluAsync. Each thread owns a column of PPT adjacent pixels (y, y+1, ...). Along the column t changes by
-// -sin per pixel and |sin| <= 1, so walking the column in the direction in which t decreases, floor(t) falls by 0
-// or 1 per pixel: the upper bin of the next pixel is the current pixel's lower or upper bin, both in registers.
-// One 16-byte load serves each update instead of 32 bytes (value and difference), which halves the shared-memory
-// bytes per update: the 32-byte-per-update kernels are bound by shared-memory bandwidth (128 B per clock per SM),
-// this one by instruction issue. The walk carries the fraction and the byte offset of floor(t): a fraction below 0
-// moves both one bin down, so no floor is recomputed and no exactness is needed.
-// The interpolated values are summed in half2 over STEP projections (HM 3: 4, HM 4: 8) before each addition to
-// the float accumulators, as in the h4p/h8p modes of the other ALU kernels.
-template <int TILE, int NT, int SD, int HM>
+// (batches of SD projections; the rows of a last, partial batch are zero and add nothing). Each thread owns a
+// column of PPT adjacent pixels (y, y+1, ...) and walks it downwards. Along the column t changes by -sin per pixel
+// and |sin| <= 1, so the walk coordinate v = t (sin >= 0) or v = -t (sin < 0) falls by |sin| per pixel and
+// floor(v) by 0 or 1: the upper bin of the next pixel is the current pixel's lower or upper bin, both in
+// registers, and one 16-byte load serves each update instead of 32 bytes (value and difference).
+// - The fraction of v is a 32-bit fixed-point number F: a step subtracts S = |sin| * 2^32, and a borrow is the
+//   crossing into the next bin (the byte offset moves by one bin, the old lower bin becomes the upper one).
+// - The weights are (1 - f, f) rounded to 11 bits n / 2048, as the half bit patterns n and 2048 - n: both mean
+//   n * 2^-24 exactly (subnormals and the first binade have the same spacing), built by one integer multiply-add.
+//   v carries + 2^-12 so that truncating the fraction to 11 bits rounds it. The products are 2^-13 of the true
+//   ones; so each group's compound sinogram is packed scaled by 2^e (bp_pack_k8_h_win; e = WIN_EXP_BIAS minus the
+//   binary exponent of the group's largest magnitude, found by bp_absmax_k8), which keeps the half products in the
+//   normal range for data of any magnitude, and the result is scaled back once at the end.
+// - Sums of STEP (4 or 8: h4p / h8p) projections are kept in half2 before each addition to the float accumulators.
+// Window constants per projection (placeWinBatch): the block's window starts at column hm (one below its lowest t);
+// v + MAG = x*C + y*Y + Zm for the pixel at (x, y) of the block, with MAG = 1.5 * 2^ME, so that the float's low FB =
+// 23 - ME mantissa bits hold the fraction of v and the bits above them floor(v) + constant.
+#define WIN_EXP_BIAS 13  // the packed data stays below 2^13 in magnitude; products below 2^0
+template <int TILE> struct WinMag {
+    static const int ME = TILE <= 32 ? 7 : 8;  // |v| < 2^(ME-1): t relative to the window is below 1.42 * TILE + 4
+    static const int FB = 23 - ME;
+};
+// Window constants of batch b (one projection per thread of the first SD): spc = (C, Y, Zm, hm as int bits),
+// sps = (S = |sin| * 2^32, ob, nd, 0) with the byte offset of bin floor(v) = ob + (bits(v + MAG) >> FB) * nd and
+// nd = -(the byte step of that offset when v crosses down), scp = (hm, bin index of column hm in the group's
+// compound sinogram) for the copies. Rows past the last projection get a zero step and a zero-filled row.
+template <int TILE, int SD, int CW>
+__device__ __forceinline__ void placeWinBatch(const ProjD* __restrict__ pd, int np, int b, int X0, int Y0, float4* spc,
+                                              int4* sps, int2* scp, int pitch, unsigned cacheBase) {
+    const int j = threadIdx.x;
+    if (j >= SD) return;
+    const int p = b * SD + j;
+    constexpr int ME = WinMag<TILE>::ME, FB = WinMag<TILE>::FB;
+    const double mag = 1.5 * (double)(1 << ME);
+    const unsigned magHi = (unsigned)__float_as_int((float)mag) >> FB;  // bits(v + MAG) >> FB = magHi + floor(v)
+    const unsigned rowbase = cacheBase + (unsigned)(j * CW * 16);
+    if (p < np) {
+        const ProjD d = pd[p];
+        const double tb = d.o + (double)X0 * d.c - (double)Y0 * d.s;
+        const double tmin = tb + fmin(0.0, (TILE - 1) * d.c) + fmin(0.0, -(TILE - 1) * d.s);
+        const int hm = (int)floor(tmin) - 1;
+        const bool neg = d.s < 0;
+        const double z = tb - (double)hm;  // t of the block origin, relative to the window
+        const int doff = neg ? 16 : -16;  // byte step of bin floor(v) when v crosses down: t bins fall, -t bins rise
+        spc[j] = make_float4((float)(neg ? -d.c : d.c), (float)(-fabs(d.s)), (float)((neg ? -z : z) + 1.0 / 4096.0 + mag),
+                             __int_as_float(hm));
+        // floor(v) = (bits >> FB) - magHi; the t bin is floor(v) (walk t) or -floor(v) (walk -t)
+        const int fl0 = (int)magHi;
+        sps[j] = make_int4((int)(unsigned)fmin(fabs(d.s) * 4294967296.0, 4294967295.0),
+                           (int)(rowbase + (unsigned)(fl0 * doff)), -doff, 0);
+        scp[j] = make_int2(hm, p * pitch + hm);
+    } else {  // past the last projection: zero cache row, zero step, v = 1: adds nothing
+        spc[j] = make_float4(0.f, 0.f, (float)(mag + 1.0), __int_as_float(0));
+        const int fl0 = (int)magHi;
+        sps[j] = make_int4(0, (int)(rowbase + (unsigned)(fl0 * -16)), 16, 0);
+        scp[j] = make_int2(-(1 << 30), 0);  // every column out of range: the copy zero-fills the row
+    }
+}
+
+__device__ __forceinline__ uint4 ldsU4(unsigned a) {
+    uint4 v;
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(a));
+    return v;
+}
+
+// Power-of-two exponent e for a group whose largest magnitude has the bits gmax: data * 2^e stays below
+// 2^WIN_EXP_BIAS (0 for an all-zero group).
+__device__ __forceinline__ int winExp(unsigned gmax) {
+    const float m = __int_as_float((int)gmax);
+    if (!(m > 0.f) || !(m < 3.0e38f)) return 0;  // zero, NaN or inf: no scaling (NaN/inf stay as they are)
+    int ex;
+    frexpf(m, &ex);  // m = f * 2^ex, f in [0.5, 1)
+    return WIN_EXP_BIAS - ex;
+}
+
+template <int TILE, int NT, int SD, int STEP>
 __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pitch, int width, int np,
                                          const ProjD* __restrict__ pd, float* __restrict__ out, int rows, int cols,
-                                         long long plane) {
+                                         long long plane, const unsigned* __restrict__ gmax) {
     constexpr int K = 8;
     constexpr int CW = CacheW<TILE>::value;
-    constexpr int SEGS = NT / TILE;       // column segments per tile column
-    constexpr int PPT = TILE / SEGS;      // pixels per thread: one column segment
-    constexpr int STEP = HM == 4 ? 8 : 4;  // projections summed in half2 before the float accumulation
-    static_assert(NT % TILE == 0 && TILE % 32 == 0 && SD % STEP == 0, "window kernel mapping");
+    constexpr int SEGS = NT / TILE;
+    constexpr int PPT = TILE / SEGS;
+    constexpr int FB = WinMag<TILE>::FB;
+    static_assert(NT % TILE == 0 && SD % STEP == 0 && SD <= NT, "mapping");
     sino += (size_t)blockIdx.z * np * pitch;
     out += (size_t)blockIdx.z * K * plane;
-    __shared__ __align__(16) uint4 cache[2][SD][CW];
-    __shared__ float4 spc[3][SD];
-    __shared__ int shm[3][SD];
-
+    // dynamic shared memory (KernelVariant.dynamicSharedBytes): double-buffered cache, triple-buffered constants
+    extern __shared__ __align__(16) uint4 dsm[];
+    uint4 (*cache)[SD][CW] = reinterpret_cast<uint4 (*)[SD][CW]>(dsm);
+    float4 (*spc)[SD] = reinterpret_cast<float4 (*)[SD]>(dsm + 2 * SD * CW);
+    int4 (*sps)[SD] = reinterpret_cast<int4 (*)[SD]>(dsm + 2 * SD * CW + 3 * SD);
+    int2 (*scp)[SD] = reinterpret_cast<int2 (*)[SD]>(dsm + 2 * SD * CW + 6 * SD);
     const int tid = threadIdx.x;
     const int lx = tid % TILE, ly0 = (tid / TILE) * PPT;
     const int X0 = blockIdx.x * TILE, Y0 = blockIdx.y * TILE;
-
+    const unsigned cbase0 = (unsigned)__cvta_generic_to_shared(&cache[0][0][0]);
     float acc[PPT][K];
     zeroAcc(acc);
-
+    const int nbat = (np + SD - 1) / SD;
+    const float outScale = ldexpf(1.f, WIN_EXP_BIAS - winExp(gmax[blockIdx.z]));  // weights 2^-13, data 2^e
+    constexpr int RG = NT / CW;  // row groups: thread tid < RG * CW copies column tid % CW of rows tid / CW + k * RG
+    const int ci = tid % CW, cg = tid / CW;
     auto issue = [&](int b) {
-        const int pb = b * SD, nb = min(SD, np - pb), buf = b & 1;
-        for (int x = tid; x < SD * CW; x += NT) {
-            const int j = x / CW, i = x - j * CW;
-            if (j < nb) {
-                const int col = shm[b % 3][j] + i;  // cache entry i holds column hm + i
-                const bool ok = col >= 0 && col < width;
-                cpAsync<16>(&cache[buf][j][i], sino + (size_t)(pb + j) * pitch + (ok ? col : 0), ok);
+        if (cg < RG) {
+            const unsigned dst0 = cbase0 + (unsigned)(((b & 1) * SD * CW + cg * CW + ci) * 16);
+            const int2* cp = scp[b % 3];
+#pragma unroll
+            for (int k = 0; k < (SD + RG - 1) / RG; k++) {
+                const int j = cg + k * RG;
+                if (SD % RG == 0 || j < SD) {
+                    const int2 h = cp[j];
+                    const bool ok = (unsigned)(h.x + ci) < (unsigned)width;
+                    const uint4* src = sino + (ok ? (unsigned)(h.y + ci) : 0u);
+                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst0 + (unsigned)(k * RG * CW * 16)),
+                                 "l"(src), "r"(ok ? 16 : 0) : "memory");
+                }
             }
         }
         asm volatile("cp.async.commit_group;\n" ::: "memory");
     };
-
+    placeWinBatch<TILE, SD, CW>(pd, np, 0, X0, Y0, spc[0], sps[0], scp[0], pitch, cbase0);
+    __syncthreads();
+    issue(0);
     const float flx = (float)lx, fly = (float)ly0;
-    pipelineBatches<TILE, SD>(pd, np, X0, Y0, shm, spc, issue, [&](int b, int nb) {
-        const char* cbytes = reinterpret_cast<const char*>(&cache[b & 1][0][0]);
+    for (int b = 0; b < nbat; b++) {
+        if (b + 1 < nbat)
+            placeWinBatch<TILE, SD, CW>(pd, np, b + 1, X0, Y0, spc[(b + 1) % 3], sps[(b + 1) % 3], scp[(b + 1) % 3], pitch,
+                                      cbase0 + (unsigned)(((b + 1) & 1) * SD * CW * 16));
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
+        __syncthreads();
+        if (b + 1 < nbat) issue(b + 1);
         const float4* pc = spc[b % 3];
-        for (int j0 = 0; j0 < nb; j0 += STEP) {
+        const int4* ps = sps[b % 3];
+        for (int j0 = 0; j0 < SD; j0 += STEP) {
             __half2 r[PPT][4];
 #pragma unroll
             for (int u = 0; u < STEP; u++) {
                 const int j = j0 + u;
-                // projections past the end of the last batch add nothing (their cache rows are stale, so skip);
-                // u = 0 always has one (j0 < nb), so r is always initialised
-                if (j < nb) {
-                    const float4 c4 = pc[j];
-                    const unsigned adj = cacheRowAdj<uint4, CW>(j);
-                    const float h0 = fmaf(flx, c4.x, fmaf(-fly, c4.y, c4.z));
-                    auto walk = [&](auto desc) {
-                        constexpr bool DESC = decltype(desc)::value;
-                        // DESC (sin < 0): t grows with q, so walk q downwards from the last pixel
-                        const float h = DESC ? fmaf(-(float)(PPT - 1), c4.y, h0) : h0;
-                        const float d = -fabsf(c4.y);
-                        const float uu = __fadd_rd(h, TS_MAGIC);
-                        // the walk carries the fraction f and the byte offset of bin floor(t); a fraction below 0
-                        // moves both one bin down (|d| <= 1, so never more than one)
-                        float f = h - (uu - TS_MAGIC);
-                        unsigned off = (unsigned)__float_as_int(uu) * 16u + adj;
-                        uint4 A = *reinterpret_cast<const uint4*>(cbytes + off);
-                        uint4 B = *reinterpret_cast<const uint4*>(cbytes + off + 16u);
+                const float4 c4 = pc[j];
+                const int4 sd = ps[j];
+                const unsigned S = (unsigned)sd.x, ndoff = (unsigned)sd.z;
+                // bits of v + MAG at the thread's first pixel: the low FB bits are the fraction of v, those above
+                // floor(v) + magHi
+                const unsigned vb = (unsigned)__float_as_int(fmaf(flx, c4.x, fmaf(fly, c4.y, c4.z)));
+                unsigned F = vb << (32 - FB);                        // fraction, 32-bit fixed point
+                unsigned off = (unsigned)sd.y + (vb >> FB) * ndoff;  // lower bin (in walk order); B the upper
+                uint4 A = ldsU4(off);
+                uint4 B = ldsU4(off + ndoff);
 #pragma unroll
-                        for (int k = 0; k < PPT; k++) {
-                            const int q = DESC ? PPT - 1 - k : k;
-                            if (k > 0) {
-                                f += d;
-                                const bool dec = f < 0.f;
-                                if (dec) {
-                                    f += 1.0f;
-                                    off -= 16u;
-                                }
-                                const uint4 N = *reinterpret_cast<const uint4*>(cbytes + off);
-                                B.x = dec ? A.x : B.x;  // the new upper bin: the old lower one, or unchanged
-                                B.y = dec ? A.y : B.y;
-                                B.z = dec ? A.z : B.z;
-                                B.w = dec ? A.w : B.w;
-                                A = N;
-                            }
-                            const __half2 fg = __floats2half2_rn(f, 1.0f - f);
-                            const __half2 ff = __low2half2(fg), gg = __high2half2(fg);
-                            const unsigned* pa = reinterpret_cast<const unsigned*>(&A);
-                            const unsigned* pb2 = reinterpret_cast<const unsigned*>(&B);
+                for (int q = 0; q < PPT; q++) {
+                    if (q > 0) {
+                        // one pixel on: F -= S; on a borrow, off moves one bin on and B takes A; then A is loaded
+                        asm("{\n\t.reg .pred p;\n\t"
+                            "setp.lt.u32 p, %0, %6;\n\t"
+                            "sub.u32 %0, %0, %6;\n\t"
+                            "@p sub.u32 %1, %1, %7;\n\t"
+                            "selp.b32 %2, %8, %2, p;\n\t"
+                            "selp.b32 %3, %9, %3, p;\n\t"
+                            "selp.b32 %4, %10, %4, p;\n\t"
+                            "selp.b32 %5, %11, %5, p;\n\t}"
+                            : "+r"(F), "+r"(off), "+r"(B.x), "+r"(B.y), "+r"(B.z), "+r"(B.w)
+                            : "r"(S), "r"(ndoff), "r"(A.x), "r"(A.y), "r"(A.z), "r"(A.w));
+                        A = ldsU4(off);
+                    }
+                    // weights as half bit patterns: lo n (f), hi 2048 - n (1 - f), both n * 2^-24 (x 2^-13)
+                    const unsigned wb = (F >> 21) * 0xFFFF0001u + 0x08000000u;
+                    const __half2 w = *reinterpret_cast<const __half2*>(&wb);
+                    const __half2 ff = __low2half2(w), gg = __high2half2(w);
+                    const unsigned* pa = reinterpret_cast<const unsigned*>(&A);
+                    const unsigned* pb2 = reinterpret_cast<const unsigned*>(&B);
 #pragma unroll
-                            for (int w = 0; w < 4; w++) {
-                                const __half2 av = *reinterpret_cast<const __half2*>(&pa[w]);
-                                const __half2 bv = *reinterpret_cast<const __half2*>(&pb2[w]);
-                                if (u == 0) r[q][w] = __hmul2(gg, av);
-                                else r[q][w] = __hfma2(gg, av, r[q][w]);
-                                r[q][w] = __hfma2(ff, bv, r[q][w]);
-                            }
-                        }
-                    };
-                    if (c4.y < 0.f) walk(std::true_type{});
-                    else walk(std::false_type{});
+                    for (int x = 0; x < 4; x++) {
+                        const __half2 av = *reinterpret_cast<const __half2*>(&pa[x]);
+                        const __half2 bv = *reinterpret_cast<const __half2*>(&pb2[x]);
+                        if (u == 0) r[q][x] = __hmul2(gg, av);
+                        else r[q][x] = __hfma2(gg, av, r[q][x]);
+                        r[q][x] = __hfma2(ff, bv, r[q][x]);
+                    }
                 }
             }
             // fold the half2 partials into the float accumulators
 #pragma unroll
-            for (int q = 0; q < PPT; q++) {
+            for (int q = 0; q < PPT; q++)
 #pragma unroll
-                for (int w = 0; w < 4; w++) {
-                    const float2 v = __half22float2(r[q][w]);
-                    acc[q][2 * w] += v.x;
-                    acc[q][2 * w + 1] += v.y;
+                for (int x = 0; x < 4; x++) {
+                    const float2 v = __half22float2(r[q][x]);
+                    acc[q][2 * x] += v.x;
+                    acc[q][2 * x + 1] += v.y;
                 }
-            }
         }
-    });
-
+    }
     const int c = X0 + lx;
     if (c < cols) {
 #pragma unroll
@@ -797,10 +870,36 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
             if (r0 < rows) {
                 const size_t o = (size_t)r0 * cols + c;
 #pragma unroll
-                for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s];
+                for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s] * outScale;
             }
         }
     }
+}
+
+// Largest magnitude of a group's K float sinograms (slices < nValid), as float bits, atomically into *gmax (which
+// the caller zeroes): the scale of the register-window kernel's packing.
+template <int K>
+__device__ __forceinline__ void absMax(const float* __restrict__ raw, int width, int np, long long sliceStride, int nValid,
+                                       unsigned* gmax) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x, p = blockIdx.y;
+    float m = 0.f;
+    if (col < width && p < np)
+        for (int s = 0; s < K && s < nValid; s++) m = fmaxf(m, fabsf(raw[s * sliceStride + (size_t)p * width + col]));
+    for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
+    if ((threadIdx.x & 31) == 0 && m > 0.f) atomicMax(gmax, (unsigned)__float_as_int(m));
+}
+
+// The window kernel's packing: as packSino<8, true>, each value times 2^winExp(*gmax).
+__device__ __forceinline__ void packSinoWin(const float* __restrict__ raw, int width, int np, long long sliceStride,
+                                            int nValid, uint4* __restrict__ dst, int pitch, const unsigned* gmax) {
+    const int col = blockIdx.x * blockDim.x + threadIdx.x, p = blockIdx.y;
+    if (col >= pitch || p >= np) return;
+    const float sc = ldexpf(1.f, winExp(*gmax));
+    float v[8];
+#pragma unroll
+    for (int s = 0; s < 8; s++)
+        v[s] = (col < width && s < nValid) ? raw[s * sliceStride + (size_t)p * width + col] * sc : 0.f;
+    dst[(size_t)p * pitch + col] = pack<8, true>(v);
 }
 
 // ------------------------------------------------------------------------------------------------------
@@ -1018,18 +1117,28 @@ TS_ASYNC_T(4, true, h, 64, 256, 16, 12, 3, _h4p, 0, , _a12)
 TS_ASYNC_T(4, true, h, 64, 512, 8, 12, 3, _h4p, 64, _r64, _a12)
 TS_ASYNC_T(2, false, f, 64, 512, 8, 12, 0, , 64, _r64, _a12)
 // register-window kernels (8 half slices, bins cached, one 16-byte load per update): tile, threads, pixels per
-// thread, projections per cache buffer, half2 partial sums
-#define TS_WIN(TILE, NT, PP, SD, HM, HS)                                                                    \
-    extern "C" __global__ void __launch_bounds__(NT) bp_alu_k8_h_lin_win_t##TILE##p##PP##_s##SD##HS(         \
-        const void* sino, int pitch, int width, int np, const ProjD* pd, cudaTextureObject_t tex, float* out,  \
-        int rows, int cols, long long plane) {                                                                 \
-        bpAluWin<TILE, NT, SD, HM>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane);          \
+// thread, projections per cache buffer, projections per half2 partial sum. gmax: per group (grid z), the largest
+// magnitude bits its packing was scaled by (bp_absmax_k8, bp_pack_k8_h_win).
+#define TS_WIN(TILE, NT, PP, SD, STEP, HS)                                                                  \
+    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) bp_alu_k8_h_lin_win_t##TILE##p##PP##_s##SD##HS( \
+        const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
+        const unsigned* __restrict__ gmax, float* __restrict__ out, int rows, int cols, long long plane) {     \
+        static_assert(TILE / (NT / TILE) == PP, "pixels per thread");                                        \
+        bpAluWin<TILE, NT, SD, STEP>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane, gmax);  \
     }
-TS_WIN(32, 128, 8, 16, 3, _h4p)
-TS_WIN(32, 128, 8, 16, 4, _h8p)
-TS_WIN(32, 128, 8, 24, 3, _h4p)
-TS_WIN(32, 128, 8, 24, 4, _h8p)
-TS_WIN(32, 256, 4, 16, 4, _h8p)
+TS_WIN(32, 128, 8, 16, 4, _h4p)
+TS_WIN(32, 128, 8, 16, 8, _h8p)
+TS_WIN(32, 128, 8, 24, 4, _h4p)
+TS_WIN(32, 128, 8, 24, 8, _h8p)
+TS_WIN(32, 256, 4, 16, 8, _h8p)
+extern "C" __global__ void bp_absmax_k8(const float* raw, int width, int np, long long sliceStride, int nValid,
+                                        unsigned* gmax) {
+    absMax<8>(raw, width, np, sliceStride, nValid, gmax);
+}
+extern "C" __global__ void bp_pack_k8_h_win(const float* raw, int width, int np, long long sliceStride, int nValid,
+                                            void* dst, int pitch, const unsigned* gmax) {
+    packSinoWin(raw, width, np, sliceStride, nValid, (uint4*)dst, pitch, gmax);
+}
 #define TS_ENTRIES(K, HALF, HM, NAME)                                                                       \
     extern "C" __global__ void NAME(const void* sino, int pitch, int width, int np, void* dst, int epitch) {  \
         makeEntries<K, HALF, HM>((const typename Bin<K, HALF>::T*)sino, pitch, width, np,                     \

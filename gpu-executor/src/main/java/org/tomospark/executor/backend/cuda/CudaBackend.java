@@ -87,6 +87,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private int width, np, rows, cols;
     private final CUdeviceptr[] dIn = new CUdeviceptr[2], dOut = new CUdeviceptr[2];
     private CUdeviceptr dPacked, dEntries, dProj, dTw, dResp;
+    /** Register-window variants: per group of a launch, the largest magnitude (float bits) its packing was scaled by. */
+    private CUdeviceptr dGmax;
     private int entriesPitch;
     /** Groups of a chunk back-projected by one launch (grid z), each with its own compound sinogram / entries. */
     private int groupsPerLaunch = 1;
@@ -96,7 +98,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private CUstream sIn, sCompute, sOut;
     private final CUevent[] evH2D = new CUevent[2], evCompute = new CUevent[2], evD2H = new CUevent[2];
     private CUtexObject tex;
-    private CUfunction fnBp, fnPack, fnEntries, fnFilter;
+    private CUfunction fnBp, fnPack, fnEntries, fnFilter, fnAbsMax;
     private int filterN;
     private boolean filterEdge, filterOnDevice;
     private BackendStats stats = BackendStats.ZERO;
@@ -247,7 +249,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                         + variant.maxProjections() + " projections, got " + np + ": use variant alu or hybrid");
             fnBp = function(bpModule, variant.functionName());
             boolean half = options.format() == SampleFormat.HALF;
-            fnPack = function(bpModule, "bp_pack_k" + variant.k() + (half ? "_h" : "_f"));
+            // the register-window kernel reads its compound sinogram packed scaled (absmax, then its own packing)
+            fnPack = function(bpModule, variant.packFunctionName());
+            fnAbsMax = variant.absMaxFunctionName() == null ? null : function(bpModule, variant.absMaxFunctionName());
             fnEntries = variant.usesEntries() ? function(bpModule, variant.entriesFunctionName()) : null;
 
             FilterSpec fs = job.deviceFilter();
@@ -407,6 +411,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         groupsPerLaunch = Math.min((plan.chunkSlices() + variant.k() - 1) / variant.k(), maxGroupsPerLaunch());
         packedGroupBytes = (long) np * plan.pitch() * binBytes;
         dPacked = malloc(packedGroupBytes * groupsPerLaunch);
+        if (variant.window()) dGmax = malloc(4L * groupsPerLaunch);
         // projection tables: double (cos, sin, off) for the ALU kernels and the exact nearest fix-up;
         // float4 (cos, sin, off, 0) in constant memory for the texture kernels
         ProjectionTables t = new ProjectionTables(scan, g);
@@ -654,9 +659,25 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     /** Interleaves slices [g0, g0+n) of the chunk into compound sinogram buffer z (and its entries array). */
     private void prepareGroup(CUdeviceptr raw, int g0, int n, int z, CUstream s) {
         CUdeviceptr packed = dPacked.withByteOffset(z * packedGroupBytes);
-        Pointer pa = KernelArgs.of(KernelArgs.Signature.PACK)
-                .ptr("raw", raw.withByteOffset((long) g0 * np * width * 4)).i32("width", width).i32("np", np)
-                .i64("sliceStride", (long) np * width).i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch()).build();
+        CUdeviceptr groupRaw = raw.withByteOffset((long) g0 * np * width * 4);
+        Pointer pa;
+        if (variant.window()) {
+            // the window kernel's half products need data scaled to a known magnitude: find the group's largest
+            // magnitude, then pack scaled by a power of two from it (the kernel scales its result back)
+            CUdeviceptr gmax = dGmax.withByteOffset(4L * z);
+            cuMemsetD32Async(gmax, 0, 1, s);
+            Pointer ma = KernelArgs.of(KernelArgs.Signature.ABSMAX)
+                    .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
+                    .i32("nValid", n).ptr("gmax", gmax).build();
+            cuLaunchKernel(fnAbsMax, (width + 255) / 256, np, 1, 256, 1, 1, 0, s, ma, null);
+            pa = KernelArgs.of(KernelArgs.Signature.PACK_WIN)
+                    .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
+                    .i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch()).ptr("gmax", gmax).build();
+        } else {
+            pa = KernelArgs.of(KernelArgs.Signature.PACK)
+                    .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
+                    .i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch()).build();
+        }
         cuLaunchKernel(fnPack, (plan.pitch() + 255) / 256, np, 1, 256, 1, 1, 0, s, pa, null);
         if (fnEntries != null) {
             Pointer ea = KernelArgs.of(KernelArgs.Signature.ENTRIES)
@@ -673,7 +694,12 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         int tile = v.blockTile();
         int gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
         Pointer args;
-        if (v.family() == KernelVariant.Family.ALU) {
+        if (v.window()) {
+            args = KernelArgs.of(KernelArgs.Signature.WINDOW)
+                    .ptr("sino", dPacked).i32("pitch", plan.pitch()).i32("width", width).i32("np", np).ptr("pd", dProj)
+                    .ptr("gmax", dGmax).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
+                    .i64("plane", (long) rows * cols).build();
+        } else if (v.family() == KernelVariant.Family.ALU) {
             // :async variants read the entries array (the same entries their cache holds) instead of the bins; with
             // grid z > 1 the kernel steps through the buffers by np * pitch and through the output by K planes
             KernelArgs a = KernelArgs.of(KernelArgs.Signature.ALU)
@@ -687,7 +713,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                     .ptr("tex", tex).ptr("pd", dProj).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
                     .i64("plane", (long) rows * cols).i32("np", np).build();
         }
-        cuLaunchKernel(fnBp, gx, gy, groups, v.threads(), 1, 1, 0, s, args, null);
+        cuLaunchKernel(fnBp, gx, gy, groups, v.threads(), 1, 1, v.dynamicSharedBytes(), s, args, null);
     }
 
     // ---------------------------------------------------------------------------------------------- timing
@@ -793,14 +819,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                 hIn[i] = hOut[i] = null;
                 fIn[i] = fOut[i] = null;
             }
-            for (CUdeviceptr p : new CUdeviceptr[]{dPacked, dEntries, dProj, dTw, dResp}) if (p != null) cuMemFree(p);
+            for (CUdeviceptr p : new CUdeviceptr[]{dPacked, dEntries, dProj, dTw, dResp, dGmax}) if (p != null) cuMemFree(p);
         } catch (jcuda.CudaException e) {
             String name = CudaException.nameFrom(e.getMessage());
             if (CudaException.isSticky(name)) dev.markUnusable(name + " while freeing buffers");
             LOG.warn("cuda: error while freeing buffers: {}", name);
         } finally {
             tex = null;
-            dPacked = dEntries = dProj = dTw = dResp = null;
+            dPacked = dEntries = dProj = dTw = dResp = dGmax = null;
             job = null;
         }
     }

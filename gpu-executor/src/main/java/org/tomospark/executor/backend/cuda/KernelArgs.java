@@ -19,7 +19,13 @@ final class KernelArgs {
     enum Signature {
         TEXTURE("tex", "pd", "out", "rows", "cols", "plane", "np"),
         ALU("sino", "pitch", "width", "np", "pd", "tex", "out", "rows", "cols", "plane"),
+        /** The register-window kernels: gmax holds, per group, the magnitude bits its packing was scaled by. */
+        WINDOW("sino", "pitch", "width", "np", "pd", "gmax", "out", "rows", "cols", "plane"),
         PACK("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"),
+        /** bp_pack_k8_h_win: PACK, scaled by a power of two from the group's largest magnitude (gmax). */
+        PACK_WIN("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch", "gmax"),
+        /** bp_absmax_k8: the group's largest magnitude, as float bits, atomically into gmax. */
+        ABSMAX("raw", "width", "np", "sliceStride", "nValid", "gmax"),
         ENTRIES("sino", "pitch", "width", "np", "dst", "epitch"),
         FILTER("data", "nrows", "width", "n", "tw", "resp", "edge");
 

@@ -27,7 +27,9 @@ import java.util.Locale;
  * {@code alu:tTpP:h4p|h8p:win[N]} (8 half slices, linear) is the register-window kernel: its cache holds bins, not
  * entries (N projections per buffer, default 16, filled by cp.async from the compound sinogram), each thread walks a
  * column of P adjacent pixels and keeps the two bins of the current pixel in registers, so one 16-byte load serves
- * each update instead of 32 bytes.
+ * each update instead of 32 bytes. It walks the fraction in 32-bit fixed point and weights with 11-bit half weights
+ * (2^-13 of their value, as subnormal-range bit patterns), so it reads a compound sinogram packed scaled by a power
+ * of two from each group's largest magnitude ({@link #packFunctionName()}, {@link #absMaxFunctionName()}).
  *
  * @param texRead how the texture share of a hybrid is read: {@link #TEX_FILTERED}, {@link #TEX_EXACT} or
  *                {@link #TEX_ENTRIES}
@@ -130,6 +132,23 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return family == Family.ALU ? tile : 16;
     }
 
+    /**
+     * Dynamic shared memory per block, in bytes, that the launch must give: the register-window kernel's
+     * double-buffered cache of bins (CW 16-byte bins for each of its batch's projections) and its triple-buffered
+     * window constants (two 16-byte words and one 8-byte word per projection), as laid out in
+     * kernels/backproject.cu (bpAluWin); 0 for the other variants, whose shared memory is static.
+     */
+    public int dynamicSharedBytes() {
+        if (!window) return 0;
+        int cw = windowCacheWidth(tile);
+        return 16 * (2 * cacheBatch * cw + 6 * cacheBatch) + 8 * 3 * cacheBatch;
+    }
+
+    /** Cached bins per projection row of a TILE x TILE block (kernels/backproject.cu CacheW): the window's span plus margins. */
+    static int windowCacheWidth(int tile) {
+        return ((tile - 1) * 1415 / 1000 + 4 + 15) / 16 * 16;
+    }
+
     public boolean usesTexture() {
         return family != Family.ALU || texProjections > 0;
     }
@@ -168,6 +187,20 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     /** Bytes of one cache entry (advanced caching: value and difference of K slices). */
     public int entryBytes() {
         return 2 * k * (format == SampleFormat.HALF ? 2 : 4);
+    }
+
+    /**
+     * The kernel that interleaves a group's K sinograms into the compound sinogram this variant reads. The
+     * register-window kernel reads it scaled by a power of two from the group's largest magnitude (found first by
+     * {@link #absMaxFunctionName()}), which keeps its half products in the normal range for data of any magnitude.
+     */
+    public String packFunctionName() {
+        return window ? "bp_pack_k8_h_win" : "bp_pack_k" + k + (format == SampleFormat.HALF ? "_h" : "_f");
+    }
+
+    /** The kernel that finds a group's largest magnitude for {@link #packFunctionName()}, or null where none is needed. */
+    public String absMaxFunctionName() {
+        return window ? "bp_absmax_k8" : null;
     }
 
     /** The kernel that builds the entries array, for {@link #usesEntries()} variants. */

@@ -16,6 +16,7 @@ import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -67,17 +68,54 @@ class CudaBackendGpuTest {
     void halfDefaultAndWindowKernelsMatchJava(@TempDir Path tmp) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(211).anglesRange(360, 181).centerOfRotation(104.3).build();
         SliceGeometry sg = new SliceGeometry(211, 205, 9, 13, 177, 151);
-        Random r = new Random(9);
-        float[][] s = new float[17][181 * 211];
-        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = r.nextFloat() - 0.5f;
-        BackendOptions o = BackendOptions.defaults().withSlicesPerPass(0).withFormat(SampleFormat.HALF)
-                .withInterpolation(Interpolation.LINEAR).withExtra("cuda.autotune", "false").withExtra("cuda.chunkSlices", "8")
-                .withExtra("cuda.tuningCache", tmp.resolve("empty-cache.properties").toString());  // no cached choice
+        float[][] s = noise(17, 181 * 211, 9, i -> 1f);
+        BackendOptions o = halfUntuned(tmp, 0, 8);
         float[][] ref = run("java", o.withVariant("scalar"), new BackprojectionJob(scan, sg, 17), s);
         for (String v : new String[]{"auto", "alu:t32p4:h8p:win"}) {
             float[][] got = run("cuda", o.withVariant(v), new BackprojectionJob(scan, sg, 17), s);
             double err = ImageErrors.relL2(got, ref);
             assertTrue(err < 1e-3, v + ": relative L2 " + err);
         }
+    }
+
+    /**
+     * The window kernel packs each group scaled by a power of two from its largest magnitude: groups of one launch
+     * whose data differ by 12 orders of magnitude (1e-6, 1e6, and all zero) each keep half's relative accuracy.
+     * Unscaled half storage would flush the first to subnormals and overflow the second.
+     */
+    @Test
+    void windowKernelScalesEachGroupToItsOwnMagnitude(@TempDir Path tmp) {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(160).anglesRange(180, 120).centerOfRotation(80.2).build();
+        SliceGeometry sg = new SliceGeometry(160, 150, 0, 0, 150, 150);
+        float[] amp = {1e-6f, 1e6f, 0f};
+        float[][] s = noise(24, 120 * 160, 11, i -> amp[i / 8]);
+        BackendOptions o = halfUntuned(tmp, 8, 24);
+        // the reference in float32: half storage itself could hold neither magnitude
+        float[][] ref = run("java", o.withFormat(SampleFormat.FLOAT32).withVariant("scalar"), new BackprojectionJob(scan, sg, 24), s);
+        float[][] got = run("cuda", o.withVariant("alu:t32p8:h8p:win"), new BackprojectionJob(scan, sg, 24), s);
+        for (int g = 0; g < 2; g++) {
+            double err = ImageErrors.relL2(Arrays.copyOfRange(got, 8 * g, 8 * g + 8), Arrays.copyOfRange(ref, 8 * g, 8 * g + 8));
+            assertTrue(err < 1e-3, "group of amplitude " + amp[g] + ": relative L2 " + err);
+        }
+        for (int i = 16; i < 24; i++) for (float v : got[i]) assertEquals(0f, v, "an all-zero group stays zero");
+    }
+
+    /** Sinograms of uniform noise in [-amp/2, amp/2), amp per slice, from a fixed seed. */
+    private static float[][] noise(int slices, int n, long seed, java.util.function.IntToDoubleFunction amp) {
+        Random r = new Random(seed);
+        float[][] s = new float[slices][n];
+        for (int i = 0; i < slices; i++) {
+            float a = (float) amp.applyAsDouble(i);
+            for (int j = 0; j < n; j++) s[i][j] = a * (r.nextFloat() - 0.5f);
+        }
+        return s;
+    }
+
+    /** Half storage, linear, no auto-tuning and no cached choice (so the fallback table decides "auto"). */
+    private static BackendOptions halfUntuned(Path tmp, int slicesPerPass, int chunkSlices) {
+        return BackendOptions.defaults().withSlicesPerPass(slicesPerPass).withFormat(SampleFormat.HALF)
+                .withInterpolation(Interpolation.LINEAR).withExtra("cuda.autotune", "false")
+                .withExtra("cuda.chunkSlices", Integer.toString(chunkSlices))
+                .withExtra("cuda.tuningCache", tmp.resolve("empty-cache.properties").toString());
     }
 }

@@ -55,6 +55,20 @@ class KernelVariantTest {
         // register window: bins (not entries) cached, read from the compound sinogram, groups batched per launch
         KernelVariant w = KernelVariant.parse("alu:t32p8:h8p:win24", 8, HALF, LINEAR);
         assertEquals("bp_alu_k8_h_lin_win_t32p8_s24_h8p", w.functionName());
+        // dynamic shared memory: 2 x 24 rows of 48 bins, and 24 bytes of window constants per projection and buffer
+        // (three buffers), within the 48 KiB a block gets without opting in
+        assertEquals(48, KernelVariant.windowCacheWidth(32));
+        assertEquals(16 * 2 * 24 * 48 + 3 * 24 * (16 + 16 + 8), w.dynamicSharedBytes());
+        for (KernelVariant v : KernelVariant.all(8, HALF, LINEAR))
+            if (v.window()) assertTrue(v.dynamicSharedBytes() > 0 && v.dynamicSharedBytes() <= 48 * 1024, v.id());
+            else assertEquals(0, v.dynamicSharedBytes(), v.id());
+        // its compound sinogram is packed scaled, after a pass that finds the group's largest magnitude
+        assertEquals("bp_pack_k8_h_win", w.packFunctionName());
+        assertEquals("bp_absmax_k8", w.absMaxFunctionName());
+        KernelVariant plain = KernelVariant.parse("alu:adv:h4p:async", 8, HALF, LINEAR);
+        assertEquals("bp_pack_k8_h", plain.packFunctionName());
+        assertNull(plain.absMaxFunctionName());
+        assertEquals("bp_pack_k2_f", KernelVariant.parse("alu", 2, FLOAT32, LINEAR).packFunctionName());
         assertTrue(!w.usesEntries() && !w.asyncFill() && !w.usesTexture() && w.batchesGroups());
         assertEquals(128, w.threads());
         assertEquals("bp_alu_k8_h_lin_win_t32p8_s16_h4p", KernelVariant.parse("alu:h4p:win", 8, HALF, LINEAR).functionName());
@@ -140,6 +154,9 @@ class KernelVariantTest {
                     assertTrue(all.size() >= 6);
                     for (KernelVariant v : all) {
                         assertTrue(entries.contains(v.functionName()), v + " missing from the PTX");
+                        assertTrue(entries.contains(v.packFunctionName()), v.packFunctionName() + " missing from the PTX");
+                        if (v.absMaxFunctionName() != null)
+                            assertTrue(entries.contains(v.absMaxFunctionName()), v.absMaxFunctionName() + " missing from the PTX");
                         if (v.usesEntries())
                             assertTrue(entries.contains(v.entriesFunctionName()), v.entriesFunctionName() + " missing from the PTX");
                         n++;
