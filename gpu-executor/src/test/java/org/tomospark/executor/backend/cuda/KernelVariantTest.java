@@ -166,4 +166,23 @@ class KernelVariantTest {
         assertTrue(entries.contains("ramp_filter_rows"));
         assertTrue(n > 100);
     }
+
+    /**
+     * The reverse of the test above: KernelVariant.all() lists the instantiations of kernels/backproject.cu by hand,
+     * so every back-projection kernel in the PTX must be reachable as some variant of some mode (an instantiation
+     * added to the macros but not to the list would never be tuned, checked or benchmarked).
+     */
+    @Test
+    void everyBackprojectionKernelInThePtxIsAVariant() throws Exception {
+        Set<String> listed = new HashSet<>();
+        for (int k : new int[]{1, 2, 4, 8})
+            for (SampleFormat f : SampleFormat.values())
+                for (Interpolation i : Interpolation.values())
+                    for (KernelVariant v : KernelVariant.all(k, f, i)) listed.add(v.functionName());
+        List<String> kernels = ptxEntries().stream()
+                .filter(e -> e.startsWith("bp_std_") || e.startsWith("bp_tex_") || e.startsWith("bp_alu_")).toList();
+        assertTrue(kernels.size() > 100, "back-projection kernels found in the PTX: " + kernels.size());
+        List<String> orphans = kernels.stream().filter(e -> !listed.contains(e)).sorted().toList();
+        assertTrue(orphans.isEmpty(), "kernels in the PTX that no variant names: " + orphans);
+    }
 }
