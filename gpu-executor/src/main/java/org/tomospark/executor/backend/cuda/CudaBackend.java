@@ -660,7 +660,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private void prepareGroup(CUdeviceptr raw, int g0, int n, int z, CUstream s) {
         CUdeviceptr packed = dPacked.withByteOffset(z * packedGroupBytes);
         CUdeviceptr groupRaw = raw.withByteOffset((long) g0 * np * width * 4);
-        Pointer pa;
+        KernelArgs pa = KernelArgs.of(variant.window() ? KernelArgs.Signature.PACK_WIN : KernelArgs.Signature.PACK)
+                .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
+                .i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch());
         if (variant.window()) {
             // the window kernel's half products need data scaled to a known magnitude: find the group's largest
             // magnitude, then pack scaled by a power of two from it (the kernel scales its result back)
@@ -670,15 +672,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                     .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
                     .i32("nValid", n).ptr("gmax", gmax).build();
             cuLaunchKernel(fnAbsMax, (width + 255) / 256, np, 1, 256, 1, 1, 0, s, ma, null);
-            pa = KernelArgs.of(KernelArgs.Signature.PACK_WIN)
-                    .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
-                    .i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch()).ptr("gmax", gmax).build();
-        } else {
-            pa = KernelArgs.of(KernelArgs.Signature.PACK)
-                    .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
-                    .i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch()).build();
+            pa.ptr("gmax", gmax);
         }
-        cuLaunchKernel(fnPack, (plan.pitch() + 255) / 256, np, 1, 256, 1, 1, 0, s, pa, null);
+        cuLaunchKernel(fnPack, (plan.pitch() + 255) / 256, np, 1, 256, 1, 1, 0, s, pa.build(), null);
         if (fnEntries != null) {
             Pointer ea = KernelArgs.of(KernelArgs.Signature.ENTRIES)
                     .ptr("sino", packed).i32("pitch", plan.pitch()).i32("width", width).i32("np", np)

@@ -47,15 +47,11 @@ class CudaBackendGpuTest {
     void aluMatchesJavaOnOddSizesWithRoi() {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(201).anglesRange(180, 97).centerOfRotation(99.6).build();
         SliceGeometry sg = new SliceGeometry(201, 190, 11, 7, 151, 133);
-        Random r = new Random(5);
-        float[][] s = new float[5][97 * 201];
-        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = r.nextFloat() - 0.5f;
+        float[][] s = noise(5, 97 * 201, 5, i -> 1f);
         for (Interpolation in : Interpolation.values()) {
             BackendOptions o = BackendOptions.defaults().withSlicesPerPass(4).withFormat(SampleFormat.FLOAT32).withInterpolation(in);
-            float[][] ref = run("java", o.withVariant("scalar"), new BackprojectionJob(scan, sg, 5), s);
-            float[][] got = run("cuda", o.withVariant("alu"), new BackprojectionJob(scan, sg, 5), s);
-            double err = ImageErrors.relL2(got, ref);
-            assertTrue(err < 1e-5, in + ": relative L2 " + err);
+            BackprojectionJob job = new BackprojectionJob(scan, sg, 5);
+            assertClose(in.toString(), run("cuda", o.withVariant("alu"), job, s), run("java", o.withVariant("scalar"), job, s), 1e-5);
         }
     }
 
@@ -70,12 +66,9 @@ class CudaBackendGpuTest {
         SliceGeometry sg = new SliceGeometry(211, 205, 9, 13, 177, 151);
         float[][] s = noise(17, 181 * 211, 9, i -> 1f);
         BackendOptions o = halfUntuned(tmp, 0, 8);
-        float[][] ref = run("java", o.withVariant("scalar"), new BackprojectionJob(scan, sg, 17), s);
-        for (String v : new String[]{"auto", "alu:t32p4:h8p:win"}) {
-            float[][] got = run("cuda", o.withVariant(v), new BackprojectionJob(scan, sg, 17), s);
-            double err = ImageErrors.relL2(got, ref);
-            assertTrue(err < 1e-3, v + ": relative L2 " + err);
-        }
+        BackprojectionJob job = new BackprojectionJob(scan, sg, 17);
+        float[][] ref = run("java", o.withVariant("scalar"), job, s);
+        for (String v : new String[]{"auto", "alu:t32p4:h8p:win"}) assertClose(v, run("cuda", o.withVariant(v), job, s), ref, 1e-3);
     }
 
     /**
@@ -93,11 +86,14 @@ class CudaBackendGpuTest {
         // the reference in float32: half storage itself could hold neither magnitude
         float[][] ref = run("java", o.withFormat(SampleFormat.FLOAT32).withVariant("scalar"), new BackprojectionJob(scan, sg, 24), s);
         float[][] got = run("cuda", o.withVariant("alu:t32p8:h8p:win"), new BackprojectionJob(scan, sg, 24), s);
-        for (int g = 0; g < 2; g++) {
-            double err = ImageErrors.relL2(Arrays.copyOfRange(got, 8 * g, 8 * g + 8), Arrays.copyOfRange(ref, 8 * g, 8 * g + 8));
-            assertTrue(err < 1e-3, "group of amplitude " + amp[g] + ": relative L2 " + err);
-        }
+        for (int g = 0; g < 2; g++)
+            assertClose("group of amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8), Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
         for (int i = 16; i < 24; i++) for (float v : got[i]) assertEquals(0f, v, "an all-zero group stays zero");
+    }
+
+    private static void assertClose(String what, float[][] got, float[][] ref, double limit) {
+        double err = ImageErrors.relL2(got, ref);
+        assertTrue(err < limit, what + ": relative L2 " + err + " against the Java backend (limit " + limit + ")");
     }
 
     /** Sinograms of uniform noise in [-amp/2, amp/2), amp per slice, from a fixed seed. */
