@@ -903,6 +903,182 @@ __device__ __forceinline__ void packSinoWin(const float* __restrict__ raw, int w
 }
 
 // ------------------------------------------------------------------------------------------------------
+// Tensor-core kernel (8 half slices per bin, linear; name bp_tc_k8_h_lin_tWxH_sN, variant "tc"). Back-projection as
+// small matrix products on the tensor cores (mma.sync m16n8k16, f16 in, f32 accumulate):
+//   D[m][n] += sum_k A[m][k] * B[k][n],  m: a pixel of a 4x4 patch (16), n: a slice of a group (8),
+//   k: 8 consecutive bins of projection j, then 8 of projection j + 1 (16).
+// - B is the compound sinogram itself: 8 bins of 16 bytes (8 half slices) are an 8x8 matrix, and ldmatrix.trans
+//   loads it from the bin cache straight into the mma's B fragment. One ldmatrix.x4 serves two groups and two
+//   projections; G = 4 groups per block share the weights.
+// - A holds the linear-interpolation weights relu(1 - |tau - b|) of bin b for a pixel at tau (in bins from the
+//   patch's window start): two per pixel are non-zero. A patch spans at most 3 |cos| + 3 |sin| < 4.25 bins, so
+//   its bins fit an 8-bin window starting at floor(t_min) of the patch. Lane 4g + t builds the weights of bins 2t
+//   and 2t + 1 for pixels g and g + 8 of the patch (rows g and g + 8 of A), as the mma fragment layout asks.
+// - D stays in registers across all projections: each thread holds pixels g and g + 8 of each of its warp's four
+//   patches (an 8x8 region) for slices 2t and 2t + 1 of each group: 4 patches x 4 groups x 4 floats.
+// The cache holds, per projection of the batch and per group, CWT bins from one below the tile's lowest t (double
+// buffered, filled by cp.async from the compound sinogram, zero outside [0, width), past the last projection and
+// for groups past ngroups). The data is packed scaled by 2^e per group (bp_absmax_k8, bp_pack_k8_h_win: e keeps it
+// below 2^13 in half) and scaled back at the end; the weights are normal halves (11 bits, error <= 2^-12).
+constexpr int isqrtUp(int v) {
+    int r = 0;
+    while (r * r < v) r++;
+    return r;
+}
+// bins cached per projection and group for a TX x TY tile: one margin bin below, the tile's t span (at most its
+// diagonal), an 8-bin patch window, rounding: KernelVariant.tcCacheWidth
+template <int TX, int TY> struct CacheWT {
+    static const int value = (isqrtUp((TX - 1) * (TX - 1) + (TY - 1) * (TY - 1)) + 17) / 8 * 8;
+};
+// relu(1 - |u|) and relu(1 - |u - 1|) as a half2 (low: u): the weights of two adjacent bins, u = tau - bin
+__device__ __forceinline__ unsigned tentPair(float u) {
+    const __half2 U = __floats2half2_rn(u, u - 1.f);
+    const __half2 W = __hfma2_relu(__habs2(U), __float2half2_rn(-1.f), __float2half2_rn(1.f));
+    return *reinterpret_cast<const unsigned*>(&W);
+}
+__device__ __forceinline__ void ldsmX4T(unsigned (&b)[4], unsigned addr) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3]) : "r"(addr));
+}
+__device__ __forceinline__ void mmaK16(float (&d)[4], const unsigned (&a)[4], unsigned b0, unsigned b1) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+// Warps of BWX x BWY 8x8 regions (2x2 patches each); SD projections per cache buffer (even).
+template <int BWX, int BWY, int SD>
+__device__ __forceinline__ void bpTc(const uint4* __restrict__ sino, int pitch, int width, int np,
+                                     const ProjD* __restrict__ pd, const unsigned* __restrict__ gmax, float* __restrict__ out,
+                                     int rows, int cols, long long plane, int ngroups) {
+    constexpr int G = 4, NT = 32 * BWX * BWY, TX = 8 * BWX, TY = 8 * BWY;
+    constexpr int CWT = CacheWT<TX, TY>::value;
+    constexpr int ROWB = G * CWT * 16;  // cache bytes per projection
+    static_assert(SD % 2 == 0 && SD <= NT, "projection pairs");
+    extern __shared__ __align__(16) uint4 dsm[];
+    // dynamic shared memory (KernelVariant.dynamicSharedBytes): cache [2][SD][G][CWT] bins, then per projection of
+    // three batches (c, -s, t of the tile origin above hm, lowest t of a patch above its origin) and (hm, p*pitch+hm)
+    float4* spc = reinterpret_cast<float4*>(dsm + 2 * SD * G * CWT);
+    int2* shm = reinterpret_cast<int2*>(spc + 3 * SD);
+    const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
+    const int g = lane >> 2, t4 = lane & 3;
+    const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY, gz0 = blockIdx.z * G;
+    const int nvg = min(G, ngroups - gz0);
+    sino += (size_t)gz0 * np * pitch;
+    const float dx = (float)(g & 3), dy = (float)(g >> 2);
+    const float wx0 = (float)((w % BWX) * 8), wy0 = (float)((w / BWX) * 8);
+    // ldmatrix rows of this lane: matrix (lane >> 3) = (projection lane>>3 & 1 of the pair, group lane >> 4 of the
+    // pair of groups), row lane & 7; the second ldmatrix reads groups 2, 3 (2 * CWT bins on)
+    const bool second = (lane >> 3) & 1;
+    const unsigned laneOff = (unsigned)(((lane >> 4) * CWT + (lane & 7)) * 16 + (second ? ROWB : 0));
+    const unsigned cbase0 = (unsigned)__cvta_generic_to_shared(dsm);
+    float acc[4][G][4];
+#pragma unroll
+    for (int a = 0; a < 4; a++)
+#pragma unroll
+        for (int b = 0; b < G; b++)
+#pragma unroll
+            for (int c = 0; c < 4; c++) acc[a][b][c] = 0.f;
+    const int nbat = (np + SD - 1) / SD;
+    auto place = [&](int b) {
+        const int j = tid;
+        if (j >= SD) return;
+        const int p = b * SD + j;
+        float4* sc = spc + (b % 3) * SD;
+        int2* sh = shm + (b % 3) * SD;
+        if (p < np) {
+            const ProjD d = pd[p];
+            const double tb = d.o + (double)X0 * d.c - (double)Y0 * d.s;
+            const double tmin = tb + fmin(0.0, (TX - 1) * d.c) + fmin(0.0, -(TY - 1) * d.s);
+            const int hm = (int)floor(tmin) - 1;
+            sc[j] = make_float4((float)d.c, (float)(-d.s), (float)(tb - hm), (float)(fmin(0.0, 3 * d.c) + fmin(0.0, -3 * d.s)));
+            sh[j] = make_int2(hm, p * pitch + hm);
+        } else {  // past the last projection: a zero row (every column out of range), weights anywhere
+            sc[j] = make_float4(0.f, 0.f, 1.5f, 0.f);
+            sh[j] = make_int2(-(1 << 30), 0);
+        }
+    };
+    constexpr int RG = NT / CWT;  // row groups of the fill: thread tid < RG * CWT copies column tid % CWT
+    const int ci = tid % CWT, rg = tid / CWT;
+    auto issue = [&](int b) {
+        if (rg < RG) {
+            const int2* sh = shm + (b % 3) * SD;
+            const unsigned dst0 = cbase0 + (unsigned)((b & 1) * SD * ROWB + (rg * CWT + ci) * 16);
+#pragma unroll 4
+            for (int r = rg; r < SD * G; r += RG) {  // cache row r: projection r / G, group r % G
+                const int j = r / G, grp = r % G;
+                const int2 h = sh[j];
+                const bool ok = (unsigned)(h.x + ci) < (unsigned)width && grp < nvg;
+                const uint4* src = sino + (ok ? (size_t)grp * np * pitch + (unsigned)(h.y + ci) : 0);
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst0 + (unsigned)((r - rg) * CWT * 16)),
+                             "l"(src), "r"(ok ? 16 : 0) : "memory");
+            }
+        }
+        asm volatile("cp.async.commit_group;\n" ::: "memory");
+    };
+    place(0);
+    __syncthreads();
+    issue(0);
+    const float MAGIC = 12582912.f;  // 1.5 * 2^23: x + MAGIC rounded down holds floor(x) in its low mantissa bits
+    for (int b = 0; b < nbat; b++) {
+        if (b + 1 < nbat) place(b + 1);
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
+        __syncthreads();
+        if (b + 1 < nbat) issue(b + 1);
+        const float4* pc = spc + (b % 3) * SD;
+        // + (bits of k0 + MAGIC) * 16 gives the byte offset of bin k0
+        const unsigned cb = cbase0 + (unsigned)((b & 1) * SD * ROWB) + laneOff - 0x4B400000u * 16u;
+#pragma unroll 1
+        for (int j = 0; j < SD; j += 2) {
+            const float4 k = pc[j], k2 = pc[j + 1];
+            const unsigned rowb = cb + (unsigned)(j * ROWB);
+            // t - 2t4 of pixel g of a patch at the tile origin (above hm), and the patch's lowest t there
+            const float e = fmaf(dx, k.x, fmaf(dy, k.y, k.z)) - (float)(2 * t4);
+            const float e2 = fmaf(dx, k2.x, fmaf(dy, k2.y, k2.z)) - (float)(2 * t4);
+            const float q = k.z + k.w, q2 = k2.z + k2.w;
+#pragma unroll
+            for (int P = 0; P < 4; P++) {
+                const float ox = wx0 + (float)((P & 1) * 4), oy = wy0 + (float)((P >> 1) * 4);
+                const float oc = fmaf(ox, k.x, oy * k.y), oc2 = fmaf(ox, k2.x, oy * k2.y);
+                const float kf = __fadd_rd(q + oc, MAGIC), kf2 = __fadd_rd(q2 + oc2, MAGIC);  // window starts k0
+                const float u = (e + oc) - (kf - MAGIC), v = (e2 + oc2) - (kf2 - MAGIC);   // tau - 2t4, pixel g
+                // rows g (pixel g) and g + 8 (pixel g + 8, two rows down: t - 2 sin), projection j then j + 1
+                const unsigned a[4] = {tentPair(u), tentPair(fmaf(2.f, k.y, u)), tentPair(v), tentPair(fmaf(2.f, k2.y, v))};
+                const unsigned addr = rowb + ((unsigned)__float_as_int(second ? kf2 : kf) << 4);
+                unsigned b01[4], b23[4];
+                ldsmX4T(b01, addr);
+                ldsmX4T(b23, addr + 2 * CWT * 16);
+                mmaK16(acc[P][0], a, b01[0], b01[1]);
+                mmaK16(acc[P][1], a, b01[2], b01[3]);
+                mmaK16(acc[P][2], a, b23[0], b23[1]);
+                mmaK16(acc[P][3], a, b23[2], b23[3]);
+            }
+        }
+    }
+    // D fragment: acc[P][grp] = pixels g (0, 1) and g + 8 (2, 3) of patch P, slices 2t4 and 2t4 + 1
+#pragma unroll
+    for (int grp = 0; grp < G; grp++) {
+        if (grp >= nvg) break;
+        const float osc = ldexpf(1.f, -winExp(gmax[gz0 + grp]));
+        float* o = out + (size_t)(gz0 + grp) * 8 * plane + (size_t)(2 * t4) * plane;
+#pragma unroll
+        for (int P = 0; P < 4; P++) {
+            const int x = X0 + (int)wx0 + (P & 1) * 4 + (g & 3);
+            const int y = Y0 + (int)wy0 + (P >> 1) * 4 + (g >> 2);
+            if (x < cols) {
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int yy = y + 2 * h;
+                    if (yy < rows) {
+                        o[(size_t)yy * cols + x] = acc[P][grp][2 * h] * osc;
+                        o[plane + (size_t)yy * cols + x] = acc[P][grp][2 * h + 1] * osc;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------
 // Interleave K float sinograms (slice stride sliceStride floats, rows of `width`) into the compound layout
 // (rows of `pitch` bins). Slices >= nValid and columns >= width are zero.
 template <int K, bool HALF>
@@ -1131,6 +1307,17 @@ TS_WIN(32, 128, 8, 16, 8, _h8p)
 TS_WIN(32, 128, 8, 24, 4, _h4p)
 TS_WIN(32, 128, 8, 24, 8, _h8p)
 TS_WIN(32, 256, 4, 16, 8, _h8p)
+// tensor-core kernels (8 half slices, 4 groups per block): warps BWX x BWY of 8x8 pixels, SD projections per buffer.
+// gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the launch (grid z: groups / 4).
+#define TS_TC(BWX, BWY, SD, NAME)                                                                           \
+    extern "C" __global__ void __launch_bounds__(32 * BWX * BWY, 16 / (BWX * BWY)) NAME(                     \
+        const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
+        const unsigned* __restrict__ gmax, float* __restrict__ out, int rows, int cols, long long plane, int ngroups) { \
+        bpTc<BWX, BWY, SD>((const uint4*)sino, pitch, width, np, pd, gmax, out, rows, cols, plane, ngroups);   \
+    }
+TS_TC(4, 2, 16, bp_tc_k8_h_lin_t32x16_s16)
+TS_TC(4, 2, 8, bp_tc_k8_h_lin_t32x16_s8)
+TS_TC(4, 4, 16, bp_tc_k8_h_lin_t32x32_s16)
 extern "C" __global__ void bp_absmax_k8(const float* raw, int width, int np, long long sliceStride, int nValid,
                                         unsigned* gmax) {
     absMax<8>(raw, width, np, sliceStride, nValid, gmax);

@@ -128,7 +128,7 @@ public final class GpuBench {
         }
         for (KernelVariant v : KernelVariant.all(m.k, m.format, m.interp)) {
             // texture kernels serve at most 4 slices per fetch: in 8-slice modes they only repeat the 4-slice run
-            if (m.k > 4 && v.family() != KernelVariant.Family.ALU) continue;
+            if (m.k > 4 && (v.family() == KernelVariant.Family.STD || v.family() == KernelVariant.Family.TEX)) continue;
             if (m.k > 4 && v.hybrid() && v.k() < m.k) continue;
             l.add(v.id());
         }

@@ -75,7 +75,7 @@ public final class CoreKeys {
     public static final ConfigKey<String> DEVICE = ConfigKey.string(BP, "backend.device",
             "Device selector for GPU backends (index or Spark GPU address); empty to take Spark's assignment.", "");
     public static final ConfigKey<String> VARIANT = ConfigKey.string(BP, "backend.variant",
-            "Kernel variant, or auto (java: auto, vector, scalar; cuda: std, stdz, tex, alu[:...], hybrid[:...], docs/README-cuda.md; "
+            "Kernel variant, or auto (java: auto, vector, scalar; cuda: std, stdz, tex, alu[:...], hybrid[:...], tc[:...], docs/README-cuda.md; "
                     + "opencl: docs/opencl-backend.md). cuda's auto picks the fastest variant that keeps the mode's accuracy.", "auto");
     public static final ConfigKey<Integer> GROUP_ROWS = ConfigKey.integer(BP, "group.rows",
             "Detector rows per slice group (one Spark task); a multiple of backend.slicesPerPass; 0 lets the planner choose.",

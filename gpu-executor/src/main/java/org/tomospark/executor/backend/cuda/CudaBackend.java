@@ -59,7 +59,7 @@ import static jcuda.driver.JCudaDriver.*;
  * and back-projects chunk k, and the copy-out stream downloads chunk k−1 (double buffering, events between
  * streams).
  *
- * <p>Options: {@code variant} (auto, std, stdz, tex, alu[:tTpP][:adv|:std], hybrid[:tTpP][:sS]); {@code device}
+ * <p>Options: {@code variant} (auto, std, stdz, tex, alu[:tTpP][:adv|:std], hybrid[:tTpP][:sS], tc[:tWxH][:bN]); {@code device}
  * (index or Spark GPU address). Extra keys: {@code cuda.chunkSlices} (slices per pipeline chunk, default 32),
  * {@code cuda.memoryFraction} (share of free device memory to use, default 0.8), {@code cuda.autotune}
  * (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
@@ -248,6 +248,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                 throw new IllegalArgumentException("cuda variant " + variant.id() + " keeps projection constants in constant memory and takes at most "
                         + variant.maxProjections() + " projections, got " + np + ": use variant alu or hybrid");
             fnBp = function(bpModule, variant.functionName());
+            int smem = variant.dynamicSharedBytes();
+            if (smem > 48 * 1024) {
+                // more than the default 48 KiB of dynamic shared memory must be asked for per function
+                if (smem > dev.maxSharedOptin)
+                    throw new IllegalArgumentException("cuda variant " + variant.id() + " needs " + smem + " bytes of shared memory per block; "
+                            + dev.name + " allows " + dev.maxSharedOptin + ": choose another backend.variant");
+                cuFuncSetAttribute(fnBp, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem);
+            }
             boolean half = options.format() == SampleFormat.HALF;
             // the register-window kernel reads its compound sinogram packed scaled (absmax, then its own packing)
             fnPack = function(bpModule, variant.packFunctionName());
@@ -342,6 +350,12 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             variantSource += "; " + kv.id() + " cannot take " + np + " projections, using alu";
             kv = KernelVariant.parse("alu", k, f, in);
         }
+        if (kv.dynamicSharedBytes() > dev.maxSharedOptin) {
+            // a table or cache made on a larger GPU (e.g. an H200's 227 KiB per block against 99 KiB on sm_86/89)
+            variantSource += "; " + kv.id() + " needs " + kv.dynamicSharedBytes() + " bytes of shared memory, " + dev.name
+                    + " allows " + dev.maxSharedOptin + ", using alu";
+            kv = KernelVariant.parse("alu", k, f, in);
+        }
         return kv;
     }
 
@@ -349,7 +363,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private String sweep(int k, SampleFormat f, Interpolation in) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(1024).anglesRange(180, 512).build();
         SliceGeometry sg = SliceGeometry.square(1024);
+        // enough slices that a block taking several groups (tensor-core kernels: 4) is timed full
         int slices = Math.max(8, k);
+        for (KernelVariant cand : KernelVariant.all(k, f, in)) slices = Math.max(slices, cand.k() * cand.groupsPerBlock());
         float[][] s = new float[slices][512 * 1024];
         Random rnd = new Random(1);
         for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = rnd.nextFloat() - 0.5f;
@@ -411,7 +427,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         groupsPerLaunch = Math.min((plan.chunkSlices() + variant.k() - 1) / variant.k(), maxGroupsPerLaunch());
         packedGroupBytes = (long) np * plan.pitch() * binBytes;
         dPacked = malloc(packedGroupBytes * groupsPerLaunch);
-        if (variant.window()) dGmax = malloc(4L * groupsPerLaunch);
+        if (variant.scaledPacking()) dGmax = malloc(4L * groupsPerLaunch);
         // projection tables: double (cos, sin, off) for the ALU kernels and the exact nearest fix-up;
         // float4 (cos, sin, off, 0) in constant memory for the texture kernels
         ProjectionTables t = new ProjectionTables(scan, g);
@@ -649,8 +665,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
      */
     private int maxGroupsPerLaunch() {
         if (!variant.batchesGroups()) return 1;
-        long blocks = (long) ((cols + variant.blockTile() - 1) / variant.blockTile()) * ((rows + variant.blockTile() - 1) / variant.blockTile());
-        return (int) Math.max(1, Math.min(65535, TARGET_BLOCKS_PER_LAUNCH / Math.max(1, blocks)));
+        long blocks = (long) ((cols + variant.blockCols() - 1) / variant.blockCols()) * ((rows + variant.blockRows() - 1) / variant.blockRows());
+        long perBlock = variant.groupsPerBlock();
+        return (int) Math.max(1, Math.min(65535L * perBlock, TARGET_BLOCKS_PER_LAUNCH * perBlock / Math.max(1, blocks)));
     }
 
     /** Blocks per launch worth batching groups for (see {@link #maxGroupsPerLaunch()}). */
@@ -660,11 +677,11 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private void prepareGroup(CUdeviceptr raw, int g0, int n, int z, CUstream s) {
         CUdeviceptr packed = dPacked.withByteOffset(z * packedGroupBytes);
         CUdeviceptr groupRaw = raw.withByteOffset((long) g0 * np * width * 4);
-        KernelArgs pa = KernelArgs.of(variant.window() ? KernelArgs.Signature.PACK_WIN : KernelArgs.Signature.PACK)
+        KernelArgs pa = KernelArgs.of(variant.scaledPacking() ? KernelArgs.Signature.PACK_WIN : KernelArgs.Signature.PACK)
                 .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
                 .i32("nValid", n).ptr("dst", packed).i32("pitch", plan.pitch());
-        if (variant.window()) {
-            // the window kernel's half products need data scaled to a known magnitude: find the group's largest
+        if (variant.scaledPacking()) {
+            // the window and tensor-core kernels' half arithmetic needs data scaled to a known magnitude: find the group's largest
             // magnitude, then pack scaled by a power of two from it (the kernel scales its result back)
             CUdeviceptr gmax = dGmax.withByteOffset(4L * z);
             cuMemsetD32Async(gmax, 0, 1, s);
@@ -687,10 +704,16 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private void launchBackprojection(CUdeviceptr outPlanes, int groups, CUstream s) {
         KernelVariant v = variant;
         if (groups > 1 && !v.batchesGroups()) throw new IllegalStateException("variant " + v.id() + " does not batch groups");
-        int tile = v.blockTile();
-        int gx = (cols + tile - 1) / tile, gy = (rows + tile - 1) / tile;
+        int gx = (cols + v.blockCols() - 1) / v.blockCols(), gy = (rows + v.blockRows() - 1) / v.blockRows();
+        int gz = (groups + v.groupsPerBlock() - 1) / v.groupsPerBlock();
         Pointer args;
-        if (v.window()) {
+        if (v.family() == KernelVariant.Family.TC) {
+            // four groups per block: the last block of grid z may hold fewer (ngroups tells the kernel which exist)
+            args = KernelArgs.of(KernelArgs.Signature.TENSOR)
+                    .ptr("sino", dPacked).i32("pitch", plan.pitch()).i32("width", width).i32("np", np).ptr("pd", dProj)
+                    .ptr("gmax", dGmax).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
+                    .i64("plane", (long) rows * cols).i32("ngroups", groups).build();
+        } else if (v.window()) {
             args = KernelArgs.of(KernelArgs.Signature.WINDOW)
                     .ptr("sino", dPacked).i32("pitch", plan.pitch()).i32("width", width).i32("np", np).ptr("pd", dProj)
                     .ptr("gmax", dGmax).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
@@ -709,7 +732,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                     .ptr("tex", tex).ptr("pd", dProj).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)
                     .i64("plane", (long) rows * cols).i32("np", np).build();
         }
-        cuLaunchKernel(fnBp, gx, gy, groups, v.threads(), 1, 1, v.dynamicSharedBytes(), s, args, null);
+        cuLaunchKernel(fnBp, gx, gy, gz, v.threads(), 1, 1, v.dynamicSharedBytes(), s, args, null);
     }
 
     // ---------------------------------------------------------------------------------------------- timing

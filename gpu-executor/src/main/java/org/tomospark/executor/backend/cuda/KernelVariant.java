@@ -30,20 +30,27 @@ import java.util.Locale;
  * each update instead of 32 bytes. It walks the fraction in 32-bit fixed point and weights with 11-bit half weights
  * (2^-13 of their value, as subnormal-range bit patterns), so it reads a compound sinogram packed scaled by a power
  * of two from each group's largest magnitude ({@link #packFunctionName()}, {@link #absMaxFunctionName()}).
+ * {@code tc[:tWxH][:bN]} (8 half slices, linear) is the tensor-core kernel: each warp back-projects 4x4-pixel patches
+ * of four groups at once as mma products (weights of a patch's 8-bin window times the bins, two projections per
+ * product, float accumulation); tile W x H (default 32x16), N projections per cache buffer (default 16). It reads the
+ * same scaled packing as the window kernel and takes four groups per block.
  *
  * @param texRead how the texture share of a hybrid is read: {@link #TEX_FILTERED}, {@link #TEX_EXACT} or
  *                {@link #TEX_ENTRIES}
- * @param cacheBatch projections per buffer of a cp.async-filled cache ({@code :async[N]} or {@code :win[N]}), else 0
+ * @param cacheBatch projections per buffer of a cp.async-filled cache ({@code :async[N]}, {@code :win[N]} or
+ *                   {@code tc:...:bN}), else 0
  * @param window  the register-window kernel ({@code :win}), whose cache holds bins; else an {@code :async} cache holds
  *                entries
+ * @param tileRows the tile's height in pixels for the tensor-core family ({@link Family#TC}, whose {@code tile} is
+ *                 the width); 0 for the square tiles of the other families
  */
 public record KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                             boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead,
-                            int minBlocks, int cacheBatch, int maxRegs, boolean window) {
+                            int minBlocks, int cacheBatch, int maxRegs, boolean window, int tileRows) {
 
     public KernelVariant(Family family, int k, SampleFormat format, Interpolation interpolation, boolean zorder,
                          boolean advanced, int tile, int ppt, int texProjections, int halfMath, int texRead, int minBlocks) {
-        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texRead, minBlocks, 0, 0, false);
+        this(family, k, format, interpolation, zorder, advanced, tile, ppt, texProjections, halfMath, texRead, minBlocks, 0, 0, false, 0);
     }
 
     /**
@@ -55,7 +62,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     }
 
     static KernelVariant async(int k, SampleFormat f, int halfMath, int tile, int ppt, int maxRegs, int batch) {
-        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, true, true, tile, ppt, 0, halfMath, TEX_FILTERED, 0, batch, maxRegs, false);
+        return new KernelVariant(Family.ALU, k, f, Interpolation.LINEAR, true, true, tile, ppt, 0, halfMath, TEX_FILTERED, 0, batch, maxRegs, false, 0);
     }
 
     /** Projections per cache buffer of a :win variant when not named. */
@@ -63,7 +70,17 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** A register-window variant (8 half slices, linear): tile 32, {@code ppt} pixels per thread, {@code batch} projections per buffer. */
     static KernelVariant window(int halfMath, int ppt, int batch) {
-        return new KernelVariant(Family.ALU, 8, SampleFormat.HALF, Interpolation.LINEAR, false, false, 32, ppt, 0, halfMath, TEX_FILTERED, 0, batch, 0, true);
+        return new KernelVariant(Family.ALU, 8, SampleFormat.HALF, Interpolation.LINEAR, false, false, 32, ppt, 0, halfMath, TEX_FILTERED, 0, batch, 0, true, 0);
+    }
+
+    /** Projections per cache buffer of a tc variant when not named. */
+    static final int DEFAULT_TC_BATCH = 16;
+    /** Groups of 8 slices one tensor-core block back-projects together (kernels/backproject.cu bpTc, G). */
+    static final int TC_GROUPS = 4;
+
+    /** A tensor-core variant (8 half slices, linear): a {@code cols} x {@code rows} pixel tile, {@code batch} projections per buffer. */
+    static KernelVariant tensor(int cols, int rows, int batch) {
+        return new KernelVariant(Family.TC, 8, SampleFormat.HALF, Interpolation.LINEAR, false, false, cols, 0, 0, 0, TEX_FILTERED, 0, batch, 0, false, rows);
     }
 
     static KernelVariant async(int k, SampleFormat f, int halfMath) {
@@ -77,7 +94,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Whether the cache is filled asynchronously from the entries array ({@code :async}). */
     public boolean asyncFill() {
-        return cacheBatch > 0 && !window;
+        return family == Family.ALU && cacheBatch > 0 && !window;
     }
 
     private String asyncSuffix(char sep) {
@@ -117,19 +134,40 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return texRead == TEX_EXACT ? sep + "x" : texRead == TEX_ENTRIES ? sep + "xe" : "";
     }
 
-    public enum Family { STD, TEX, ALU }
+    /** STD, TEX: texture kernels; ALU: shared-memory cache and CUDA cores; TC: shared-memory cache and tensor cores. */
+    public enum Family { STD, TEX, ALU, TC }
 
     /** Threads per block. */
     public int threads() {
         return switch (family) {
             case STD, TEX -> 256;
             case ALU -> tile * tile / ppt;
+            case TC -> tile * tileRows / 2;  // a warp per 8 x 8 pixels
         };
     }
 
-    /** Pixels along x and y covered by one block. */
-    public int blockTile() {
-        return family == Family.ALU ? tile : 16;
+    /** Pixels along x covered by one block. */
+    public int blockCols() {
+        return family == Family.ALU || family == Family.TC ? tile : 16;
+    }
+
+    /** Pixels along y covered by one block. */
+    public int blockRows() {
+        return family == Family.TC ? tileRows : blockCols();
+    }
+
+    /** Groups (compound sinograms) one block back-projects together: grid z runs over groups / this. */
+    public int groupsPerBlock() {
+        return family == Family.TC ? TC_GROUPS : 1;
+    }
+
+    /**
+     * Whether the variant reads the compound sinogram packed scaled by a power of two from each group's largest
+     * magnitude ({@link #absMaxFunctionName()}, then {@link #packFunctionName()}): the register-window and
+     * tensor-core kernels, whose half arithmetic assumes data of a known magnitude.
+     */
+    public boolean scaledPacking() {
+        return window || family == Family.TC;
     }
 
     /**
@@ -139,6 +177,10 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
      * kernels/backproject.cu (bpAluWin); 0 for the other variants, whose shared memory is static.
      */
     public int dynamicSharedBytes() {
+        if (family == Family.TC) {
+            // bpTc: cache [2][batch][4 groups][CWT] bins, then (16 + 8) bytes of constants per projection of 3 batches
+            return 16 * (2 * cacheBatch * TC_GROUPS * tcCacheWidth(tile, tileRows) + 3 * cacheBatch) + 8 * 3 * cacheBatch;
+        }
         if (!window) return 0;
         int cw = windowCacheWidth(tile);
         return 16 * (2 * cacheBatch * cw + 6 * cacheBatch) + 8 * 3 * cacheBatch;
@@ -149,8 +191,18 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return ((tile - 1) * 1415 / 1000 + 4 + 15) / 16 * 16;
     }
 
+    /**
+     * Cached bins per projection row and group of a tensor-core block of cols x rows pixels (kernels/backproject.cu
+     * CacheWT): a margin bin, the tile's t span (at most its diagonal), an 8-bin patch window, rounded up to 8.
+     */
+    static int tcCacheWidth(int cols, int rows) {
+        int d2 = (cols - 1) * (cols - 1) + (rows - 1) * (rows - 1), r = 0;
+        while (r * r < d2) r++;
+        return (r + 17) / 8 * 8;
+    }
+
     public boolean usesTexture() {
-        return family != Family.ALU || texProjections > 0;
+        return family == Family.STD || family == Family.TEX || texProjections > 0;
     }
 
     public boolean hybrid() {
@@ -159,7 +211,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Texture kernels keep the projection constants in 64 KiB of constant memory. */
     public int maxProjections() {
-        return family == Family.ALU ? Integer.MAX_VALUE : 4096;
+        return family == Family.ALU || family == Family.TC ? Integer.MAX_VALUE : 4096;
     }
 
     /** Whether results are bound by NVIDIA's 8-bit texture interpolation weights (linear through the texture). */
@@ -181,7 +233,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
      * group): the ALU kernels that read no texture. Texture-bound kernels read one texture, so one group per launch.
      */
     public boolean batchesGroups() {
-        return family == Family.ALU && !usesTexture();
+        return !usesTexture();
     }
 
     /** Bytes of one cache entry (advanced caching: value and difference of K slices). */
@@ -195,12 +247,12 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
      * {@link #absMaxFunctionName()}), which keeps its half products in the normal range for data of any magnitude.
      */
     public String packFunctionName() {
-        return window ? "bp_pack_k8_h_win" : "bp_pack_k" + k + (format == SampleFormat.HALF ? "_h" : "_f");
+        return scaledPacking() ? "bp_pack_k8_h_win" : "bp_pack_k" + k + (format == SampleFormat.HALF ? "_h" : "_f");
     }
 
     /** The kernel that finds a group's largest magnitude for {@link #packFunctionName()}, or null where none is needed. */
     public String absMaxFunctionName() {
-        return window ? "bp_absmax_k8" : null;
+        return scaledPacking() ? "bp_absmax_k8" : null;
     }
 
     /** The kernel that builds the entries array, for {@link #usesEntries()} variants. */
@@ -213,6 +265,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
+            case TC -> "bp_tc_k8_h_lin_t" + tile + "x" + tileRows + "_s" + cacheBatch;
             case ALU -> window ? "bp_alu_k" + k + "_h_lin_win_t" + tile + "p" + ppt + "_s" + cacheBatch + hmSuffix(halfMath, '_')
                     : "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
                     + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + texSuffix(texRead, '_') + (minBlocks > 0 ? "_b" + minBlocks : "") + (maxRegs > 0 ? "_r" + maxRegs : "") + asyncSuffix('_');
@@ -224,6 +277,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> zorder ? "stdz" : "std";
             case TEX -> "tex";
+            case TC -> "tc:t" + tile + "x" + tileRows + (cacheBatch == DEFAULT_TC_BATCH ? "" : ":b" + cacheBatch);
             case ALU -> window ? "alu:t" + tile + "p" + ppt + hmSuffix(halfMath, ':') + ":win" + (cacheBatch == DEFAULT_WINDOW_BATCH ? "" : cacheBatch)
                     : (texProjections > 0 ? "hybrid" : "alu") + ":t" + tile + "p" + ppt + (minBlocks > 0 ? "b" + minBlocks : "") + (maxRegs > 0 ? "r" + maxRegs : "")
                     + (texProjections > 0 ? ":s" + texProjections : "")
@@ -243,7 +297,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Largest slices-per-pass the family supports that is ≤ k. */
     public static int kernelSlices(Family fam, int k) {
-        int max = fam == Family.ALU ? 8 : 4;
+        int max = fam == Family.ALU || fam == Family.TC ? 8 : 4;
         return Math.min(Integer.highestOneBit(Math.max(1, k)), max);
     }
 
@@ -307,6 +361,10 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 l.add(window(3, 8, 24));
                 l.add(window(4, 8, 24));
                 l.add(window(4, 4, 16));
+                // tensor-core kernels (kernels/backproject.cu TS_TC)
+                l.add(tensor(32, 16, 16));
+                l.add(tensor(32, 16, 8));
+                l.add(tensor(32, 32, 16));
             }
         }
         if (!lin && f == SampleFormat.HALF && ka == 8)
@@ -419,11 +477,31 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 throw new IllegalArgumentException("backend.variant '" + spec + "' is not compiled for mode "
                         + modeKey(k, f, in) + "; compiled variants: " + ids(all));
             }
+            case "tc" -> {
+                int cols = 32, rows = 16, batch = DEFAULT_TC_BATCH;
+                for (int i = 1; i < parts.length; i++) {
+                    String p = parts[i];
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("t(\\d{1,4})x(\\d{1,4})").matcher(p);
+                    if (m.matches()) {
+                        cols = Integer.parseInt(m.group(1));
+                        rows = Integer.parseInt(m.group(2));
+                    } else if (p.matches("b\\d*")) batch = batchNumber(spec, p, 1);
+                    else throw new IllegalArgumentException("backend.variant '" + spec + "': unknown parameter '" + p
+                                + "' (expected tWxH, bN)");
+                }
+                if (!(kernelSlices(Family.TC, k) == 8 && f == SampleFormat.HALF && in == Interpolation.LINEAR))
+                    throw new IllegalArgumentException("backend.variant '" + spec + "': the tensor-core kernel serves 8 half slices, "
+                            + "linear (backend.slicesPerPass 8 or 16, or 0 with half storage), not mode " + modeKey(k, f, in));
+                for (KernelVariant v : all)
+                    if (v.family == Family.TC && v.tile == cols && v.tileRows == rows && v.cacheBatch == batch) return v;
+                throw new IllegalArgumentException("backend.variant '" + spec + "' is not compiled for mode "
+                        + modeKey(k, f, in) + "; compiled variants: " + ids(all));
+            }
             default -> {
             }
         }
-        throw new IllegalArgumentException("backend.variant: unknown cuda variant '" + spec + "': expected auto, std, stdz, tex, alu[:tTpP][:adv|:std] "
-                + "or hybrid[:tTpP][:sS]; for mode " + modeKey(k, f, in) + ": " + ids(all));
+        throw new IllegalArgumentException("backend.variant: unknown cuda variant '" + spec + "': expected auto, std, stdz, tex, alu[:tTpP][:adv|:std], "
+                + "hybrid[:tTpP][:sS] or tc[:tWxH][:bN]; for mode " + modeKey(k, f, in) + ": " + ids(all));
     }
 
     /** The N of asyncN / winN: projections per cache buffer, a positive number. */

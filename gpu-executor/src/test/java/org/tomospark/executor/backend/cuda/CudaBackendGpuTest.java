@@ -56,9 +56,10 @@ class CudaBackendGpuTest {
     }
 
     /**
-     * Half storage with the default slices per pass (8) and no auto-tuning: the fallback table's k8 kernel (the
-     * register window), and the 256-thread window variant; 17 slices through chunks of 8 (two full groups and a
-     * partial one), 181 projections (a partial last cache batch), odd detector width and ROI.
+     * Half storage with the default slices per pass (8) and no auto-tuning: the fallback table's k8 kernel, the
+     * 256-thread window variant and the tensor-core variants; 17 slices through chunks of 8 (two full groups and a
+     * partial one; a tensor-core block with one group of its four), 181 projections (a partial last cache batch),
+     * odd detector width and ROI.
      */
     @Test
     void halfDefaultAndWindowKernelsMatchJava(@TempDir Path tmp) {
@@ -68,27 +69,36 @@ class CudaBackendGpuTest {
         BackendOptions o = halfUntuned(tmp, 0, 8);
         BackprojectionJob job = new BackprojectionJob(scan, sg, 17);
         float[][] ref = run("java", o.withVariant("scalar"), job, s);
-        for (String v : new String[]{"auto", "alu:t32p4:h8p:win"}) assertClose(v, run("cuda", o.withVariant(v), job, s), ref, 1e-3);
+        for (String v : new String[]{"auto", "alu:t32p4:h8p:win", "tc", "tc:t32x32", "tc:t32x16:b8"})
+            assertClose(v, run("cuda", o.withVariant(v), job, s), ref, 1e-3);
     }
 
     /**
-     * The window kernel packs each group scaled by a power of two from its largest magnitude: groups of one launch
-     * whose data differ by 12 orders of magnitude (1e-6, 1e6, and all zero) each keep half's relative accuracy.
-     * Unscaled half storage would flush the first to subnormals and overflow the second.
+     * The window and tensor-core kernels pack each group scaled by a power of two from its largest magnitude: groups
+     * of one launch whose data differ by 12 orders of magnitude (1e-6, 1e6, all zero, then 1 and 3) each keep half's
+     * relative accuracy. Unscaled half storage would flush the first to subnormals and overflow the second. Five
+     * groups in one launch: the tensor-core kernel takes four per block, so its second block holds one.
      */
     @Test
-    void windowKernelScalesEachGroupToItsOwnMagnitude(@TempDir Path tmp) {
+    void scaledKernelsScaleEachGroupToItsOwnMagnitude(@TempDir Path tmp) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(160).anglesRange(180, 120).centerOfRotation(80.2).build();
         SliceGeometry sg = new SliceGeometry(160, 150, 0, 0, 150, 150);
-        float[] amp = {1e-6f, 1e6f, 0f};
-        float[][] s = noise(24, 120 * 160, 11, i -> amp[i / 8]);
-        BackendOptions o = halfUntuned(tmp, 8, 24);
+        float[] amp = {1e-6f, 1e6f, 0f, 1f, 3f};
+        float[][] s = noise(40, 120 * 160, 11, i -> amp[i / 8]);
+        BackendOptions o = halfUntuned(tmp, 8, 40);
         // the reference in float32: half storage itself could hold neither magnitude
-        float[][] ref = run("java", o.withFormat(SampleFormat.FLOAT32).withVariant("scalar"), new BackprojectionJob(scan, sg, 24), s);
-        float[][] got = run("cuda", o.withVariant("alu:t32p8:h8p:win"), new BackprojectionJob(scan, sg, 24), s);
-        for (int g = 0; g < 2; g++)
-            assertClose("group of amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8), Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
-        for (int i = 16; i < 24; i++) for (float v : got[i]) assertEquals(0f, v, "an all-zero group stays zero");
+        float[][] ref = run("java", o.withFormat(SampleFormat.FLOAT32).withVariant("scalar"), new BackprojectionJob(scan, sg, 40), s);
+        for (String v : new String[]{"alu:t32p8:h8p:win", "tc", "tc:t32x32"}) {
+            float[][] got = run("cuda", o.withVariant(v), new BackprojectionJob(scan, sg, 40), s);
+            for (int g = 0; g < 5; g++) {
+                if (amp[g] == 0f) {
+                    for (int i = 8 * g; i < 8 * g + 8; i++) for (float x : got[i]) assertEquals(0f, x, v + ": an all-zero group stays zero");
+                } else {
+                    assertClose(v + ", group of amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8),
+                            Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
+                }
+            }
+        }
     }
 
     private static void assertClose(String what, float[][] got, float[][] ref, double limit) {

@@ -2,7 +2,14 @@ package org.tomospark.executor.backend.cuda;
 
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -15,6 +22,53 @@ class KernelArgsTest {
         assertEquals(List.of("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"), KernelArgs.Signature.PACK.names);
         assertEquals(List.of("data", "nrows", "width", "n", "tw", "resp", "edge"), KernelArgs.Signature.FILTER.names);
         assertEquals(List.of("sino", "pitch", "width", "np", "dst", "epitch"), KernelArgs.Signature.ENTRIES.names);
+    }
+
+    /**
+     * Every signature against the parameter list the CUDA sources declare (read from kernels/*.cu, not restated):
+     * the instantiation macro or extern "C" function that each signature's kernels come from.
+     */
+    @Test
+    void signaturesMatchTheCudaSources() throws Exception {
+        String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu");
+        Map<KernelArgs.Signature, List<String>> declared = new EnumMap<>(KernelArgs.Signature.class);
+        declared.put(KernelArgs.Signature.TEXTURE, params(bp, "#define TS_STD("));
+        declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU_X("));
+        declared.put(KernelArgs.Signature.WINDOW, params(bp, "#define TS_WIN("));
+        declared.put(KernelArgs.Signature.TENSOR, params(bp, "#define TS_TC("));
+        declared.put(KernelArgs.Signature.PACK, params(bp, "#define TS_PACK("));
+        declared.put(KernelArgs.Signature.PACK_WIN, params(bp, "void bp_pack_k8_h_win("));
+        declared.put(KernelArgs.Signature.ABSMAX, params(bp, "void bp_absmax_k8("));
+        declared.put(KernelArgs.Signature.ENTRIES, params(bp, "#define TS_ENTRIES("));
+        declared.put(KernelArgs.Signature.FILTER, params(filter, "extern \"C\" __global__ void __launch_bounds__(FILTER_THREADS)"));
+        for (KernelArgs.Signature sig : KernelArgs.Signature.values())
+            assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
+        // the other macros of the same families declare the same lists
+        assertEquals(params(bp, "#define TS_TEX("), KernelArgs.Signature.TEXTURE.names);
+        assertEquals(params(bp, "#define TS_ALU_B("), KernelArgs.Signature.ALU.names);
+    }
+
+    private static String cudaSource(String name) throws Exception {
+        Path p = Path.of("..", "kernels", name);
+        if (!Files.exists(p)) p = Path.of("kernels", name);  // run from the repository root
+        // macro bodies continue over lines with a trailing backslash
+        return Files.readString(p).replace("\\\n", " ");
+    }
+
+    /** Parameter names of the first declaration after {@code anchor}: the "(" that a parameter type follows. */
+    private static List<String> params(String src, String anchor) {
+        int a = src.indexOf(anchor);
+        assertTrue(a >= 0, "not found in the CUDA sources: " + anchor);
+        Matcher m = Pattern.compile("\\(\\s*(?=(?:const\\s+)?(?:void|float|int|long|unsigned|cudaTextureObject_t|ProjD)\\b)").matcher(src);
+        assertTrue(m.find(a + anchor.length() - (anchor.endsWith("(") ? 1 : 0)), "no parameter list after " + anchor);
+        int end = src.indexOf(')', m.end());
+        List<String> names = new ArrayList<>();
+        for (String param : src.substring(m.end(), end).split(",")) {
+            Matcher id = Pattern.compile("(\\w+)\\s*$").matcher(param.trim());
+            assertTrue(id.find(), "parameter without a name after " + anchor + ": " + param);
+            names.add(id.group(1));
+        }
+        return names;
     }
 
     @Test

@@ -61,6 +61,8 @@ class KernelVariantTest {
         assertEquals(16 * 2 * 24 * 48 + 3 * 24 * (16 + 16 + 8), w.dynamicSharedBytes());
         for (KernelVariant v : KernelVariant.all(8, HALF, LINEAR))
             if (v.window()) assertTrue(v.dynamicSharedBytes() > 0 && v.dynamicSharedBytes() <= 48 * 1024, v.id());
+            else if (v.family() == KernelVariant.Family.TC)
+                assertTrue(v.dynamicSharedBytes() > 0 && v.dynamicSharedBytes() <= 227 * 1024, v.id());  // Hopper's opt-in limit
             else assertEquals(0, v.dynamicSharedBytes(), v.id());
         // its compound sinogram is packed scaled, after a pass that finds the group's largest magnitude
         assertEquals("bp_pack_k8_h_win", w.packFunctionName());
@@ -83,6 +85,42 @@ class KernelVariantTest {
     }
 
     @Test
+    void tensorCoreVariants() {
+        KernelVariant t = KernelVariant.parse("tc", 8, HALF, LINEAR);
+        assertEquals("tc:t32x16", t.id());
+        assertEquals("bp_tc_k8_h_lin_t32x16_s16", t.functionName());
+        assertEquals(KernelVariant.Family.TC, t.family());
+        // a warp per 8 x 8 pixels, four groups per block, no texture, groups batched along grid z
+        assertEquals(256, t.threads());
+        assertEquals(32, t.blockCols());
+        assertEquals(16, t.blockRows());
+        assertEquals(4, t.groupsPerBlock());
+        assertFalse(t.usesTexture() || t.textureWeights() || t.usesEntries() || t.window());
+        assertTrue(t.batchesGroups() && t.scaledPacking());
+        assertEquals(Integer.MAX_VALUE, t.maxProjections());
+        assertEquals("bp_pack_k8_h_win", t.packFunctionName());
+        assertEquals("bp_absmax_k8", t.absMaxFunctionName());
+        // cached bins per projection and group: the tile's diagonal (ceil sqrt(31^2 + 15^2) = 35) + 10, rounded up to 8
+        assertEquals(48, KernelVariant.tcCacheWidth(32, 16));
+        assertEquals(56, KernelVariant.tcCacheWidth(32, 32));
+        assertEquals(16 * (2 * 16 * 4 * 48 + 3 * 16) + 8 * 3 * 16, t.dynamicSharedBytes());
+        KernelVariant b = KernelVariant.parse("tc:t32x16:b8", 8, HALF, LINEAR);
+        assertEquals("bp_tc_k8_h_lin_t32x16_s8", b.functionName());
+        assertEquals("tc:t32x16:b8", b.id());
+        KernelVariant q = KernelVariant.parse("tc:t32x32", 16, HALF, LINEAR);
+        assertEquals(512, q.threads());
+        assertEquals("bp_tc_k8_h_lin_t32x32_s16", q.functionName());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("tc", 4, HALF, LINEAR));
+        assertTrue(e.getMessage().contains("8 half slices") && e.getMessage().contains("k4.half.linear"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("tc", 8, FLOAT32, LINEAR));
+        assertTrue(e.getMessage().contains("k8.float32.linear"), e.getMessage());
+        for (String bad : new String[]{"tc:t16x16", "tc:b12", "tc:b0", "tc:h8p", "tc:t32x16:bx"}) {
+            e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse(bad, 8, HALF, LINEAR), bad);
+            assertTrue(e.getMessage().startsWith("backend.variant '" + bad + "'"), e.getMessage());
+        }
+    }
+
+    @Test
     void idsRoundTripThroughParse() {
         for (int k : new int[]{1, 2, 4, 8})
             for (SampleFormat f : SampleFormat.values())
@@ -95,7 +133,9 @@ class KernelVariantTest {
     void geometryOfTheThreadMapping() {
         KernelVariant a = KernelVariant.parse("alu:t32p8", 4, HALF, LINEAR);
         assertEquals(128, a.threads());
-        assertEquals(32, a.blockTile());
+        assertEquals(32, a.blockCols());
+        assertEquals(32, a.blockRows());
+        assertEquals(1, a.groupsPerBlock());
         assertFalse(a.usesTexture());
         KernelVariant h = KernelVariant.parse("hybrid:t32p4:s4", 4, HALF, LINEAR);
         assertEquals(256, h.threads());
@@ -117,7 +157,8 @@ class KernelVariantTest {
         assertFalse(e.batchesGroups());
         KernelVariant s = KernelVariant.parse("std", 1, FLOAT32, NEAREST);
         assertEquals(256, s.threads());
-        assertEquals(16, s.blockTile());
+        assertEquals(16, s.blockCols());
+        assertEquals(16, s.blockRows());
         assertFalse(s.textureWeights(), "nearest fetches need no interpolation weights");
         assertEquals(4096, s.maxProjections());
         assertFalse(s.batchesGroups());
@@ -180,7 +221,7 @@ class KernelVariantTest {
                 for (Interpolation i : Interpolation.values())
                     for (KernelVariant v : KernelVariant.all(k, f, i)) listed.add(v.functionName());
         List<String> kernels = ptxEntries().stream()
-                .filter(e -> e.startsWith("bp_std_") || e.startsWith("bp_tex_") || e.startsWith("bp_alu_")).toList();
+                .filter(e -> e.startsWith("bp_std_") || e.startsWith("bp_tex_") || e.startsWith("bp_alu_") || e.startsWith("bp_tc_")).toList();
         assertTrue(kernels.size() > 100, "back-projection kernels found in the PTX: " + kernels.size());
         List<String> orphans = kernels.stream().filter(e -> !listed.contains(e)).sorted().toList();
         assertTrue(orphans.isEmpty(), "kernels in the PTX that no variant names: " + orphans);
