@@ -599,6 +599,13 @@ template <int P, int K> __device__ __forceinline__ void zeroAcc(float (&acc)[P][
         for (int s = 0; s < K; s++) acc[q][s] = 0.f;
 }
 
+// As cpAsync, to a shared-space address: 16 bytes bypass L1 (cg), smaller copies go through it (ca)
+template <int CB> __device__ __forceinline__ void cpAsyncShared(unsigned sdst, const void* gmem, bool ok) {
+    if constexpr (CB == 16)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sdst), "l"(gmem), "r"(ok ? 16 : 0) : "memory");
+    else
+        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(sdst), "l"(gmem), "n"(CB), "r"(ok ? CB : 0) : "memory");
+}
 template <int CB> __device__ __forceinline__ void cpAsync(void* smem, const void* gmem, bool ok) {
     const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
     if constexpr (CB == 16)
@@ -889,27 +896,30 @@ __device__ __forceinline__ void absMax(const float* __restrict__ raw, int width,
     if ((threadIdx.x & 31) == 0 && m > 0.f) atomicMax(gmax, (unsigned)__float_as_int(m));
 }
 
-// The window kernel's packing: as packSino<8, true>, each value times 2^winExp(*gmax).
+// The window and tensor-core kernels' packing: as packSino<K, true>, each value times 2^winExp(*gmax).
+template <int K>
 __device__ __forceinline__ void packSinoWin(const float* __restrict__ raw, int width, int np, long long sliceStride,
-                                            int nValid, uint4* __restrict__ dst, int pitch, const unsigned* gmax) {
+                                            int nValid, typename Bin<K, true>::T* __restrict__ dst, int pitch,
+                                            const unsigned* gmax) {
     const int col = blockIdx.x * blockDim.x + threadIdx.x, p = blockIdx.y;
     if (col >= pitch || p >= np) return;
     const float sc = ldexpf(1.f, winExp(*gmax));
-    float v[8];
+    float v[K];
 #pragma unroll
-    for (int s = 0; s < 8; s++)
+    for (int s = 0; s < K; s++)
         v[s] = (col < width && s < nValid) ? raw[s * sliceStride + (size_t)p * width + col] * sc : 0.f;
-    dst[(size_t)p * pitch + col] = pack<8, true>(v);
+    dst[(size_t)p * pitch + col] = pack<K, true>(v);
 }
 
 // ------------------------------------------------------------------------------------------------------
-// Tensor-core kernel (8 half slices per bin, linear; name bp_tc_k8_h_lin_tWxH_sN, variant "tc"). Back-projection as
-// small matrix products on the tensor cores (mma.sync m16n8k16, f16 in, f32 accumulate):
+// Tensor-core kernel (8 or 4 half slices per bin, linear; name bp_tc_kKB_h_lin_tWxH_sN, variant "tc"). Back-projection
+// as small matrix products on the tensor cores (mma.sync m16n8k16, f16 in, f32 accumulate):
 //   D[m][n] += sum_k A[m][k] * B[k][n],  m: a pixel of a 4x4 patch (16), n: a slice of a group (8),
 //   k: 8 consecutive bins of projection j, then 8 of projection j + 1 (16).
 // - B is the compound sinogram itself: 8 bins of 16 bytes (8 half slices) are an 8x8 matrix, and ldmatrix.trans
 //   loads it from the bin cache straight into the mma's B fragment. One ldmatrix.x4 serves two groups and two
-//   projections; G = 4 groups per block share the weights.
+//   projections; 32 slices per block (4 groups of 8, or 8 groups of 4) share the weights. With 4 slices per bin
+//   the cache fill puts the bins of groups 2c and 2c + 1 side by side, so the cache holds 8-slice entries either way.
 // - A holds the linear-interpolation weights relu(1 - |tau - b|) of bin b for a pixel at tau (in bins from the
 //   patch's window start): two per pixel are non-zero. A patch spans at most 3 |cos| + 3 |sin| < 4.25 bins, so
 //   its bins fit an 8-bin window starting at floor(t_min) of the patch. Lane 4g + t builds the weights of bins 2t
@@ -946,11 +956,15 @@ __device__ __forceinline__ void mmaK16(float (&d)[4], const unsigned (&a)[4], un
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 // Warps of BWX x BWY 8x8 regions (2x2 patches each); SD projections per cache buffer (even).
-template <int BWX, int BWY, int SD>
-__device__ __forceinline__ void bpTc(const uint4* __restrict__ sino, int pitch, int width, int np,
+template <int KB, int BWX, int BWY, int SD>
+__device__ __forceinline__ void bpTc(const typename Bin<KB, true>::T* __restrict__ sino, int pitch, int width, int np,
                                      const ProjD* __restrict__ pd, const unsigned* __restrict__ gmax, float* __restrict__ out,
                                      int rows, int cols, long long plane, int ngroups) {
-    constexpr int G = 4, NT = 32 * BWX * BWY, TX = 8 * BWX, TY = 8 * BWY;
+    static_assert(KB == 8 || KB == 4, "8 or 4 half slices per bin");
+    constexpr int G = 4;            // 8-slice cache rows per projection (mma n = 8 slices)
+    constexpr int H = 8 / KB;       // groups per cache row
+    constexpr int GB = G * H;       // groups per block
+    constexpr int NT = 32 * BWX * BWY, TX = 8 * BWX, TY = 8 * BWY;
     constexpr int CWT = CacheWT<TX, TY>::value;
     constexpr int ROWB = G * CWT * 16;  // cache bytes per projection
     static_assert(SD % 2 == 0 && SD <= NT, "projection pairs");
@@ -961,8 +975,8 @@ __device__ __forceinline__ void bpTc(const uint4* __restrict__ sino, int pitch, 
     int2* shm = reinterpret_cast<int2*>(spc + 3 * SD);
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const int g = lane >> 2, t4 = lane & 3;
-    const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY, gz0 = blockIdx.z * G;
-    const int nvg = min(G, ngroups - gz0);
+    const int X0 = blockIdx.x * TX, Y0 = blockIdx.y * TY, gz0 = blockIdx.z * GB;
+    const int nvg = min(GB, ngroups - gz0);
     sino += (size_t)gz0 * np * pitch;
     const float dx = (float)(g & 3), dy = (float)(g >> 2);
     const float wx0 = (float)((w % BWX) * 8), wy0 = (float)((w / BWX) * 8);
@@ -1002,15 +1016,14 @@ __device__ __forceinline__ void bpTc(const uint4* __restrict__ sino, int pitch, 
     auto issue = [&](int b) {
         if (rg < RG) {
             const int2* sh = shm + (b % 3) * SD;
-            const unsigned dst0 = cbase0 + (unsigned)((b & 1) * SD * ROWB + (rg * CWT + ci) * 16);
+            const unsigned dst0 = cbase0 + (unsigned)((b & 1) * SD * ROWB + ci * 16);
 #pragma unroll 4
-            for (int r = rg; r < SD * G; r += RG) {  // cache row r: projection r / G, group r % G
-                const int j = r / G, grp = r % G;
+            for (int r = rg; r < SD * GB; r += RG) {  // copy r: projection r / GB, group r % GB (cache row grp / H)
+                const int j = r / GB, grp = r % GB;
                 const int2 h = sh[j];
                 const bool ok = (unsigned)(h.x + ci) < (unsigned)width && grp < nvg;
-                const uint4* src = sino + (ok ? (size_t)grp * np * pitch + (unsigned)(h.y + ci) : 0);
-                asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst0 + (unsigned)((r - rg) * CWT * 16)),
-                             "l"(src), "r"(ok ? 16 : 0) : "memory");
+                const typename Bin<KB, true>::T* src = sino + (ok ? (size_t)grp * np * pitch + (unsigned)(h.y + ci) : 0);
+                cpAsyncShared<2 * KB>(dst0 + (unsigned)((j * G + grp / H) * CWT * 16 + (grp % H) * 2 * KB), src, ok);
             }
         }
         asm volatile("cp.async.commit_group;\n" ::: "memory");
@@ -1054,12 +1067,14 @@ __device__ __forceinline__ void bpTc(const uint4* __restrict__ sino, int pitch, 
             }
         }
     }
-    // D fragment: acc[P][grp] = pixels g (0, 1) and g + 8 (2, 3) of patch P, slices 2t4 and 2t4 + 1
+    // D fragment: acc[P][c] = pixels g (0, 1) and g + 8 (2, 3) of patch P, slices 2t4 and 2t4 + 1 of cache row c:
+    // group c (8 slices per bin) or group 2c + t4 / 2, its slices 2t4 % 4 and + 1 (4 slices per bin)
 #pragma unroll
-    for (int grp = 0; grp < G; grp++) {
-        if (grp >= nvg) break;
+    for (int c = 0; c < G; c++) {
+        const int grp = c * H + (H == 2 ? t4 >> 1 : 0), s0 = (2 * t4) % KB;
+        if (grp >= nvg) continue;
         const float osc = ldexpf(1.f, -winExp(gmax[gz0 + grp]));
-        float* o = out + (size_t)(gz0 + grp) * 8 * plane + (size_t)(2 * t4) * plane;
+        float* o = out + ((size_t)(gz0 + grp) * KB + s0) * plane;
 #pragma unroll
         for (int P = 0; P < 4; P++) {
             const int x = X0 + (int)wx0 + (P & 1) * 4 + (g & 3);
@@ -1069,8 +1084,8 @@ __device__ __forceinline__ void bpTc(const uint4* __restrict__ sino, int pitch, 
                 for (int h = 0; h < 2; h++) {
                     const int yy = y + 2 * h;
                     if (yy < rows) {
-                        o[(size_t)yy * cols + x] = acc[P][grp][2 * h] * osc;
-                        o[plane + (size_t)yy * cols + x] = acc[P][grp][2 * h + 1] * osc;
+                        o[(size_t)yy * cols + x] = acc[P][c][2 * h] * osc;
+                        o[plane + (size_t)yy * cols + x] = acc[P][c][2 * h + 1] * osc;
                     }
                 }
             }
@@ -1309,23 +1324,33 @@ TS_WIN(32, 128, 8, 24, 8, _h8p)
 TS_WIN(32, 256, 4, 16, 8, _h8p)
 // tensor-core kernels (8 half slices, 4 groups per block): warps BWX x BWY of 8x8 pixels, SD projections per buffer.
 // gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the launch (grid z: groups / 4).
-#define TS_TC(BWX, BWY, SD, NAME)                                                                           \
+#define TS_TC(KB, BWX, BWY, SD, NAME)                                                                       \
     extern "C" __global__ void __launch_bounds__(32 * BWX * BWY, 16 / (BWX * BWY)) NAME(                     \
         const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
         const unsigned* __restrict__ gmax, float* __restrict__ out, int rows, int cols, long long plane, int ngroups) { \
-        bpTc<BWX, BWY, SD>((const uint4*)sino, pitch, width, np, pd, gmax, out, rows, cols, plane, ngroups);   \
+        bpTc<KB, BWX, BWY, SD>((const typename Bin<KB, true>::T*)sino, pitch, width, np, pd, gmax, out, rows, cols, plane, \
+                               ngroups);                                                                     \
     }
-TS_TC(4, 2, 16, bp_tc_k8_h_lin_t32x16_s16)
-TS_TC(4, 2, 8, bp_tc_k8_h_lin_t32x16_s8)
-TS_TC(4, 4, 16, bp_tc_k8_h_lin_t32x32_s16)
-extern "C" __global__ void bp_absmax_k8(const float* raw, int width, int np, long long sliceStride, int nValid,
-                                        unsigned* gmax) {
-    absMax<8>(raw, width, np, sliceStride, nValid, gmax);
-}
-extern "C" __global__ void bp_pack_k8_h_win(const float* raw, int width, int np, long long sliceStride, int nValid,
-                                            void* dst, int pitch, const unsigned* gmax) {
-    packSinoWin(raw, width, np, sliceStride, nValid, (uint4*)dst, pitch, gmax);
-}
+TS_TC(8, 4, 2, 16, bp_tc_k8_h_lin_t32x16_s16)
+TS_TC(8, 4, 2, 8, bp_tc_k8_h_lin_t32x16_s8)
+TS_TC(8, 4, 4, 16, bp_tc_k8_h_lin_t32x32_s16)
+TS_TC(4, 4, 2, 16, bp_tc_k4_h_lin_t32x16_s16)
+TS_TC(4, 4, 4, 16, bp_tc_k4_h_lin_t32x32_s16)
+// the scaled packing of the window and tensor-core kernels: a group's largest magnitude, then its packing
+#define TS_ABSMAX(K)                                                                                         \
+    extern "C" __global__ void bp_absmax_k##K(const float* raw, int width, int np, long long sliceStride, int nValid, \
+                                              unsigned* gmax) {                                              \
+        absMax<K>(raw, width, np, sliceStride, nValid, gmax);                                                \
+    }
+#define TS_PACK_WIN(K)                                                                                       \
+    extern "C" __global__ void bp_pack_k##K##_h_win(const float* raw, int width, int np, long long sliceStride,  \
+                                                    int nValid, void* dst, int pitch, const unsigned* gmax) {    \
+        packSinoWin<K>(raw, width, np, sliceStride, nValid, (typename Bin<K, true>::T*)dst, pitch, gmax);    \
+    }
+TS_ABSMAX(8)
+TS_ABSMAX(4)
+TS_PACK_WIN(8)
+TS_PACK_WIN(4)
 #define TS_ENTRIES(K, HALF, HM, NAME)                                                                       \
     extern "C" __global__ void NAME(const void* sino, int pitch, int width, int np, void* dst, int epitch) {  \
         makeEntries<K, HALF, HM>((const typename Bin<K, HALF>::T*)sino, pitch, width, np,                     \

@@ -351,10 +351,12 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             kv = KernelVariant.parse("alu", k, f, in);
         }
         if (kv.dynamicSharedBytes() > dev.maxSharedOptin) {
-            // a table or cache made on a larger GPU (e.g. an H200's 227 KiB per block against 99 KiB on sm_86/89)
+            // a table or cache made on a larger GPU (e.g. an H200's 227 KiB per block against 99 KiB on sm_86/89): the
+            // same family's variant with the most shared memory that fits, else alu
+            KernelVariant fit = KernelVariant.fittingShared(kv, k, dev.maxSharedOptin);
             variantSource += "; " + kv.id() + " needs " + kv.dynamicSharedBytes() + " bytes of shared memory, " + dev.name
-                    + " allows " + dev.maxSharedOptin + ", using alu";
-            kv = KernelVariant.parse("alu", k, f, in);
+                    + " allows " + dev.maxSharedOptin + ", using " + fit.id();
+            kv = fit;
         }
         return kv;
     }

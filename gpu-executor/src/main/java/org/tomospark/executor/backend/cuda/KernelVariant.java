@@ -30,10 +30,10 @@ import java.util.Locale;
  * each update instead of 32 bytes. It walks the fraction in 32-bit fixed point and weights with 11-bit half weights
  * (2^-13 of their value, as subnormal-range bit patterns), so it reads a compound sinogram packed scaled by a power
  * of two from each group's largest magnitude ({@link #packFunctionName()}, {@link #absMaxFunctionName()}).
- * {@code tc[:tWxH][:bN]} (8 half slices, linear) is the tensor-core kernel: each warp back-projects 4x4-pixel patches
- * of four groups at once as mma products (weights of a patch's 8-bin window times the bins, two projections per
- * product, float accumulation); tile W x H (default 32x16), N projections per cache buffer (default 16). It reads the
- * same scaled packing as the window kernel and takes four groups per block.
+ * {@code tc[:tWxH][:bN]} (8 or 4 half slices, linear) is the tensor-core kernel: each warp back-projects 4x4-pixel
+ * patches of 32 slices at once as mma products (weights of a patch's 8-bin window times the bins, two projections
+ * per product, float accumulation); tile W x H (default 32x16), N projections per cache buffer (default 16). It
+ * reads the same scaled packing as the window kernel and takes 32 slices (four groups of 8, eight of 4) per block.
  *
  * @param texRead how the texture share of a hybrid is read: {@link #TEX_FILTERED}, {@link #TEX_EXACT} or
  *                {@link #TEX_ENTRIES}
@@ -75,12 +75,15 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Projections per cache buffer of a tc variant when not named. */
     static final int DEFAULT_TC_BATCH = 16;
-    /** Groups of 8 slices one tensor-core block back-projects together (kernels/backproject.cu bpTc, G). */
-    static final int TC_GROUPS = 4;
+    /** Slices one tensor-core block back-projects together (kernels/backproject.cu bpTc: 4 cache rows of 8 slices). */
+    static final int TC_SLICES = 32;
 
-    /** A tensor-core variant (8 half slices, linear): a {@code cols} x {@code rows} pixel tile, {@code batch} projections per buffer. */
-    static KernelVariant tensor(int cols, int rows, int batch) {
-        return new KernelVariant(Family.TC, 8, SampleFormat.HALF, Interpolation.LINEAR, false, false, cols, 0, 0, 0, TEX_FILTERED, 0, batch, 0, false, rows);
+    /**
+     * A tensor-core variant ({@code k} = 8 or 4 half slices per bin, linear): a {@code cols} x {@code rows} pixel
+     * tile, {@code batch} projections per buffer.
+     */
+    static KernelVariant tensor(int k, int cols, int rows, int batch) {
+        return new KernelVariant(Family.TC, k, SampleFormat.HALF, Interpolation.LINEAR, false, false, cols, 0, 0, 0, TEX_FILTERED, 0, batch, 0, false, rows);
     }
 
     static KernelVariant async(int k, SampleFormat f, int halfMath) {
@@ -158,7 +161,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /** Groups (compound sinograms) one block back-projects together: grid z runs over groups / this. */
     public int groupsPerBlock() {
-        return family == Family.TC ? TC_GROUPS : 1;
+        return family == Family.TC ? TC_SLICES / k : 1;
     }
 
     /**
@@ -178,8 +181,9 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
      */
     public int dynamicSharedBytes() {
         if (family == Family.TC) {
-            // bpTc: cache [2][batch][4 groups][CWT] bins, then (16 + 8) bytes of constants per projection of 3 batches
-            return 16 * (2 * cacheBatch * TC_GROUPS * tcCacheWidth(tile, tileRows) + 3 * cacheBatch) + 8 * 3 * cacheBatch;
+            // bpTc: cache [2][batch][4 rows of 8 slices][CWT] 16-byte entries, then (16 + 8) bytes of constants per
+            // projection of 3 batches
+            return 16 * (2 * cacheBatch * (TC_SLICES / 8) * tcCacheWidth(tile, tileRows) + 3 * cacheBatch) + 8 * 3 * cacheBatch;
         }
         if (!window) return 0;
         int cw = windowCacheWidth(tile);
@@ -247,12 +251,12 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
      * {@link #absMaxFunctionName()}), which keeps its half products in the normal range for data of any magnitude.
      */
     public String packFunctionName() {
-        return scaledPacking() ? "bp_pack_k8_h_win" : "bp_pack_k" + k + (format == SampleFormat.HALF ? "_h" : "_f");
+        return scaledPacking() ? "bp_pack_k" + k + "_h_win" : "bp_pack_k" + k + (format == SampleFormat.HALF ? "_h" : "_f");
     }
 
     /** The kernel that finds a group's largest magnitude for {@link #packFunctionName()}, or null where none is needed. */
     public String absMaxFunctionName() {
-        return scaledPacking() ? "bp_absmax_k8" : null;
+        return scaledPacking() ? "bp_absmax_k" + k : null;
     }
 
     /** The kernel that builds the entries array, for {@link #usesEntries()} variants. */
@@ -265,7 +269,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
         return switch (family) {
             case STD -> "bp_std_k" + k + "_" + in + "_" + (zorder ? "z" : "l");
             case TEX -> "bp_tex_k" + k + "_" + in;
-            case TC -> "bp_tc_k8_h_lin_t" + tile + "x" + tileRows + "_s" + cacheBatch;
+            case TC -> "bp_tc_k" + k + "_h_lin_t" + tile + "x" + tileRows + "_s" + cacheBatch;
             case ALU -> window ? "bp_alu_k" + k + "_h_lin_win_t" + tile + "p" + ppt + "_s" + cacheBatch + hmSuffix(halfMath, '_')
                     : "bp_alu_k" + k + "_" + (format == SampleFormat.HALF ? "h" : "f") + "_" + in + "_"
                     + (advanced ? "adv" : "std") + "_t" + tile + "p" + ppt + "_s" + texProjections + hmSuffix(halfMath, '_') + texSuffix(texRead, '_') + (minBlocks > 0 ? "_b" + minBlocks : "") + (maxRegs > 0 ? "_r" + maxRegs : "") + asyncSuffix('_');
@@ -362,9 +366,13 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                 l.add(window(4, 8, 24));
                 l.add(window(4, 4, 16));
                 // tensor-core kernels (kernels/backproject.cu TS_TC)
-                l.add(tensor(32, 16, 16));
-                l.add(tensor(32, 16, 8));
-                l.add(tensor(32, 32, 16));
+                l.add(tensor(8, 32, 16, 16));
+                l.add(tensor(8, 32, 16, 8));
+                l.add(tensor(8, 32, 32, 16));
+            }
+            if (ka == 4) {
+                l.add(tensor(4, 32, 16, 16));
+                l.add(tensor(4, 32, 32, 16));
             }
         }
         if (!lin && f == SampleFormat.HALF && ka == 8)
@@ -410,6 +418,21 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
             l.add(new KernelVariant(Family.ALU, kh, f, in, true, false, 32, 8, 4));
         }
         return l;
+    }
+
+    /**
+     * {@code v} if its shared memory fits {@code maxShared} bytes per block; else the same family's variant of the
+     * mode with the most shared memory that fits (e.g. a 32x32 tensor-core tile chosen on an H200 becomes 32x16 on a
+     * GPU with 99 KiB per block), else {@code alu}. {@code k} is the slices per pass the variant was parsed for.
+     */
+    static KernelVariant fittingShared(KernelVariant v, int k, int maxShared) {
+        if (v.dynamicSharedBytes() <= maxShared) return v;
+        KernelVariant fit = null;
+        for (KernelVariant c : all(k, v.format, v.interpolation))
+            if (c.family == v.family && c.dynamicSharedBytes() <= maxShared
+                    && (fit == null || c.dynamicSharedBytes() > fit.dynamicSharedBytes()))
+                fit = c;
+        return fit != null ? fit : parse("alu", k, v.format, v.interpolation);
     }
 
     /**
@@ -489,9 +512,10 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
                     else throw new IllegalArgumentException("backend.variant '" + spec + "': unknown parameter '" + p
                                 + "' (expected tWxH, bN)");
                 }
-                if (!(kernelSlices(Family.TC, k) == 8 && f == SampleFormat.HALF && in == Interpolation.LINEAR))
-                    throw new IllegalArgumentException("backend.variant '" + spec + "': the tensor-core kernel serves 8 half slices, "
-                            + "linear (backend.slicesPerPass 8 or 16, or 0 with half storage), not mode " + modeKey(k, f, in));
+                int kt = kernelSlices(Family.TC, k);
+                if (!((kt == 8 || kt == 4) && f == SampleFormat.HALF && in == Interpolation.LINEAR))
+                    throw new IllegalArgumentException("backend.variant '" + spec + "': the tensor-core kernel serves 8 or 4 half slices, "
+                            + "linear (backend.slicesPerPass 4, 8 or 16, or 0, with half storage), not mode " + modeKey(k, f, in));
                 for (KernelVariant v : all)
                     if (v.family == Family.TC && v.tile == cols && v.tileRows == rows && v.cacheBatch == batch) return v;
                 throw new IllegalArgumentException("backend.variant '" + spec + "' is not compiled for mode "

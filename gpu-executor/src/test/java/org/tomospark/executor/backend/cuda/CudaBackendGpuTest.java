@@ -76,8 +76,9 @@ class CudaBackendGpuTest {
     /**
      * The window and tensor-core kernels pack each group scaled by a power of two from its largest magnitude: groups
      * of one launch whose data differ by 12 orders of magnitude (1e-6, 1e6, all zero, then 1 and 3) each keep half's
-     * relative accuracy. Unscaled half storage would flush the first to subnormals and overflow the second. Five
-     * groups in one launch: the tensor-core kernel takes four per block, so its second block holds one.
+     * relative accuracy. Unscaled half storage would flush the first to subnormals and overflow the second. 40
+     * slices in one launch: the tensor-core kernel takes 32 per block (four groups of 8, or eight of 4), so its
+     * second block holds one or two groups.
      */
     @Test
     void scaledKernelsScaleEachGroupToItsOwnMagnitude(@TempDir Path tmp) {
@@ -85,16 +86,18 @@ class CudaBackendGpuTest {
         SliceGeometry sg = new SliceGeometry(160, 150, 0, 0, 150, 150);
         float[] amp = {1e-6f, 1e6f, 0f, 1f, 3f};
         float[][] s = noise(40, 120 * 160, 11, i -> amp[i / 8]);
-        BackendOptions o = halfUntuned(tmp, 8, 40);
         // the reference in float32: half storage itself could hold neither magnitude
-        float[][] ref = run("java", o.withFormat(SampleFormat.FLOAT32).withVariant("scalar"), new BackprojectionJob(scan, sg, 40), s);
-        for (String v : new String[]{"alu:t32p8:h8p:win", "tc", "tc:t32x32"}) {
-            float[][] got = run("cuda", o.withVariant(v), new BackprojectionJob(scan, sg, 40), s);
+        float[][] ref = run("java", halfUntuned(tmp, 8, 40).withFormat(SampleFormat.FLOAT32).withVariant("scalar"),
+                new BackprojectionJob(scan, sg, 40), s);
+        for (String v : new String[]{"8 alu:t32p8:h8p:win", "8 tc", "8 tc:t32x32", "4 tc", "4 tc:t32x32"}) {
+            String[] kv = v.split(" ");
+            BackendOptions o = halfUntuned(tmp, Integer.parseInt(kv[0]), 40);
+            float[][] got = run("cuda", o.withVariant(kv[1]), new BackprojectionJob(scan, sg, 40), s);
             for (int g = 0; g < 5; g++) {
                 if (amp[g] == 0f) {
                     for (int i = 8 * g; i < 8 * g + 8; i++) for (float x : got[i]) assertEquals(0f, x, v + ": an all-zero group stays zero");
                 } else {
-                    assertClose(v + ", group of amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8),
+                    assertClose(v + " slices per pass, amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8),
                             Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
                 }
             }

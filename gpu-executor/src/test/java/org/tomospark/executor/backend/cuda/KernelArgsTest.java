@@ -37,8 +37,8 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.WINDOW, params(bp, "#define TS_WIN("));
         declared.put(KernelArgs.Signature.TENSOR, params(bp, "#define TS_TC("));
         declared.put(KernelArgs.Signature.PACK, params(bp, "#define TS_PACK("));
-        declared.put(KernelArgs.Signature.PACK_WIN, params(bp, "void bp_pack_k8_h_win("));
-        declared.put(KernelArgs.Signature.ABSMAX, params(bp, "void bp_absmax_k8("));
+        declared.put(KernelArgs.Signature.PACK_WIN, params(bp, "#define TS_PACK_WIN("));
+        declared.put(KernelArgs.Signature.ABSMAX, params(bp, "#define TS_ABSMAX("));
         declared.put(KernelArgs.Signature.ENTRIES, params(bp, "#define TS_ENTRIES("));
         declared.put(KernelArgs.Signature.FILTER, params(filter, "extern \"C\" __global__ void __launch_bounds__(FILTER_THREADS)"));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())

@@ -110,14 +110,37 @@ class KernelVariantTest {
         KernelVariant q = KernelVariant.parse("tc:t32x32", 16, HALF, LINEAR);
         assertEquals(512, q.threads());
         assertEquals("bp_tc_k8_h_lin_t32x32_s16", q.functionName());
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("tc", 4, HALF, LINEAR));
-        assertTrue(e.getMessage().contains("8 half slices") && e.getMessage().contains("k4.half.linear"), e.getMessage());
+        // 4 slices per bin: eight groups per block (the cache puts two groups' bins side by side), the same shared memory
+        KernelVariant f4 = KernelVariant.parse("tc", 4, HALF, LINEAR);
+        assertEquals("bp_tc_k4_h_lin_t32x16_s16", f4.functionName());
+        assertEquals(8, f4.groupsPerBlock());
+        assertEquals("bp_pack_k4_h_win", f4.packFunctionName());
+        assertEquals("bp_absmax_k4", f4.absMaxFunctionName());
+        assertEquals(t.dynamicSharedBytes(), f4.dynamicSharedBytes());
+        assertEquals("bp_tc_k4_h_lin_t32x32_s16", KernelVariant.parse("tc:t32x32", 4, HALF, LINEAR).functionName());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("tc", 2, HALF, LINEAR));
+        assertTrue(e.getMessage().contains("8 or 4 half slices") && e.getMessage().contains("k2.half.linear"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("tc:t32x16:b8", 4, HALF, LINEAR));
+        assertTrue(e.getMessage().contains("not compiled for mode k4.half.linear"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse("tc", 8, FLOAT32, LINEAR));
         assertTrue(e.getMessage().contains("k8.float32.linear"), e.getMessage());
         for (String bad : new String[]{"tc:t16x16", "tc:b12", "tc:b0", "tc:h8p", "tc:t32x16:bx"}) {
             e = assertThrows(IllegalArgumentException.class, () -> KernelVariant.parse(bad, 8, HALF, LINEAR), bad);
             assertTrue(e.getMessage().startsWith("backend.variant '" + bad + "'"), e.getMessage());
         }
+    }
+
+    /** A variant chosen on a larger GPU is replaced by the largest of its family that fits the device's shared memory. */
+    @Test
+    void variantsThatNeedMoreSharedMemoryThanTheDeviceHasAreReplaced() {
+        KernelVariant big = KernelVariant.parse("tc:t32x32", 8, HALF, LINEAR);
+        assertSame(big, KernelVariant.fittingShared(big, 8, 227 * 1024));                       // Hopper
+        assertEquals("tc:t32x16", KernelVariant.fittingShared(big, 8, 99 * 1024).id());         // sm_86/89
+        assertEquals("tc:t32x16:b8", KernelVariant.fittingShared(big, 8, 64 * 1024).id());
+        assertEquals("alu:t32p8:adv", KernelVariant.fittingShared(big, 8, 48 * 1024).id());     // no tc fits: alu
+        assertEquals("tc:t32x16", KernelVariant.fittingShared(KernelVariant.parse("tc:t32x32", 4, HALF, LINEAR), 4, 99 * 1024).id());
+        KernelVariant alu = KernelVariant.parse("alu", 4, HALF, LINEAR);
+        assertSame(alu, KernelVariant.fittingShared(alu, 4, 48 * 1024));
     }
 
     @Test
