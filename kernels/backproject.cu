@@ -914,7 +914,7 @@ __device__ __forceinline__ void packSinoWin(const float* __restrict__ raw, int w
 // ------------------------------------------------------------------------------------------------------
 // Tensor-core kernel (8 or 4 half slices per bin, linear; name bp_tc_kKB_h_lin_tWxH_sN, variant "tc"). Back-projection
 // as small matrix products on the tensor cores (mma.sync m16n8k16, f16 in, f32 accumulate):
-//   D[m][n] += sum_k A[m][k] * B[k][n],  m: a pixel of a 4x4 patch (16), n: a slice of a group (8),
+//   D[m][n] += sum_k A[m][k] * B[k][n],  m: a pixel of a 4x4 patch (16), n: a slice of a cache row (8),
 //   k: 8 consecutive bins of projection j, then 8 of projection j + 1 (16).
 // - B is the compound sinogram itself: 8 bins of 16 bytes (8 half slices) are an 8x8 matrix, and ldmatrix.trans
 //   loads it from the bin cache straight into the mma's B fragment. One ldmatrix.x4 serves two groups and two
@@ -925,17 +925,18 @@ __device__ __forceinline__ void packSinoWin(const float* __restrict__ raw, int w
 //   its bins fit an 8-bin window starting at floor(t_min) of the patch. Lane 4g + t builds the weights of bins 2t
 //   and 2t + 1 for pixels g and g + 8 of the patch (rows g and g + 8 of A), as the mma fragment layout asks.
 // - D stays in registers across all projections: each thread holds pixels g and g + 8 of each of its warp's four
-//   patches (an 8x8 region) for slices 2t and 2t + 1 of each group: 4 patches x 4 groups x 4 floats.
-// The cache holds, per projection of the batch and per group, CWT bins from one below the tile's lowest t (double
-// buffered, filled by cp.async from the compound sinogram, zero outside [0, width), past the last projection and
-// for groups past ngroups). The data is packed scaled by 2^e per group (bp_absmax_k8, bp_pack_k8_h_win: e keeps it
-// below 2^13 in half) and scaled back at the end; the weights are normal halves (11 bits, error <= 2^-12).
+//   patches (an 8x8 region) for slices 2t and 2t + 1 of each 8-slice cache row: 4 patches x 4 rows x 4 floats.
+// The cache holds, per projection of the batch and per 8-slice row (a group, or two groups of 4), CWT entries from
+// one below the tile's lowest t (double buffered, filled by cp.async from the compound sinograms, zero outside
+// [0, width), past the last projection and for groups past ngroups). The data is packed scaled by 2^e per group
+// (bp_absmax_kKB, bp_pack_kKB_h_win: e keeps it below 2^13 in half) and scaled back at the end; the weights are
+// normal halves (11 bits, error <= 2^-12).
 constexpr int isqrtUp(int v) {
     int r = 0;
     while (r * r < v) r++;
     return r;
 }
-// bins cached per projection and group for a TX x TY tile: one margin bin below, the tile's t span (at most its
+// bins cached per projection and cache row for a TX x TY tile: one margin bin below, the tile's t span (at most its
 // diagonal), an 8-bin patch window, rounding: KernelVariant.tcCacheWidth
 template <int TX, int TY> struct CacheWT {
     static const int value = (isqrtUp((TX - 1) * (TX - 1) + (TY - 1) * (TY - 1)) + 17) / 8 * 8;
@@ -969,7 +970,7 @@ __device__ __forceinline__ void bpTc(const typename Bin<KB, true>::T* __restrict
     constexpr int ROWB = G * CWT * 16;  // cache bytes per projection
     static_assert(SD % 2 == 0 && SD <= NT, "projection pairs");
     extern __shared__ __align__(16) uint4 dsm[];
-    // dynamic shared memory (KernelVariant.dynamicSharedBytes): cache [2][SD][G][CWT] bins, then per projection of
+    // dynamic shared memory (KernelVariant.dynamicSharedBytes): cache [2][SD][G][CWT] entries, then per projection of
     // three batches (c, -s, t of the tile origin above hm, lowest t of a patch above its origin) and (hm, p*pitch+hm)
     float4* spc = reinterpret_cast<float4*>(dsm + 2 * SD * G * CWT);
     int2* shm = reinterpret_cast<int2*>(spc + 3 * SD);
@@ -980,8 +981,8 @@ __device__ __forceinline__ void bpTc(const typename Bin<KB, true>::T* __restrict
     sino += (size_t)gz0 * np * pitch;
     const float dx = (float)(g & 3), dy = (float)(g >> 2);
     const float wx0 = (float)((w % BWX) * 8), wy0 = (float)((w / BWX) * 8);
-    // ldmatrix rows of this lane: matrix (lane >> 3) = (projection lane>>3 & 1 of the pair, group lane >> 4 of the
-    // pair of groups), row lane & 7; the second ldmatrix reads groups 2, 3 (2 * CWT bins on)
+    // ldmatrix rows of this lane: matrix (lane >> 3) = (projection lane>>3 & 1 of the pair, cache row lane >> 4 of
+    // rows 0, 1), row lane & 7 of the 8-bin window; the second ldmatrix reads cache rows 2, 3 (2 * CWT entries on)
     const bool second = (lane >> 3) & 1;
     const unsigned laneOff = (unsigned)(((lane >> 4) * CWT + (lane & 7)) * 16 + (second ? ROWB : 0));
     const unsigned cbase0 = (unsigned)__cvta_generic_to_shared(dsm);

@@ -365,7 +365,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private String sweep(int k, SampleFormat f, Interpolation in) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(1024).anglesRange(180, 512).build();
         SliceGeometry sg = SliceGeometry.square(1024);
-        // enough slices that a block taking several groups (tensor-core kernels: 4) is timed full
+        // enough slices that a block taking several groups (tensor-core kernels: 32 slices) is timed full
         int slices = Math.max(8, k);
         for (KernelVariant cand : KernelVariant.all(k, f, in)) slices = Math.max(slices, cand.k() * cand.groupsPerBlock());
         float[][] s = new float[slices][512 * 1024];
@@ -710,7 +710,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         int gz = (groups + v.groupsPerBlock() - 1) / v.groupsPerBlock();
         Pointer args;
         if (v.family() == KernelVariant.Family.TC) {
-            // four groups per block: the last block of grid z may hold fewer (ngroups tells the kernel which exist)
+            // 32 slices per block (four groups of 8 or eight of 4): the last block of grid z may hold fewer groups
+            // (ngroups tells the kernel which exist)
             args = KernelArgs.of(KernelArgs.Signature.TENSOR)
                     .ptr("sino", dPacked).i32("pitch", plan.pitch()).i32("width", width).i32("np", np).ptr("pd", dProj)
                     .ptr("gmax", dGmax).ptr("out", outPlanes).i32("rows", rows).i32("cols", cols)

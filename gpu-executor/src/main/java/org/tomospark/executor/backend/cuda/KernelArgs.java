@@ -21,7 +21,7 @@ final class KernelArgs {
         ALU("sino", "pitch", "width", "np", "pd", "tex", "out", "rows", "cols", "plane"),
         /** The register-window kernels: gmax holds, per group, the magnitude bits its packing was scaled by. */
         WINDOW("sino", "pitch", "width", "np", "pd", "gmax", "out", "rows", "cols", "plane"),
-        /** The tensor-core kernels: as WINDOW, and the groups of the launch (four per block along grid z). */
+        /** The tensor-core kernels: as WINDOW, and the groups of the launch (32 slices per block along grid z). */
         TENSOR("sino", "pitch", "width", "np", "pd", "gmax", "out", "rows", "cols", "plane", "ngroups"),
         PACK("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"),
         /** bp_pack_k8_h_win: PACK, scaled by a power of two from the group's largest magnitude (gmax). */

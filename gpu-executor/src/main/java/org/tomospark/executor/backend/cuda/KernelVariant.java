@@ -196,7 +196,7 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     }
 
     /**
-     * Cached bins per projection row and group of a tensor-core block of cols x rows pixels (kernels/backproject.cu
+     * Cached entries per projection and 8-slice cache row of a tensor-core block of cols x rows pixels (kernels/backproject.cu
      * CacheWT): a margin bin, the tile's t span (at most its diagonal), an 8-bin patch window, rounded up to 8.
      */
     static int tcCacheWidth(int cols, int rows) {
