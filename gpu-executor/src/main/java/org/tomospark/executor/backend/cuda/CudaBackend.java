@@ -358,6 +358,13 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                     + " allows " + dev.maxSharedOptin + ", using " + fit.id();
             kv = fit;
         }
+        KernelVariant forBatch = KernelVariant.forBatch(kv, k, job.maxSlicesPerBatch());
+        if (forBatch != kv) {
+            // e.g. Spark slice groups of 16 rows: a tensor-core block of 32 slices would run half empty
+            variantSource += "; " + kv.id() + " takes 32 slices per block, batches hold at most " + job.maxSlicesPerBatch()
+                    + ", using " + forBatch.id();
+            kv = forBatch;
+        }
         return kv;
     }
 

@@ -421,6 +421,17 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     }
 
     /**
+     * {@code v}, unless it is a tensor-core variant and batches of {@code maxSlices} slices would leave its 32-slice
+     * blocks so empty that the mode's fastest CUDA-core kernel is faster: a tc block costs the same for 1 or 32
+     * slices, so tc at s slices runs at s/32 of its speed. H200 (BENCHMARKS.md, runs G and I): k8 11.6 TU/s against the
+     * window kernel's 9.44 (tc pays from 26 slices), k4 10.1 against 7.0 (from 23).
+     */
+    static KernelVariant forBatch(KernelVariant v, int k, int maxSlices) {
+        if (v.family != Family.TC || maxSlices >= (v.k == 8 ? 26 : 23)) return v;
+        return parse(v.k == 8 ? "alu:t32p8:h8p:win" : "alu:t64p16:adv:h4p:async12", k, v.format, v.interpolation);
+    }
+
+    /**
      * {@code v} if its shared memory fits {@code maxShared} bytes per block; else the same family's variant of the
      * mode with the most shared memory that fits (e.g. a 32x32 tensor-core tile chosen on an H200 becomes 32x16 on a
      * GPU with 99 KiB per block), else {@code alu}. {@code k} is the slices per pass the variant was parsed for.

@@ -143,6 +143,20 @@ class KernelVariantTest {
         assertSame(alu, KernelVariant.fittingShared(alu, 4, 48 * 1024));
     }
 
+    /** Small batches would leave tensor-core blocks (32 slices) mostly empty: the CUDA-core kernel of the mode is faster. */
+    @Test
+    void smallBatchesAvoidUnderfilledTensorCoreBlocks() {
+        KernelVariant t8 = KernelVariant.parse("tc", 8, HALF, LINEAR), t4 = KernelVariant.parse("tc:t32x32", 4, HALF, LINEAR);
+        assertSame(t8, KernelVariant.forBatch(t8, 8, 2048));
+        assertSame(t8, KernelVariant.forBatch(t8, 8, 26));
+        assertEquals("alu:t32p8:h8p:win", KernelVariant.forBatch(t8, 8, 16).id());
+        assertEquals("alu:t32p8:h8p:win", KernelVariant.forBatch(t8, 16, 25).id());
+        assertSame(t4, KernelVariant.forBatch(t4, 4, 23));
+        assertEquals("alu:t64p16:adv:h4p:async12", KernelVariant.forBatch(t4, 4, 16).id());
+        KernelVariant w = KernelVariant.parse("alu:t32p8:h8p:win", 8, HALF, LINEAR);
+        assertSame(w, KernelVariant.forBatch(w, 8, 1));
+    }
+
     @Test
     void idsRoundTripThroughParse() {
         for (int k : new int[]{1, 2, 4, 8})
