@@ -599,7 +599,8 @@ template <int P, int K> __device__ __forceinline__ void zeroAcc(float (&acc)[P][
         for (int s = 0; s < K; s++) acc[q][s] = 0.f;
 }
 
-// As cpAsync, to a shared-space address: 16 bytes bypass L1 (cg), smaller copies go through it (ca)
+// cp.async of CB bytes (zero-filled when !ok) to a shared-space address: 16 bytes bypass L1 (cg), smaller copies go
+// through it (ca)
 template <int CB> __device__ __forceinline__ void cpAsyncShared(unsigned sdst, const void* gmem, bool ok) {
     if constexpr (CB == 16)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(sdst), "l"(gmem), "r"(ok ? 16 : 0) : "memory");
@@ -607,11 +608,7 @@ template <int CB> __device__ __forceinline__ void cpAsyncShared(unsigned sdst, c
         asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(sdst), "l"(gmem), "n"(CB), "r"(ok ? CB : 0) : "memory");
 }
 template <int CB> __device__ __forceinline__ void cpAsync(void* smem, const void* gmem, bool ok) {
-    const unsigned s = (unsigned)__cvta_generic_to_shared(smem);
-    if constexpr (CB == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s), "l"(gmem), "r"(ok ? 16 : 0) : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(s), "l"(gmem), "n"(CB), "r"(ok ? CB : 0) : "memory");
+    cpAsyncShared<CB>((unsigned)__cvta_generic_to_shared(smem), gmem, ok);
 }
 
 template <int K, bool HALF, int TILE, int NT, int SD, int HM>
@@ -790,9 +787,7 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
                 if (SD % RG == 0 || j < SD) {
                     const int2 h = cp[j];
                     const bool ok = (unsigned)(h.x + ci) < (unsigned)width;
-                    const uint4* src = sino + (ok ? (unsigned)(h.y + ci) : 0u);
-                    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst0 + (unsigned)(k * RG * CW * 16)),
-                                 "l"(src), "r"(ok ? 16 : 0) : "memory");
+                    cpAsyncShared<16>(dst0 + (unsigned)(k * RG * CW * 16), sino + (ok ? (unsigned)(h.y + ci) : 0u), ok);
                 }
             }
         }
@@ -884,7 +879,7 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
 }
 
 // Largest magnitude of a group's K float sinograms (slices < nValid), as float bits, atomically into *gmax (which
-// the caller zeroes): the scale of the register-window kernel's packing.
+// the caller zeroes): the scale of the register-window and tensor-core kernels' packing.
 template <int K>
 __device__ __forceinline__ void absMax(const float* __restrict__ raw, int width, int np, long long sliceStride, int nValid,
                                        unsigned* gmax) {
@@ -894,21 +889,6 @@ __device__ __forceinline__ void absMax(const float* __restrict__ raw, int width,
         for (int s = 0; s < K && s < nValid; s++) m = fmaxf(m, fabsf(raw[s * sliceStride + (size_t)p * width + col]));
     for (int o = 16; o > 0; o >>= 1) m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, o));
     if ((threadIdx.x & 31) == 0 && m > 0.f) atomicMax(gmax, (unsigned)__float_as_int(m));
-}
-
-// The window and tensor-core kernels' packing: as packSino<K, true>, each value times 2^winExp(*gmax).
-template <int K>
-__device__ __forceinline__ void packSinoWin(const float* __restrict__ raw, int width, int np, long long sliceStride,
-                                            int nValid, typename Bin<K, true>::T* __restrict__ dst, int pitch,
-                                            const unsigned* gmax) {
-    const int col = blockIdx.x * blockDim.x + threadIdx.x, p = blockIdx.y;
-    if (col >= pitch || p >= np) return;
-    const float sc = ldexpf(1.f, winExp(*gmax));
-    float v[K];
-#pragma unroll
-    for (int s = 0; s < K; s++)
-        v[s] = (col < width && s < nValid) ? raw[s * sliceStride + (size_t)p * width + col] * sc : 0.f;
-    dst[(size_t)p * pitch + col] = pack<K, true>(v);
 }
 
 // ------------------------------------------------------------------------------------------------------
@@ -970,6 +950,13 @@ __device__ __forceinline__ void bpTc(const typename Bin<KB, true>::T* __restrict
     constexpr int ROWB = G * CWT * 16;  // cache bytes per projection
     static_assert(SD % 2 == 0 && SD <= NT, "projection pairs");
     extern __shared__ __align__(16) uint4 dsm[];
+    {
+        // the launch must give the layout below (KernelVariant.dynamicSharedBytes): a smaller size is a programming
+        // error, trapped rather than read out of bounds
+        unsigned dyn;
+        asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
+        if (dyn < (unsigned)((2 * SD * G * CWT + 3 * SD) * 16 + 3 * SD * 8)) __trap();
+    }
     // dynamic shared memory (KernelVariant.dynamicSharedBytes): cache [2][SD][G][CWT] entries, then per projection of
     // three batches (c, -s, t of the tile origin above hm, lowest t of a patch above its origin) and (hm, p*pitch+hm)
     float4* spc = reinterpret_cast<float4*>(dsm + 2 * SD * G * CWT);
@@ -1096,17 +1083,23 @@ __device__ __forceinline__ void bpTc(const typename Bin<KB, true>::T* __restrict
 
 // ------------------------------------------------------------------------------------------------------
 // Interleave K float sinograms (slice stride sliceStride floats, rows of `width`) into the compound layout
-// (rows of `pitch` bins). Slices >= nValid and columns >= width are zero.
-template <int K, bool HALF>
+// (rows of `pitch` bins). Slices >= nValid and columns >= width are zero. SCALED (the window and tensor-core
+// kernels' packing): each value times 2^winExp(*gmax), the group's power-of-two scale.
+template <int K, bool HALF, bool SCALED = false>
 __device__ __forceinline__ void packSino(const float* __restrict__ raw, int width, int np, long long sliceStride,
-                                         int nValid, typename Bin<K, HALF>::T* __restrict__ dst, int pitch) {
+                                         int nValid, typename Bin<K, HALF>::T* __restrict__ dst, int pitch,
+                                         const unsigned* gmax = nullptr) {
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     int p = blockIdx.y;
     if (col >= pitch || p >= np) return;
+    float sc = 1.f;
+    if constexpr (SCALED) sc = ldexpf(1.f, winExp(*gmax));
     float v[K];
 #pragma unroll
-    for (int s = 0; s < K; s++)
+    for (int s = 0; s < K; s++) {
         v[s] = (col < width && s < nValid) ? raw[s * sliceStride + (size_t)p * width + col] : 0.f;
+        if constexpr (SCALED) v[s] *= sc;
+    }
     dst[(size_t)p * pitch + col] = pack<K, HALF>(v);
 }
 
@@ -1323,8 +1316,9 @@ TS_WIN(32, 128, 8, 16, 8, _h8p)
 TS_WIN(32, 128, 8, 24, 4, _h4p)
 TS_WIN(32, 128, 8, 24, 8, _h8p)
 TS_WIN(32, 256, 4, 16, 8, _h8p)
-// tensor-core kernels (8 half slices, 4 groups per block): warps BWX x BWY of 8x8 pixels, SD projections per buffer.
-// gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the launch (grid z: groups / 4).
+// tensor-core kernels (KB = 8 or 4 half slices per bin, 32 slices per block): warps BWX x BWY of 8x8 pixels, SD
+// projections per buffer. gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the
+// launch (grid z: 32-slice blocks).
 #define TS_TC(KB, BWX, BWY, SD, NAME)                                                                       \
     extern "C" __global__ void __launch_bounds__(32 * BWX * BWY, 16 / (BWX * BWY)) NAME(                     \
         const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
@@ -1346,7 +1340,7 @@ TS_TC(4, 4, 4, 16, bp_tc_k4_h_lin_t32x32_s16)
 #define TS_PACK_WIN(K)                                                                                       \
     extern "C" __global__ void bp_pack_k##K##_h_win(const float* raw, int width, int np, long long sliceStride,  \
                                                     int nValid, void* dst, int pitch, const unsigned* gmax) {    \
-        packSinoWin<K>(raw, width, np, sliceStride, nValid, (typename Bin<K, true>::T*)dst, pitch, gmax);    \
+        packSino<K, true, true>(raw, width, np, sliceStride, nValid, (typename Bin<K, true>::T*)dst, pitch, gmax); \
     }
 TS_ABSMAX(8)
 TS_ABSMAX(4)

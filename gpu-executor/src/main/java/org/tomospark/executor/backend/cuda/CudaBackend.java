@@ -87,7 +87,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private int width, np, rows, cols;
     private final CUdeviceptr[] dIn = new CUdeviceptr[2], dOut = new CUdeviceptr[2];
     private CUdeviceptr dPacked, dEntries, dProj, dTw, dResp;
-    /** Register-window variants: per group of a launch, the largest magnitude (float bits) its packing was scaled by. */
+    /** Window and tensor-core variants: per group of a launch, the largest magnitude (float bits) its packing was scaled by. */
     private CUdeviceptr dGmax;
     private int entriesPitch;
     /** Groups of a chunk back-projected by one launch (grid z), each with its own compound sinogram / entries. */
@@ -257,7 +257,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                 cuFuncSetAttribute(fnBp, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, smem);
             }
             boolean half = options.format() == SampleFormat.HALF;
-            // the register-window kernel reads its compound sinogram packed scaled (absmax, then its own packing)
+            // the window and tensor-core kernels read their compound sinogram packed scaled (absmax, then the packing)
             fnPack = function(bpModule, variant.packFunctionName());
             fnAbsMax = variant.absMaxFunctionName() == null ? null : function(bpModule, variant.absMaxFunctionName());
             fnEntries = variant.usesEntries() ? function(bpModule, variant.entriesFunctionName()) : null;
@@ -281,6 +281,10 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             plan = MemoryPlanner.plan(free[0], width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
                     options.positiveExtra("cuda.chunkSlices", 32), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
                     maxGroupsPerLaunch());
+            if (variant.scaledPacking() && (long) np * plan.pitch() + plan.pitch() > Integer.MAX_VALUE)
+                // these kernels index a group's compound sinogram with 32-bit bin offsets (projection * pitch + column)
+                throw new IllegalArgumentException("cuda variant " + variant.id() + " takes at most 2^31 bins per sinogram, got "
+                        + np + " projections x " + plan.pitch() + " (detector width " + width + "): use backend.variant alu");
             allocate(scan, g, half);
             return new Requisition(slicesPerPass(), plan.deviceBytes(), plan.pinnedHostBytes(), filterOnDevice,
                     "cuda " + variant.id() + " (" + variant.functionName() + ", " + variantSource + "), "
@@ -658,6 +662,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         int groups = (n + k - 1) / k;
         for (int first = 0; first < groups; first += groupsPerLaunch) {
             int count = Math.min(groupsPerLaunch, groups - first);
+            // the scaled packing's per-group maxima are found by atomicMax from zero
+            if (variant.scaledPacking()) cuMemsetD32Async(dGmax, 0, count, s);
             for (int z = 0; z < count; z++) {
                 int g0 = (first + z) * k;
                 prepareGroup(raw, g0, Math.min(k, n - g0), z, s);
@@ -693,7 +699,6 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             // the window and tensor-core kernels' half arithmetic needs data scaled to a known magnitude: find the group's largest
             // magnitude, then pack scaled by a power of two from it (the kernel scales its result back)
             CUdeviceptr gmax = dGmax.withByteOffset(4L * z);
-            cuMemsetD32Async(gmax, 0, 1, s);
             Pointer ma = KernelArgs.of(KernelArgs.Signature.ABSMAX)
                     .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
                     .i32("nValid", n).ptr("gmax", gmax).build();

@@ -24,9 +24,9 @@ final class KernelArgs {
         /** The tensor-core kernels: as WINDOW, and the groups of the launch (32 slices per block along grid z). */
         TENSOR("sino", "pitch", "width", "np", "pd", "gmax", "out", "rows", "cols", "plane", "ngroups"),
         PACK("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch"),
-        /** bp_pack_k8_h_win: PACK, scaled by a power of two from the group's largest magnitude (gmax). */
+        /** bp_pack_kK_h_win: PACK, scaled by a power of two from the group's largest magnitude (gmax). */
         PACK_WIN("raw", "width", "np", "sliceStride", "nValid", "dst", "pitch", "gmax"),
-        /** bp_absmax_k8: the group's largest magnitude, as float bits, atomically into gmax. */
+        /** bp_absmax_kK: the group's largest magnitude, as float bits, atomically into gmax (zeroed by the caller). */
         ABSMAX("raw", "width", "np", "sliceStride", "nValid", "gmax"),
         ENTRIES("sino", "pitch", "width", "np", "dst", "epitch"),
         FILTER("data", "nrows", "width", "n", "tw", "resp", "edge");

@@ -174,10 +174,10 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
     }
 
     /**
-     * Dynamic shared memory per block, in bytes, that the launch must give: the register-window kernel's
-     * double-buffered cache of bins (CW 16-byte bins for each of its batch's projections) and its triple-buffered
-     * window constants (two 16-byte words and one 8-byte word per projection), as laid out in
-     * kernels/backproject.cu (bpAluWin); 0 for the other variants, whose shared memory is static.
+     * Dynamic shared memory per block, in bytes, that the launch must give, as laid out in kernels/backproject.cu:
+     * the register-window kernel's (bpAluWin) double-buffered cache of bins (CW 16-byte bins for each of its batch's
+     * projections) and triple-buffered window constants (two 16-byte words and one 8-byte word per projection); the
+     * tensor-core kernel's (bpTc, which traps if given less); 0 for the other variants, whose shared memory is static.
      */
     public int dynamicSharedBytes() {
         if (family == Family.TC) {
@@ -234,7 +234,8 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /**
      * Whether one launch back-projects all groups of a chunk (grid z over the groups, one compound sinogram per
-     * group): the ALU kernels that read no texture. Texture-bound kernels read one texture, so one group per launch.
+     * group): the ALU and tensor-core kernels that read no texture. Texture-bound kernels read one texture, so one
+     * group per launch.
      */
     public boolean batchesGroups() {
         return !usesTexture();
@@ -247,8 +248,8 @@ public record KernelVariant(Family family, int k, SampleFormat format, Interpola
 
     /**
      * The kernel that interleaves a group's K sinograms into the compound sinogram this variant reads. The
-     * register-window kernel reads it scaled by a power of two from the group's largest magnitude (found first by
-     * {@link #absMaxFunctionName()}), which keeps its half products in the normal range for data of any magnitude.
+     * register-window and tensor-core kernels read it scaled by a power of two from the group's largest magnitude
+     * (found first by {@link #absMaxFunctionName()}), which keeps their half data in range for data of any magnitude.
      */
     public String packFunctionName() {
         return scaledPacking() ? "bp_pack_k" + k + "_h_win" : "bp_pack_k" + k + (format == SampleFormat.HALF ? "_h" : "_f");
