@@ -29,6 +29,11 @@ public final class JobKeys {
             "Write preview.png next to the slices: the central XY slice and the central XZ and YZ planes of the volume, "
                     + "with the grey range printed on it.", true);
 
+    public static final ConfigKey<Integer> LOCK_TIMEOUT = ConfigKey.integer(IO, "job.output.lockTimeout",
+            "Seconds without a heartbeat after which a run may take over the claim (_lock) that another run holds on the "
+                    + "output, because that run died on another host. A claim whose process has exited on this host is "
+                    + "taken over at once; a live one never is: the second run is refused.", 120, 2, 86400);
+
     public static final ConfigKey<String> ENGINE = ConfigKey.of(RUN, "engine",
             "direct: reconstruct in this JVM without Spark; spark: run as a Spark job.", "direct",
             s -> s.trim().toLowerCase(java.util.Locale.ROOT), s -> s.equals("direct") || s.equals("spark"), "direct, spark");

@@ -16,4 +16,13 @@ public interface BackendProvider {
     default boolean eligibleForAuto() {
         return unavailableReason() == null;
     }
+
+    /**
+     * The options that decide the output's bytes: {@code o} with every setting this backend's results do not depend
+     * on reset to its default. An output's run signature holds these, so that a {@code --resume} with, say, other
+     * threads is accepted and one with another kernel is not. By default threads and device do not count.
+     */
+    default BackendOptions outputDefining(BackendOptions o) {
+        return o.withThreads(0).withDevice("");
+    }
 }

@@ -51,18 +51,28 @@ public final class Backends {
                 if (why.length() > 0) why.append("; ");
                 why.append(p.id()).append(" not used: ").append(r == null ? "not eligible for auto" : r);
             }
-            throw new IllegalStateException("backend auto: no backend can run here (" + why + ")");
+            throw new BackendUnavailableException("backend auto: no backend can run here (" + why + ")");
         }
         for (BackendProvider p : all) {
             if (p.id().equals(key)) {
                 String r = p.unavailableReason();
-                if (r != null) throw new IllegalStateException("backend '" + key + "' was requested but cannot run here: " + r);
+                if (r != null) throw new BackendUnavailableException("backend '" + key + "' was requested but cannot run here: " + r);
                 return p;
             }
         }
         List<String> ids = new ArrayList<>();
         for (BackendProvider p : all) ids.add(p.id());
         throw new IllegalArgumentException("unknown backend '" + id + "': expected auto or one of " + ids);
+    }
+
+    /**
+     * The options that decide the bytes of a backend's output ({@link BackendProvider#outputDefining}); for
+     * {@code auto}, or an id unknown here, the default rule.
+     */
+    public static BackendOptions outputDefining(String id, BackendOptions o) {
+        String key = id == null ? "auto" : id.trim().toLowerCase(Locale.ROOT);
+        for (BackendProvider p : providers()) if (p.id().equals(key)) return p.outputDefining(o);
+        return o.withThreads(0).withDevice("");
     }
 
     /** Resolves, creates and sets up a backend. */

@@ -47,8 +47,18 @@ public final class ConfigKey<T> {
     }
 
     public static ConfigKey<Double> decimal(String category, String name, String doc, String def, double min, double max) {
-        return of(category, name, doc, def, s -> s.isBlank() ? Double.NaN : Double.parseDouble(s),
+        return of(category, name, doc, def, s -> s.isBlank() ? Double.NaN : number(s),
                 v -> Double.isNaN(v) || (v >= min && v <= max), "number in [" + min + ", " + max + "]" + (def != null && def.isEmpty() ? " or empty" : ""));
+    }
+
+    /**
+     * A finite number. "NaN" is refused: keys whose default is empty use NaN internally for "not set", so a NaN given
+     * on purpose would silently mean the default.
+     */
+    public static double number(String s) {
+        double v = Double.parseDouble(s.trim());
+        if (Double.isNaN(v)) throw new IllegalArgumentException("NaN is not a number here; leave the key empty for its default");
+        return v;
     }
 
     public static ConfigKey<Boolean> bool(String category, String name, String doc, boolean def) {

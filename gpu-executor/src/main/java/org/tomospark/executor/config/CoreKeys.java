@@ -31,7 +31,7 @@ public final class CoreKeys {
     public static final ConfigKey<Double> CENTER = ConfigKey.of(GEO, "center",
             "Centre of rotation in detector pixels (column j's centre is at j). Empty: the detector centre (width-1)/2. "
                     + "auto: found from the data by center.method; the value found is recorded in report.json.",
-            "", s -> s.isBlank() ? Double.NaN : s.trim().equalsIgnoreCase("auto") ? AUTO_CENTER : Double.parseDouble(s),
+            "", s -> s.isBlank() ? Double.NaN : s.trim().equalsIgnoreCase("auto") ? AUTO_CENTER : ConfigKey.number(s),
             v -> Double.isNaN(v) || v == AUTO_CENTER || (v >= 0 && v <= 1e6), "number in [0, 1e6], auto, or empty");
     public static final ConfigKey<Double> ANGLES_START = ConfigKey.decimal(GEO, "angles.start",
             "First projection angle in degrees. Empty: read /exchange/theta from the input.", "", -1e6, 1e6);
@@ -121,7 +121,7 @@ public final class CoreKeys {
     static double[] parseSweep(String s) {
         String[] p = s.split(":");
         if (p.length != 3) throw new IllegalArgumentException("expected START:END:STEP");
-        double[] v = {Double.parseDouble(p[0].trim()), Double.parseDouble(p[1].trim()), Double.parseDouble(p[2].trim())};
+        double[] v = {ConfigKey.number(p[0]), ConfigKey.number(p[1]), ConfigKey.number(p[2])};
         org.tomospark.executor.center.CenterSweep.centers(v[0], v[1], v[2]); // validates
         return v;
     }

@@ -1,6 +1,7 @@
 package org.tomospark.executor.io;
 
 import io.jhdf.HdfFile;
+import io.jhdf.Superblock;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
 import io.jhdf.exceptions.HdfException;
@@ -8,9 +9,12 @@ import org.tomospark.executor.preprocess.RawStack;
 
 import java.lang.reflect.Array;
 import java.net.URI;
+import java.nio.BufferUnderflowException;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * Reads an APS DataExchange HDF5 file with jhdf: {@code /exchange/data} [angle, row, col] (uint16 or
@@ -33,19 +37,39 @@ public final class DataExchangeSource implements ProjectionSource {
 
     public static DataExchangeSource open(Path file) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
-        try {
-            return new DataExchangeSource(file.toString(), new HdfFile(file));
-        } catch (HdfException | IllegalArgumentException e) {
-            throw new IllegalArgumentException(file + ": not a readable HDF5 file (" + e.getMessage() + ")", e);
-        }
+        return new DataExchangeSource(file.toString(), openHdf(() -> new HdfFile(file), file.toString()));
     }
 
     /** Opens over a channel; {@code name} (e.g. the URI) is used in messages. */
     public static DataExchangeSource open(SeekableByteChannel channel, String name) {
+        return new DataExchangeSource(name, openHdf(() -> new HdfFile(channel,
+                URI.create("file:///" + name.replaceAll("[^A-Za-z0-9._/-]", "_"))), name));
+    }
+
+    /**
+     * Opens the HDF5 container and checks that the file is as long as its superblock says: a file cut short
+     * (an interrupted copy) would otherwise read as zeros, or lose its last datasets, without any error. Only
+     * failures of the container itself are reported as "not a readable HDF5 file"; a readable file with a bad
+     * dataset gets that dataset's own error later.
+     */
+    private static HdfFile openHdf(Supplier<HdfFile> opener, String name) {
+        HdfFile hdf;
         try {
-            return new DataExchangeSource(name, new HdfFile(channel, URI.create("file:///" + name.replaceAll("[^A-Za-z0-9._/-]", "_"))));
+            hdf = opener.get();
         } catch (HdfException | IllegalArgumentException e) {
             throw new IllegalArgumentException(name + ": not a readable HDF5 file (" + e.getMessage() + ")", e);
+        }
+        try {
+            Superblock sb = hdf.getHdfBackingStorage().getSuperblock();
+            long storedEof = sb.getBaseAddressByte() + sb.getEndOfFileAddress();
+            long length = hdf.size();
+            if (length < storedEof)
+                throw new IllegalArgumentException(name + ": truncated HDF5 file: it has " + length + " bytes but its superblock"
+                        + " says it ends at byte " + storedEof + " (" + (storedEof - length) + " bytes missing); copy the file again");
+            return hdf;
+        } catch (RuntimeException e) {
+            hdf.close();
+            throw e;
         }
     }
 
@@ -58,7 +82,10 @@ public final class DataExchangeSource implements ProjectionSource {
             this.dark = dataset(DARK, false);
             int[] d = data.getDimensions();
             if (d.length != 3)
-                throw new IllegalArgumentException(name + ": " + DATA + " must be 3-D [angle, row, column], has shape " + java.util.Arrays.toString(d));
+                throw new IllegalArgumentException(name + ": " + DATA + " must be 3-D [angle, row, column], has shape " + Arrays.toString(d));
+            if (d[0] == 0 || d[1] == 0 || d[2] == 0)
+                throw new IllegalArgumentException(name + ": " + DATA + " is empty (shape " + Arrays.toString(d)
+                        + "): it holds no projections to reconstruct");
             ScanMetadata.SampleType type = sampleType(data, DATA);
             checkFrames(white, WHITE, d);
             checkFrames(dark, DARK, d);
@@ -99,7 +126,7 @@ public final class DataExchangeSource implements ProjectionSource {
         if (ds == null) return;
         int[] d = ds.getDimensions();
         if (d.length != 3 || d[1] != dataShape[1] || d[2] != dataShape[2])
-            throw new IllegalArgumentException(name + ": " + path + " has shape " + java.util.Arrays.toString(d)
+            throw new IllegalArgumentException(name + ": " + path + " has shape " + Arrays.toString(d)
                     + " but frames must be [n, " + dataShape[1] + ", " + dataShape[2] + "] like " + DATA);
         sampleType(ds, path);
     }
@@ -113,7 +140,8 @@ public final class DataExchangeSource implements ProjectionSource {
         else if (o instanceof float[] f) {
             a = new double[f.length];
             for (int i = 0; i < f.length; i++) a[i] = f[i];
-        } else throw new IllegalArgumentException(name + ": " + THETA + " must be float32 or float64 degrees");
+        } else throw new IllegalArgumentException(name + ": " + THETA + " must be float32 or float64 degrees, but holds "
+                + th.getJavaType().getSimpleName() + " values");
         if (a.length != nproj)
             throw new IllegalArgumentException(name + ": " + THETA + " has " + a.length + " angles but " + DATA + " has " + nproj + " projections");
         return a;
@@ -154,6 +182,11 @@ public final class DataExchangeSource implements ProjectionSource {
         return name + ":" + DARK;
     }
 
+    @Override
+    public String anglesName() {
+        return name + ":" + THETA;
+    }
+
     private RawStack band(Dataset ds, String path, int rowStart, int rows) {
         int[] d = ds.getDimensions();
         if (rowStart < 0 || rows < 1 || rowStart + rows > d[1])
@@ -163,7 +196,7 @@ public final class DataExchangeSource implements ProjectionSource {
         Object o;
         try {
             o = ds.getData(new long[]{0, rowStart, 0}, new int[]{d[0], rows, d[2]});
-        } catch (HdfException | java.nio.BufferUnderflowException | IndexOutOfBoundsException e) {
+        } catch (HdfException | BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new IllegalArgumentException(name + ": cannot read rows " + rowStart + ".." + (rowStart + rows - 1) + " of " + path
                     + " (" + e + "); truncated or corrupt file?", e);
         }

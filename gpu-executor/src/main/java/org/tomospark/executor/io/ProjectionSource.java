@@ -32,6 +32,11 @@ public interface ProjectionSource extends AutoCloseable {
         return metadata().source() + " (darks)";
     }
 
+    /** Names where the angles come from, in messages. */
+    default String anglesName() {
+        return metadata().source() + " (angles)";
+    }
+
     @Override
     void close();
 }

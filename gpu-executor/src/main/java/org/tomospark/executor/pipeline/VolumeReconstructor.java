@@ -4,6 +4,7 @@ import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.PreprocessStats;
@@ -51,9 +52,13 @@ public final class VolumeReconstructor {
         return wf.haloRows();
     }
 
-    /** The issue-5 part of a run, for the report: centre and how it was found, stages, geometry changes. */
+    /**
+     * The workflow part of a run, for the report: centre and how it was found, stages, geometry changes, and warnings
+     * (the input's own, {@link InputWarnings}, first).
+     */
     public static java.util.Map<String, Object> describe(ReconstructionParams p, Workflow wf, org.tomospark.executor.center.CenterFinder.Result found,
-                                                         long centerNanos, int groupRows, int haloRows, int requestedRows) {
+                                                         long centerNanos, int groupRows, int haloRows, int requestedRows,
+                                                         List<String> inputWarnings) {
         java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
         java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
         c.put("value", wf.raw().centerOfRotation());
@@ -90,7 +95,7 @@ public final class VolumeReconstructor {
         if (w.binning()) m.put("binning", java.util.Map.of("columns", w.binColumns(), "rows", w.binRows(), "projections", w.binProjections()));
         m.put("rawDetector", java.util.Map.of("width", wf.raw().detectorWidth(), "projections", wf.raw().numProjections()));
         m.put("groupRows", groupRows);
-        java.util.List<String> warn = new java.util.ArrayList<>();
+        java.util.List<String> warn = new java.util.ArrayList<>(inputWarnings);
         if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.CORRELATION
                 && !Double.isNaN(found.score()) && found.score() < 0.9)
             warn.add(String.format(java.util.Locale.ROOT, "centre search: weak correlation peak %.3f; check the centre with --center-sweep", found.score()));
@@ -178,7 +183,8 @@ public final class VolumeReconstructor {
                 if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
             }
             return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, describe(params, wf, cr.found(), centerNs, groupRows, halo(wf), requestedRows));
+                    stats, backend.id(), device, variant, describe(params, wf, cr.found(), centerNs, groupRows, halo(wf), requestedRows,
+                    InputWarnings.of(src)));
         }
     }
 }

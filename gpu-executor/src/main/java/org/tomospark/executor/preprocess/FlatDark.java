@@ -1,5 +1,8 @@
 package org.tomospark.executor.preprocess;
 
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ScanMetadata;
+
 /**
  * Averaged flat (white) and dark fields for a band of detector rows, {@code rows × width} each.
  * Immutable after construction.
@@ -33,8 +36,12 @@ public final class FlatDark implements java.io.Serializable {
      * Reads and averages the flats and darks of rows [rowStart, rowStart+rows) of a source. Either or both may be
      * absent (flat = 1, dark = 0): the band shape comes from the source's metadata, not from the frames.
      */
-    public static FlatDark read(org.tomospark.executor.io.ProjectionSource src, int rowStart, int rows) {
-        return average(rowStart, rows, src.metadata().width(), src.readFlats(rowStart, rows), src.readDarks(rowStart, rows),
+    public static FlatDark read(ProjectionSource src, int rowStart, int rows) {
+        ScanMetadata meta = src.metadata();
+        if (meta.numFlats() == 0 && meta.numDarks() > 0)
+            throw new IllegalArgumentException(src.flatName() + ": the scan has no flat fields but " + meta.numDarks()
+                    + " dark fields; flat-field correction (data - dark) / (flat - dark) needs the flats");
+        return average(rowStart, rows, meta.width(), src.readFlats(rowStart, rows), src.readDarks(rowStart, rows),
                 src.flatName(), src.darkName());
     }
 

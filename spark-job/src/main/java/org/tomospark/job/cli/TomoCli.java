@@ -1,7 +1,10 @@
 package org.tomospark.job.cli;
 
+import org.tomospark.job.ExitCode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+
+import java.io.PrintWriter;
 
 /** The command-line entry: {@code tomospark reconstruct|demo-data|config-docs|backends}. */
 @Command(name = "tomospark", mixinStandardHelpOptions = true, versionProvider = TomoCli.VersionProvider.class,
@@ -14,17 +17,28 @@ public final class TomoCli {
         System.exit(run(args));
     }
 
-    /** Runs the CLI and returns the exit code (2 for bad usage or input, 1 for other failures). */
+    /**
+     * Runs the CLI and returns the exit status ({@link ExitCode}: 0 success, 1 internal error, 2 bad usage or input,
+     * 3 environment, 4 a run that failed after it started).
+     */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new TomoCli());
-        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> {
-            Throwable t = ex;
-            boolean usage = t instanceof IllegalArgumentException;
-            cmd.getErr().println("error: " + t.getMessage());
-            if (Boolean.getBoolean("tomospark.stacktrace") || !(usage || t instanceof IllegalStateException)) t.printStackTrace(cmd.getErr());
-            return usage ? 2 : 1;
-        });
-        return cl.execute(args);
+        cl.setExecutionExceptionHandler((ex, cmd, parsed) -> report(ex, cmd.getErr()));
+        try {
+            return cl.execute(args);
+        } catch (Error e) {
+            // picocli passes Errors through; a disk error of the local file system is one (Hadoop's FSError)
+            return report(e, cl.getErr());
+        }
+    }
+
+    /** Prints one "error: …" line (and the stack trace for internal errors) and returns the exit status. */
+    static int report(Throwable t, PrintWriter err) {
+        ExitCode code = ExitCode.of(t);
+        err.println("error: " + t.getMessage());
+        if (Boolean.getBoolean("tomospark.stacktrace") || !code.expected()) t.printStackTrace(err);
+        err.flush();
+        return code.code();
     }
 
     static final class VersionProvider implements CommandLine.IVersionProvider {

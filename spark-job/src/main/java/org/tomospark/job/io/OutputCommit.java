@@ -5,11 +5,14 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -62,13 +65,28 @@ public final class OutputCommit {
     }
 
     /** Identifies what changes the slices: the input and every parameter except the row range, grouping and threads. */
-    public static String signature(Map<String, Object> identity, org.tomospark.executor.pipeline.ReconstructionParams p) {
-        org.tomospark.executor.pipeline.ReconstructionParams q = p.toBuilder().rows(0, -1).groupRows(0)
-                .backendOptions(p.backendOptions().withThreads(0).withDevice("")).build();
-        Map<String, Object> m = new java.util.TreeMap<>();
+    public static String signature(Map<String, Object> identity, ReconstructionParams p) {
+        return Json.sha256(Json.write(signed(identity, p))).substring(0, 32);
+    }
+
+    /**
+     * What the run signature is computed from: the input's fingerprint and the parameters that decide the slices'
+     * bytes (not the row range, the grouping, the threads or the device, nor backend settings that its results do not
+     * depend on, {@link Backends#outputDefining}). Kept in {@code _committed/_run.json}, so that a refused
+     * {@code --resume} can say what differs.
+     */
+    public static Map<String, Object> signed(Map<String, Object> identity, ReconstructionParams p) {
+        ReconstructionParams q = p.toBuilder().rows(0, -1).groupRows(0)
+                .backendOptions(Backends.outputDefining(p.backend(), p.backendOptions())).build();
+        Map<String, Object> m = new TreeMap<>();
         m.put("input", identity.get("fingerprint"));
         m.put("params", Json.describe(q));
-        return Json.sha256(Json.write(m)).substring(0, 32);
+        return m;
+    }
+
+    /** Claims the output for this run ({@link OutputLock}); no other run can prepare or commit into it until closed. */
+    public OutputLock claim(Duration staleAfter, String run) {
+        return OutputLock.claim(dir(), conf, staleAfter, run);
     }
 
     public static String markerName(int row) {
@@ -83,8 +101,11 @@ public final class OutputCommit {
         return new Committed(row, sha, tiff.length);
     }
 
-    /** What the destination holds before a run. */
-    public record State(boolean exists, boolean complete, int sliceFiles, int markers, String runSignature) {
+    /**
+     * What the destination holds before a run. {@code signed} is what the earlier run's signature was computed from
+     * ({@link #signed}), or null when it did not record it.
+     */
+    public record State(boolean exists, boolean complete, int sliceFiles, int markers, String runSignature, Object signed) {
         public boolean empty() {
             return !complete && sliceFiles == 0 && markers == 0;
         }
@@ -94,7 +115,7 @@ public final class OutputCommit {
         try {
             FileSystem fs = fs();
             Path d = dir();
-            if (!fs.exists(d)) return new State(false, false, 0, 0, null);
+            if (!fs.exists(d)) return new State(false, false, 0, 0, null, null);
             FileStatus st = fs.getFileStatus(d);
             if (!st.isDirectory()) throw new IllegalArgumentException(uri + ": output exists and is not a directory");
             boolean complete = fs.exists(new Path(d, SUCCESS));
@@ -102,13 +123,18 @@ public final class OutputCommit {
             for (FileStatus s : fs.listStatus(d)) if (SliceWriter.SLICE_NAME.matcher(s.getPath().getName()).matches()) slices++;
             int markers = 0;
             String sig = null;
+            Object signed = null;
             Path c = new Path(d, COMMITTED);
             if (fs.exists(c)) {
                 for (FileStatus s : fs.listStatus(c)) if (MARKER.matcher(s.getPath().getName()).matches()) markers++;
                 Path r = new Path(c, RUN);
-                if (fs.exists(r)) sig = String.valueOf(Json.read(readAll(fs, r), r.toString()).get("signature"));
+                if (fs.exists(r)) {
+                    Map<String, Object> run = Json.read(readAll(fs, r), r.toString());
+                    sig = String.valueOf(run.get("signature"));
+                    signed = run.get("signed");
+                }
             }
-            return new State(true, complete, slices, markers, sig);
+            return new State(true, complete, slices, markers, sig, signed);
         } catch (IOException e) {
             throw new IllegalArgumentException(uri + ": cannot inspect output (" + e.getMessage() + ")", e);
         }
@@ -116,12 +142,14 @@ public final class OutputCommit {
 
     /**
      * Driver side, after the input and parameters were validated and before any task: checks the output is
-     * writable, applies the overwrite/resume policy and records the run signature. No slice is deleted unless
+     * writable, applies the overwrite/resume policy and records the run signature (computed from {@code signed},
+     * {@link #signed}). No slice is deleted unless
      * {@code overwrite}; the files derived from the whole volume and {@code _SUCCESS} go, as the run is about to
      * rewrite them (a {@code --resume} with nothing to do is caught before this, by {@link #upToDate}).
      */
-    public State prepare(boolean overwrite, boolean resume, String signature, Map<String, Object> runInfo) {
+    public State prepare(boolean overwrite, boolean resume, Map<String, Object> signed, Map<String, Object> runInfo) {
         if (overwrite && resume) throw new IllegalArgumentException("--overwrite and --resume cannot be used together");
+        String signature = Json.sha256(Json.write(signed)).substring(0, 32);
         State s;
         try {
             s = state();
@@ -136,9 +164,12 @@ public final class OutputCommit {
         if (!s.empty() && !overwrite && !resume)
             throw new IllegalArgumentException(uri + ": output holds " + s.sliceFiles() + " slices of an unfinished run; use --resume to"
                     + " finish it or --overwrite to replace it");
+        if (resume && !overwrite && s.runSignature() == null && (s.sliceFiles() > 0 || s.markers() > 0))
+            throw new IllegalArgumentException(uri + ": --resume refused: " + COMMITTED + "/" + RUN + " is missing, so nothing proves "
+                    + "that the " + s.sliceFiles() + " slices there were made from this input with these parameters; use --overwrite");
         if (resume && s.runSignature() != null && !s.runSignature().equals(signature))
             throw new IllegalArgumentException(uri + ": --resume refused: the output was made from another input or with other "
-                    + "parameters (run signature " + s.runSignature() + ", now " + signature + "); use --overwrite");
+                    + "parameters (" + RunDifference.describe(s.signed(), signed) + "); use --overwrite to replace it");
         writer.checkWritable();
         try {
             FileSystem fs = fs();
@@ -151,6 +182,7 @@ public final class OutputCommit {
             fs.mkdirs(new Path(dir(), COMMITTED));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);
+            run.put("signed", signed);
             writer.writeBytes(COMMITTED + "/" + RUN, Json.write(run));
         } catch (IOException e) {
             throw new IllegalArgumentException(uri + ": output is not writable (" + e.getMessage() + ")", e);

@@ -149,6 +149,11 @@ public final class RawBinarySource implements ProjectionSource {
     }
 
     @Override
+    public String anglesName() {
+        return o.rawTheta().isBlank() ? name + " (angles.start, angles.step)" : o.rawTheta();
+    }
+
+    @Override
     public void close() {
     }
 }

@@ -2,6 +2,7 @@ package org.tomospark.job.io;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -74,17 +75,21 @@ public final class SliceWriter {
                 FileContext fc = FileContext.getFileContext(dir.toUri(), conf);
                 fc.rename(tmp, fin, Options.Rename.OVERWRITE);
                 return fin;
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | FSError e) {
                 // a failed write (body or rename) leaves no partial temporary file behind
                 try {
                     fs.delete(tmp, false);
-                } catch (IOException cleanup) {
+                } catch (IOException | FSError cleanup) {
                     e.addSuppressed(cleanup);
                 }
                 throw e;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": cannot write " + name + " (" + e.getMessage() + ")", e);
+        } catch (FSError e) {
+            // the local file system reports a failed disk write (e.g. no space left) as an Error
+            IOException cause = e.getCause() instanceof IOException io ? io : new IOException(e.getMessage(), e);
+            throw new UncheckedIOException(dir + ": cannot write " + name + " (" + cause.getMessage() + ")", cause);
         }
     }
 
@@ -98,7 +103,9 @@ public final class SliceWriter {
                 out.write(1);
             }
             fs.delete(probe, false);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": output is not writable (" + e.getMessage() + ")", e);
+        } catch (RuntimeException | FSError e) {
             throw new IllegalArgumentException(dir + ": output is not writable (" + e.getMessage() + ")", e);
         }
     }

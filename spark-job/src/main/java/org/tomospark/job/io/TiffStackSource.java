@@ -50,6 +50,9 @@ public final class TiffStackSource implements ProjectionSource {
         }
     }
 
+    /** The angles file read, or null when the angles come from angles.start and angles.step. */
+    private Path anglesFile;
+
     private TiffStackSource(String name, FileSystem fs, Path dir, InputOptions o, boolean checkAll) throws IOException {
         this.name = name;
         this.fs = fs;
@@ -76,7 +79,10 @@ public final class TiffStackSource implements ProjectionSource {
         double[] theta = null;
         if (!o.tiffTheta().isBlank()) {
             Path tp = new Path(dir, o.tiffTheta());
-            if (fs.exists(tp)) theta = readAngles(fs, tp, projections.length);
+            if (fs.exists(tp)) {
+                theta = readAngles(fs, tp, projections.length);
+                anglesFile = tp;
+            }
             else if (!o.tiffTheta().equals(DEFAULT_THETA)) // the default file is optional; one the user named is not
                 throw new IllegalArgumentException(tp + ": angles file not found (job.input.tiff.theta=" + o.tiffTheta() + ")");
         }
@@ -234,6 +240,11 @@ public final class TiffStackSource implements ProjectionSource {
     @Override
     public String darkName() {
         return name + " (dark TIFFs)";
+    }
+
+    @Override
+    public String anglesName() {
+        return anglesFile == null ? name + " (angles.start, angles.step)" : anglesFile.toString();
     }
 
     @Override

@@ -7,6 +7,7 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.center.CenterSweep;
 import org.tomospark.executor.config.CoreKeys;
 import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
@@ -15,16 +16,31 @@ import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.job.JobKeys;
+import org.tomospark.job.Preflight;
+import org.tomospark.job.RunFailedException;
 import org.tomospark.job.io.InputIdentity;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.OutputLock;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.spark.SparkKeys;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Reconstructs in this JVM, without Spark: the same library and the same output layout as the Spark job.
@@ -55,23 +71,32 @@ public final class DirectEngine {
         ReconstructionParams p = req.params();
         p.scanGeometry(src.metadata());
         int[] range = p.rowRange(src.metadata());
-        return runSweep(req, src, openOutput(req), sweep, range);
+        return runSweep(req, src, sweep, range);
     }
 
-    /** The output's writer, after the overwrite/resume policy and a write check. */
-    private SliceWriter openOutput(JobRequest req) {
-        SliceWriter writer = new SliceWriter(req.output(), hadoopConf);
+    /** Checks the output against the overwrite/resume policy and its writability (a sweep has no run signature). */
+    private void checkOutput(JobRequest req, SliceWriter writer) {
         int existing = writer.countSlices();
         boolean complete = writer.exists("_SUCCESS");
         if ((existing > 0 || complete) && !req.overwrite() && !req.resume())
             throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
                     + (complete ? " of a complete reconstruction" : "") + "; use --overwrite to replace them or --resume to complete them");
         writer.checkWritable();
-        return writer;
     }
 
-    private Result runSweep(JobRequest req, ProjectionSource src, SliceWriter writer, double[] sweep, int[] range) {
+    private Result runSweep(JobRequest req, ProjectionSource src, double[] sweep, int[] range) {
         ReconstructionParams p = req.params();
+        Backends.resolve(p.backend());
+        OutputCommit out = new OutputCommit(req.output(), hadoopConf);
+        try (OutputLock lock = out.claim(lockTimeout(req), "centre sweep, " + req.input())) {
+            SliceWriter writer = out.writer();
+            checkOutput(req, writer);
+            return sweepInto(req, src, writer, lock, sweep, range, p);
+        }
+    }
+
+    private Result sweepInto(JobRequest req, ProjectionSource src, SliceWriter writer, OutputLock lock, double[] sweep, int[] range,
+                             ReconstructionParams p) {
         double[] centers = CenterSweep.centers(sweep[0], sweep[1], sweep[2]);
         int row = (range[0] + range[1] - 1) / 2;
         log.println("Centre sweep of row " + row + ": " + centers.length + " centres " + sweep[0] + ".." + sweep[1]);
@@ -79,16 +104,17 @@ public final class DirectEngine {
         try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
             List<CenterSweep.Image> imgs = CenterSweep.run(src, p, row, centers, backend);
             for (CenterSweep.Image im : imgs) writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height()));
+            lock.ensureHeld();
             writer.writeBytes("contact-sheet.png", PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192,
                     src.metadata().source().replaceAll(".*/", "") + " row " + row)));
-            Map<String, Object> report = new java.util.LinkedHashMap<>();
+            Map<String, Object> report = new LinkedHashMap<>();
             report.put("software", "tomospark " + Version.get());
             report.put("mode", "center sweep");
             report.put("input", req.input());
             report.put("output", req.output());
             report.put("settings", req.settings().asMap());
             report.put("row", row);
-            report.put("centers", java.util.Arrays.stream(centers).boxed().toList());
+            report.put("centers", Arrays.stream(centers).boxed().toList());
             report.put("images", imgs.stream().map(CenterSweep.Image::fileName).toList());
             report.put("contactSheet", "contact-sheet.png");
             report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
@@ -105,17 +131,18 @@ public final class DirectEngine {
 
     public Result run(JobRequest req) {
         ReconstructionParams p = req.params();
-        InputOptions inputOptions = org.tomospark.job.spark.SparkKeys.inputOptions(req.settings());
+        InputOptions inputOptions = SparkKeys.inputOptions(req.settings());
         try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
             ScanMetadata meta = src.metadata();
-            // validate geometry and rows before touching the output
+            // everything is checked before the output is touched, as the Spark engine does
             p.scanGeometry(meta);
             int[] range = p.rowRange(meta);
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) {
+                Backends.resolve(p.backend());
                 FlatDark fields = FlatDark.read(src, range[0], range[1] - range[0]);
-                p.preprocessor().apply(src.readProjections(range[0], 1), fields.subBand(0, 1), src.dataName(), src.flatName());
-                return runSweep(req, src, openOutput(req), sweep, range);
+                Preflight.check(src, p, fields, new int[]{range[0], range[0] + 1}, 1);
+                return runSweep(req, src, sweep, range);
             }
             // centre auto is resolved once, here, as the Spark engine does: the run signature, the run info, the
             // manifest and the reconstruction all use the centre found (it depends on the row range, so a --resume
@@ -127,71 +154,100 @@ public final class DirectEngine {
             Workflow wf = new Workflow(rp.scanGeometry(meta), rp);
             SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
             int rb = p.workflow().binRows();
-            int first = range[0] / rb, end = first + (range[1] - range[0]) / rb; // output slice indices
+            int requestedRows = range[1] - range[0];
+            range = Preflight.binnedRange(range, rb);
+            int first = range[0] / rb, end = range[1] / rb; // output slice indices
+            Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
             // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
-            int[] hb = wf.haloBand(range[0], Math.max(1, (range[1] - range[0]) / rb * rb), meta.rows());
+            int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
-            rp.preprocessor().apply(src.readProjections(range[0], 1), fields.subBand(range[0] - hb[0], 1), src.dataName(), src.flatName());
+            Preflight.check(src, rp, fields, range, VolumeReconstructor.defaultGroupRows(rp, meta) * rb);
+            List<String> inputWarnings = InputWarnings.of(src);
 
-            // the same commit protocol as the Spark engine: run signature, per-slice markers, manifest, _SUCCESS
+            // the same commit protocol as the Spark engine: claim, run signature, per-slice markers, manifest, _SUCCESS
             String format = ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf);
             Map<String, Object> identity = InputIdentity.of(req.input(), format, inputOptions, hadoopConf);
+            Map<String, Object> signed = OutputCommit.signed(identity, rp);
             String signature = OutputCommit.signature(identity, rp);
             OutputCommit out = new OutputCommit(req.output(), hadoopConf);
-            if (req.resume() && !req.overwrite()) {
-                Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, first, end,
-                        req.preview() ? java.util.Set.of("preview.png") : java.util.Set.of());
-                if (done != null) return nothingToDo(req, out, done.size(), range);
-            }
-            Map<String, Object> runInfo = new java.util.TreeMap<>();
-            runInfo.put("input", identity);
-            runInfo.put("params", Json.describe(rp));
-            out.prepare(req.overwrite(), req.resume(), signature, runInfo);
-            // slices kept from an earlier run, with the checksums verified against their bytes
-            Map<Integer, OutputCommit.Committed> reused = req.resume() ? out.verifiedCommitted(first, end) : Map.of();
-            Map<Integer, OutputCommit.Committed> committed = new java.util.TreeMap<>();
-            log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
-                    + sg.roiCols() + "x" + sg.roiRows() + " slices"
-                    + (cr.found() != null ? String.format(java.util.Locale.ROOT, "; centre: auto (%s) %.2f px",
-                    cr.found().method().id(), rp.center()) : ""));
-            ProgressBar bar = new ProgressBar(log);
-            OrthoPreview preview = new OrthoPreview(first, end);
-            try {
-                VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
-                    committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
-                    if (req.preview()) preview.accept(row, px, w, h);
-                }, bar::update, req.resume() ? reused::containsKey : null);
-                // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
-                Map<String, Object> workflow = VolumeReconstructor.describe(rp, wf, cr.found(), centerNs,
-                        s0.workflow().get("groupRows") instanceof Integer g ? g : 0, wf.haloRows(), range[1] - range[0]);
-                VolumeReconstructor.Summary s = new VolumeReconstructor.Summary(s0.scan(), s0.slice(), s0.slices(), s0.skipped(),
-                        s0.updates(), s0.elapsedNanos(), s0.readNanos(), s0.preprocessNanos(), s0.filterNanos(), s0.backprojectNanos(),
-                        s0.preprocess(), s0.backend(), s0.device(), s0.variant(), workflow);
-                if (req.preview()) {
-                    for (int row : reused.keySet()) { // slices kept from an earlier run still belong in the preview
-                        if (committed.containsKey(row)) continue;
-                        FloatTiff.Image img;
-                        try {
-                            img = FloatTiff.decode(out.read(SliceWriter.sliceName(row)));
-                        } catch (java.io.IOException e) {
-                            throw new java.io.UncheckedIOException(req.output() + ": cannot read back " + SliceWriter.sliceName(row), e);
-                        }
-                        preview.accept(row, img.pixels(), img.width(), img.height());
-                    }
-                    if (preview.hasData())
-                        out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
+            try (OutputLock lock = out.claim(lockTimeout(req), "direct engine, " + req.input())) {
+                if (req.resume() && !req.overwrite()) {
+                    Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, first, end,
+                            req.preview() ? Set.of("preview.png") : Set.of());
+                    if (done != null) return nothingToDo(req, out, done.size(), range);
                 }
-                JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
-                        req.settings());
-                Map<String, Object> report = RunReport.build(resolved, s, "direct");
-                out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
-                out.finish(Json.write(manifest(req, identity, signature, rp, committed, reused)));
-                log.print(RunReport.summary(resolved, s));
-                return new Result(s, report, req.output());
-            } finally {
-                out.writer().cleanTemporary();
+                for (String w : inputWarnings) log.println("warning: " + w);
+                Map<String, Object> runInfo = new TreeMap<>();
+                runInfo.put("input", identity);
+                runInfo.put("params", Json.describe(rp));
+                out.prepare(req.overwrite(), req.resume(), signed, runInfo);
+                try {
+                    return reconstruct(req, src, rp, cr, centerNs, wf, sg, range, first, end, requestedRows, inputWarnings,
+                            identity, signature, out, lock);
+                } catch (IllegalArgumentException e) {
+                    // bad data found by the run itself (a row past the preflight's): the output exists now
+                    throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
+                            + "finish it with --resume once the input is mended", e);
+                } finally {
+                    out.writer().cleanTemporary();
+                }
             }
         }
+    }
+
+    /** The run itself, once the output is claimed and prepared: slices, preview, report, manifest and _SUCCESS. */
+    private Result reconstruct(JobRequest req, ProjectionSource src, ReconstructionParams rp, Workflow.CenterResolution cr,
+                               long centerNs, Workflow wf, SliceGeometry sg, int[] range, int first, int end, int requestedRows,
+                               List<String> inputWarnings, Map<String, Object> identity, String signature, OutputCommit out,
+                               OutputLock lock) {
+        ScanMetadata meta = src.metadata();
+        // slices kept from an earlier run, with the checksums verified against their bytes
+        Map<Integer, OutputCommit.Committed> reused = req.resume() ? out.verifiedCommitted(first, end) : Map.of();
+        Map<Integer, OutputCommit.Committed> committed = new TreeMap<>();
+        log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
+                + sg.roiCols() + "x" + sg.roiRows() + " slices"
+                + (cr.found() != null ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px",
+                cr.found().method().id(), rp.center()) : ""));
+        ProgressBar bar = new ProgressBar(log);
+        OrthoPreview preview = new OrthoPreview(first, end);
+        VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
+            lock.ensureHeld();
+            committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
+            if (req.preview()) preview.accept(row, px, w, h);
+        }, bar::update, req.resume() ? reused::containsKey : null);
+        // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
+        Map<String, Object> workflow = VolumeReconstructor.describe(rp, wf, cr.found(), centerNs,
+                s0.workflow().get("groupRows") instanceof Integer g ? g : 0, wf.haloRows(), requestedRows, inputWarnings);
+        VolumeReconstructor.Summary s = new VolumeReconstructor.Summary(s0.scan(), s0.slice(), s0.slices(), s0.skipped(),
+                s0.updates(), s0.elapsedNanos(), s0.readNanos(), s0.preprocessNanos(), s0.filterNanos(), s0.backprojectNanos(),
+                s0.preprocess(), s0.backend(), s0.device(), s0.variant(), workflow);
+        if (req.preview()) {
+            for (int row : reused.keySet()) { // slices kept from an earlier run still belong in the preview
+                if (committed.containsKey(row)) continue;
+                FloatTiff.Image img;
+                try {
+                    img = FloatTiff.decode(out.read(SliceWriter.sliceName(row)));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(req.output() + ": cannot read back " + SliceWriter.sliceName(row), e);
+                }
+                preview.accept(row, img.pixels(), img.width(), img.height());
+            }
+            if (preview.hasData())
+                out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
+        }
+        JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
+                req.settings());
+        Map<String, Object> report = RunReport.build(resolved, s, "direct");
+        lock.ensureHeld();
+        out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
+        out.finish(Json.write(manifest(req, identity, signature, rp, committed, reused)));
+        log.print(RunReport.summary(resolved, s));
+        return new Result(s, report, req.output());
+    }
+
+    /** {@code job.output.lockTimeout}: how long a dead run's claim on the output blocks another run. */
+    static Duration lockTimeout(JobRequest req) {
+        return Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
     }
 
     /** --resume of an output that already holds exactly this run: reported, and the output is left untouched. */
@@ -210,14 +266,14 @@ public final class DirectEngine {
     /** manifest.json: software, input identity, every parameter, the run signature and each slice's checksum. */
     static Map<String, Object> manifest(JobRequest req, Map<String, Object> identity, String signature, ReconstructionParams p,
                                         Map<Integer, OutputCommit.Committed> computed, Map<Integer, OutputCommit.Committed> reused) {
-        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        Map<String, Object> m = new LinkedHashMap<>();
         m.put("software", "tomospark " + Version.get());
         m.put("engine", "direct");
         m.put("input", identity);
         m.put("runSignature", signature);
         m.put("settings", req.settings().asMap());
         m.put("params", Json.describe(p));
-        List<Map<String, Object>> slices = new java.util.ArrayList<>();
+        List<Map<String, Object>> slices = new ArrayList<>();
         for (var e : computed.entrySet())
             slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
                     "bytes", e.getValue().bytes(), "reused", false));
@@ -225,7 +281,7 @@ public final class DirectEngine {
             if (!computed.containsKey(e.getKey()))
                 slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
                         "bytes", e.getValue().bytes(), "reused", true));
-        slices.sort(java.util.Comparator.comparingInt(x -> (Integer) x.get("row")));
+        slices.sort(Comparator.comparingInt(x -> (Integer) x.get("row")));
         m.put("slices", slices);
         return m;
     }

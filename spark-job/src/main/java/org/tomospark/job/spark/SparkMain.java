@@ -3,6 +3,7 @@ package org.tomospark.job.spark;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
+import org.tomospark.job.ExitCode;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +17,19 @@ public final class SparkMain {
     private SparkMain() {
     }
 
+    /** Exits with the status of {@link ExitCode}, after one "error: …" line on failure. */
     public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (RuntimeException | Error e) {
+            ExitCode code = ExitCode.of(e);
+            System.err.println("error: " + e.getMessage());
+            if (!code.expected()) e.printStackTrace();
+            System.exit(code.code());
+        }
+    }
+
+    static void run(String[] args) {
         Map<String, String> kv = new LinkedHashMap<>();
         for (String a : args) {
             int eq = a.indexOf('=');

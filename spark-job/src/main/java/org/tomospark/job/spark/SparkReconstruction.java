@@ -14,6 +14,7 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
@@ -23,13 +24,17 @@ import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
-import org.tomospark.executor.preprocess.Preprocessor;
-import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.job.JobKeys;
+import org.tomospark.job.Preflight;
+import org.tomospark.job.RunFailedException;
+import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.InputIdentity;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.OutputLock;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.local.JobRequest;
 import org.tomospark.job.local.RunReport;
 
@@ -37,13 +42,16 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -86,14 +94,76 @@ public final class SparkReconstruction {
         return sc.master().startsWith("local") && !sc.master().startsWith("local-cluster");
     }
 
+    /**
+     * What the driver knows once the input is checked and before the output is touched: the resolved parameters
+     * (centre auto found), the scan, the flats/darks it broadcasts, the rows and their groups, and the warnings.
+     */
+    record DriverPlan(ReconstructionParams params, boolean local, List<String> devices, String format, ScanMetadata meta,
+                      FlatDark fields, int[] range, int requestedRows, SliceGeometry slice, MemoryPlanner.Plan memory,
+                      Workflow workflow, Workflow.CenterResolution center, long centerNanos, List<String> inputWarnings,
+                      List<GroupPlanner.Group> groups, int groupRows) {
+        int rowBin() {
+            return workflow.rowBin();
+        }
+
+        /** First and end (exclusive) output slice indices. */
+        int first() {
+            return range[0] / rowBin();
+        }
+
+        int end() {
+            return range[1] / rowBin();
+        }
+    }
+
     public static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress) {
         long wall0 = System.nanoTime();
+        Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
+        DriverPlan dp = planDriver(sc, spec, conf);
+        for (String w : dp.inputWarnings()) LOG.warn(w);
+
+        // --- output: claim, policy, signature, resume
+        Map<String, Object> identity = InputIdentity.of(spec.input(), dp.format(), spec.inputOptions(), conf);
+        Map<String, Object> signed = OutputCommit.signed(identity, dp.params());
+        String signature = OutputCommit.signature(identity, dp.params());
+        OutputCommit out = new OutputCommit(spec.output(), conf);
+        Duration lockTimeout = Duration.ofSeconds(SparkKeys.settings(spec.settings()).get(JobKeys.LOCK_TIMEOUT));
+        try (OutputLock lock = out.claim(lockTimeout, "spark engine " + sc.applicationId() + ", " + spec.input())) {
+            if (spec.resume() && !spec.overwrite()) {
+                // --resume of an output that already holds exactly this run: nothing to do, and nothing is deleted or rewritten
+                Set<String> derived = new HashSet<>();
+                if (spec.preview()) derived.add("preview.png");
+                if (spec.spark().outputRaw()) derived.add("volume.raw");
+                Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, dp.first(), dp.end(), derived);
+                if (done != null) {
+                    String msg = DirectEngine.nothingToDoMessage(spec.output(), done.size(), dp.range());
+                    LOG.info(msg);
+                    Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), spec.output() + "/" + OutputCommit.REPORT);
+                    return new Result(spec.output(), report, msg + "\n", dp.end() - dp.first(), 0, done.size(), List.of());
+                }
+            }
+            Map<String, Object> runInfo = new TreeMap<>();
+            runInfo.put("input", identity);
+            runInfo.put("params", Json.describe(dp.params()));
+            out.prepare(spec.overwrite(), spec.resume(), signed, runInfo);
+            // a failed run keeps its whole, checksummed slices for --resume, but no temporary files
+            try {
+                Map<Integer, OutputCommit.Committed> reused = new TreeMap<>();
+                if (spec.resume()) for (OutputCommit.Committed c : out.verifiedCommitted(dp.first(), dp.end()).values()) reused.put(c.row(), c);
+                long t0 = System.nanoTime();
+                List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, signature, lock, progress);
+                return finish(sc, spec, dp, identity, signature, out, lock, reused, outcomes, System.nanoTime() - t0, wall0);
+            } finally {
+                out.writer().cleanTemporary();
+            }
+        }
+    }
+
+    /** Devices, backend, input metadata, centre, flats/darks, groups and every check, before the output is touched. */
+    static DriverPlan planDriver(SparkContext sc, SparkJobSpec spec, Configuration conf) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         boolean local = isLocal(sc);
-        Configuration conf = org.tomospark.job.io.HadoopConf.tune(sc.hadoopConfiguration());
-
-        // --- devices and backend, before anything is read
         List<String> devices = List.of();
         if (local) {
             if (sconf.contains("spark.task.resource.gpu.amount"))
@@ -108,163 +178,136 @@ public final class SparkReconstruction {
             else if (devices.isEmpty())
                 LOG.warn("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); using java");
         }
-
-        // --- input: metadata, centre (if auto), flats/darks, preflight
         String format = ProjectionInputs.resolveFormat(spec.input(), spec.inputOptions(), conf);
-        ScanMetadata meta;
-        FlatDark fields;
-        int[] range;
-        ScanGeometry scan;
-        SliceGeometry slice;
-        MemoryPlanner.Plan mp;
-        Workflow wf;
-        Workflow.CenterResolution cr;
-        long centerNs;
-        int requestedRows;
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {
-            meta = src.metadata();
+            ScanMetadata meta = src.metadata();
             long c0 = System.nanoTime();
-            cr = Workflow.resolveCenter(src, params); // reads a few rows, only for centre auto
-            centerNs = System.nanoTime() - c0;
+            Workflow.CenterResolution cr = Workflow.resolveCenter(src, params); // reads a few rows, only for centre auto
+            long centerNs = System.nanoTime() - c0;
             params = cr.params();
-            scan = params.scanGeometry(meta);
-            wf = new Workflow(scan, params);
-            slice = params.sliceGeometry(wf.effective().detectorWidth());
-            range = params.rowRange(meta);
+            ScanGeometry scan = params.scanGeometry(meta);
+            Workflow wf = new Workflow(scan, params);
+            SliceGeometry slice = params.sliceGeometry(wf.effective().detectorWidth());
+            int[] requested = params.rowRange(meta);
             int rb = wf.rowBin();
-            if (range[0] % rb != 0)
-                throw new IllegalArgumentException("bin.rows " + rb + ": the first row " + range[0] + " must be a multiple of it");
-            requestedRows = range[1] - range[0];
-            range[1] = range[0] + requestedRows / rb * rb;
-            if (range[1] <= range[0]) throw new IllegalArgumentException("bin.rows " + rb + " exceeds the " + requestedRows + " rows requested");
+            int[] range = Preflight.binnedRange(requested, rb);
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            fields = FlatDark.read(src, hb[0], hb[1]);
-            mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb, wf.haloRows());
-            preflight(src, params, fields, range, mp.groupRows() * rb);
+            FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
+            MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
+                    wf.haloRows());
+            int groupRows = mp.groupRows() * rb;
+            Preflight.check(src, params, fields, range, groupRows);
+            List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
+            return new DriverPlan(params, local, devices, format, meta, fields, range, requested[1] - requested[0], slice, mp, wf, cr,
+                    centerNs, InputWarnings.of(src), groups, groupRows);
         }
-        int rb = wf.rowBin();
-        int groupRows = mp.groupRows() * rb;
-        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
-        int first = range[0] / rb, end = range[1] / rb; // output slice indices
+    }
 
-        // --- output: policy, signature, resume
-        Map<String, Object> identity = InputIdentity.of(spec.input(), format, spec.inputOptions(), conf);
-        Object paramsJson = Json.describe(params);
-        String signature = OutputCommit.signature(identity, params);
-        OutputCommit out = new OutputCommit(spec.output(), conf);
-        if (spec.resume() && !spec.overwrite()) {
-            // --resume of an output that already holds exactly this run: nothing to do, and nothing is deleted or rewritten
-            java.util.Set<String> derived = new java.util.HashSet<>();
-            if (spec.preview()) derived.add("preview.png");
-            if (spec.spark().outputRaw()) derived.add("volume.raw");
-            Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, first, end, derived);
-            if (done != null) {
-                String msg = org.tomospark.job.local.DirectEngine.nothingToDoMessage(spec.output(), done.size(), range);
-                LOG.info(msg);
-                Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), spec.output() + "/" + OutputCommit.REPORT);
-                return new Result(spec.output(), report, msg + "\n", end - first, 0, done.size(), List.of());
-            }
+    /**
+     * Runs the groups that hold a slice not in {@code reused} as one Spark job and returns their outcomes. The job is
+     * cancelled, and the run fails, when the output's claim is lost.
+     */
+    private static List<GroupOutcome> runGroups(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Set<Integer> reused,
+                                                Configuration conf, String signature, OutputLock lock,
+                                                VolumeReconstructor.Progress progress) {
+        int rb = dp.rowBin();
+        BitSet skip = new BitSet();
+        for (int row : reused) skip.set(row);
+        List<GroupPlanner.Group> toRun = new ArrayList<>();
+        for (GroupPlanner.Group g : dp.groups()) {
+            int next = skip.nextClearBit(g.start() / rb);
+            if (next < g.end() / rb) toRun.add(g);
         }
-        Map<String, Object> runInfo = new TreeMap<>();
-        runInfo.put("input", identity);
-        runInfo.put("params", paramsJson);
-        out.prepare(spec.overwrite(), spec.resume(), signature, runInfo);
-        // a failed run keeps its whole, checksummed slices for --resume, but no temporary files
+        int total = dp.end() - dp.first();
+        LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
+                total, dp.groups().size(), dp.groupRows(), toRun.size(), reused.size(), dp.memory().hostBytesPerTask() >> 20,
+                dp.memory().hostBudgetPerTask() >> 20);
+        if (toRun.isEmpty()) return List.of();
+        Map<String, String> hconf = new HashMap<>();
+        for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
+        JobPlan plan = new JobPlan(spec.input(), dp.format(), spec.inputOptions(), spec.output(), dp.params(), dp.meta(), dp.fields(),
+                dp.range()[0], dp.range()[1], dp.groupRows(), skip, hconf, spec.spark().withDevices(dp.devices()), dp.local(),
+                signature + "/" + dp.groupRows());
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+        Broadcast<JobPlan> bplan = jsc.broadcast(plan);
+        LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
+        LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
+        String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
+        // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
+        jsc.setJobGroup("tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime(), desc, true);
+        long t0 = System.nanoTime();
+        JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
+            GroupOutcome o = GroupTask.run(bplan.value(), g);
+            slicesAcc.add(o.rows() / bplan.value().rowBin());
+            updatesAcc.add(o.updates());
+            return o;
+        }).collectAsync();
+        int alreadyDone = total - countRows(toRun) / rb;
         try {
-            Map<Integer, OutputCommit.Committed> reused = new TreeMap<>();
-            BitSet skip = new BitSet();
-            if (spec.resume()) {
-                for (OutputCommit.Committed c : out.verifiedCommitted(first, end).values()) {
-                    reused.put(c.row(), c);
-                    skip.set(c.row());
-                }
-            }
-            List<GroupPlanner.Group> toRun = new ArrayList<>();
-            for (GroupPlanner.Group g : groups) {
-                int next = skip.nextClearBit(g.start() / rb);
-                if (next < g.end() / rb) toRun.add(g);
-            }
-            int total = end - first;
-            LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
-                    total, groups.size(), groupRows, toRun.size(), reused.size(), mp.hostBytesPerTask() >> 20,
-                    mp.hostBudgetPerTask() >> 20);
-
-            // --- run
-            Map<String, String> hconf = new HashMap<>();
-            for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
-            JobPlan plan = new JobPlan(spec.input(), format, spec.inputOptions(), spec.output(), params, meta, fields, range[0], range[1],
-                    groupRows, skip, hconf, spec.spark().withDevices(devices), local, signature + "/" + groupRows);
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
-            Broadcast<JobPlan> bplan = jsc.broadcast(plan);
-            LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
-            LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
-            String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
-            // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
-            jsc.setJobGroup("tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime(), desc, true);
-            long t0 = System.nanoTime();
-            List<GroupOutcome> outcomes = new ArrayList<>();
-            if (!toRun.isEmpty()) {
-                JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
-                    GroupOutcome o = GroupTask.run(bplan.value(), g);
-                    slicesAcc.add(o.rows() / bplan.value().rowBin());
-                    updatesAcc.add(o.updates());
-                    return o;
-                }).collectAsync();
+            while (true) {
                 try {
-                    while (true) {
-                        try {
-                            outcomes = f.get(500, TimeUnit.MILLISECONDS);
-                            break;
-                        } catch (TimeoutException e) {
-                            if (progress != null && spec.spark().progress())
-                                progress.update((int) Math.min(total, slicesAcc.value() + total - countRows(toRun) / rb), total, updatesAcc.value(),
-                                        System.nanoTime() - t0);
-                        }
+                    List<GroupOutcome> outcomes = f.get(500, TimeUnit.MILLISECONDS);
+                    if (progress != null && spec.spark().progress())
+                        progress.update(total, total, outcomes.stream().mapToLong(GroupOutcome::updates).sum(), System.nanoTime() - t0);
+                    return outcomes;
+                } catch (TimeoutException e) {
+                    if (lock.isLost()) {
+                        f.cancel(true);
+                        lock.ensureHeld();
                     }
-                } catch (InterruptedException e) {
-                    f.cancel(true);
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted; the output is unfinished (rerun with --resume)", e);
-                } catch (ExecutionException e) {
-                    throw new IllegalStateException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
-                            + rootMessage(e), e.getCause());
-                } finally {
-                    jsc.clearJobGroup();
-                    bplan.destroy();
+                    if (progress != null && spec.spark().progress())
+                        progress.update((int) Math.min(total, slicesAcc.value() + alreadyDone), total, updatesAcc.value(),
+                                System.nanoTime() - t0);
                 }
             }
-            long runNs = System.nanoTime() - t0;
-            long updates = outcomes.stream().mapToLong(GroupOutcome::updates).sum();
-            if (progress != null && spec.spark().progress()) progress.update(total, total, updates, runNs);
-
-            // --- finish: raw volume, preview, manifest, report, _SUCCESS
-            Map<Integer, Object[]> perSlice = new TreeMap<>();
-            for (GroupOutcome o : outcomes) {
-                double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
-                        / Math.max(1, o.slices().size());
-                for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
-            }
-            for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
-            if (perSlice.size() != total)
-                throw new IllegalStateException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
-            if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
-            if (spec.preview()) writePreview(out, meta, wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet());
-            int computed = total - reused.size();
-            Map<String, Object> workflow = VolumeReconstructor.describe(params, wf, cr.found(), centerNs, groupRows, wf.haloRows(), requestedRows);
-            VolumeReconstructor.Summary sum = summaryOf(wf.effective(), slice, total, reused.size(), runNs, outcomes, workflow);
-            JobRequest req = new JobRequest(spec.input(), spec.output(), params, spec.overwrite(), spec.resume(), spec.preview(),
-                    SparkKeys.settings(spec.settings()));
-            Map<String, Object> report = report(sc, req, sum, meta, paramsJson, mp, groups.size(), outcomes, runNs,
-                    System.nanoTime() - wall0, centerNs, local, devices);
-            report.put("groupRowsRaw", groupRows);
-            String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
-            out.writeFile(OutputCommit.REPORT, Json.write(report));
-            out.finish(Json.write(manifest(spec, format, identity, paramsJson, signature, meta, wf.effective(), slice, perSlice, report)));
-            return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new RunFailedException("interrupted; the output is unfinished (rerun with --resume)", e);
+        } catch (ExecutionException e) {
+            throw new RunFailedException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
+                    + rootMessage(e), e.getCause());
         } finally {
-            out.writer().cleanTemporary();
+            jsc.clearJobGroup();
+            bplan.destroy();
         }
+    }
+
+    /** The run's finish: raw volume, preview, report, manifest and _SUCCESS, after every slice is committed. */
+    private static Result finish(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Map<String, Object> identity, String signature,
+                                 OutputCommit out, OutputLock lock, Map<Integer, OutputCommit.Committed> reused,
+                                 List<GroupOutcome> outcomes, long runNs, long wall0) {
+        int first = dp.first(), end = dp.end(), total = end - first;
+        Map<Integer, Object[]> perSlice = new TreeMap<>();
+        for (GroupOutcome o : outcomes) {
+            double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
+                    / Math.max(1, o.slices().size());
+            for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
+        }
+        for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
+        if (perSlice.size() != total)
+            throw new RunFailedException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
+        lock.ensureHeld();
+        if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
+        Workflow wf = dp.workflow();
+        if (spec.preview()) writePreview(out, dp.meta(), wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet());
+        int computed = total - reused.size();
+        Map<String, Object> workflow = VolumeReconstructor.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(), dp.groupRows(),
+                wf.haloRows(), dp.requestedRows(), dp.inputWarnings());
+        VolumeReconstructor.Summary sum = summaryOf(wf.effective(), dp.slice(), total, reused.size(), runNs, outcomes, workflow);
+        JobRequest req = new JobRequest(spec.input(), spec.output(), dp.params(), spec.overwrite(), spec.resume(), spec.preview(),
+                SparkKeys.settings(spec.settings()));
+        Object paramsJson = Json.describe(dp.params());
+        Map<String, Object> report = report(sc, req, sum, dp.meta(), paramsJson, dp.memory(), dp.groups().size(), outcomes, runNs,
+                System.nanoTime() - wall0, dp.centerNanos(), dp.local(), dp.devices());
+        report.put("groupRowsRaw", dp.groupRows());
+        String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
+        lock.ensureHeld();
+        out.writeFile(OutputCommit.REPORT, Json.write(report));
+        out.finish(Json.write(manifest(spec, dp.format(), identity, paramsJson, signature, dp.meta(), wf.effective(), dp.slice(), perSlice,
+                report)));
+        return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
     }
 
     /** The memory plan from the application's settings (executor heap, cores per task) and the job's keys. */
@@ -299,27 +342,6 @@ public final class SparkReconstruction {
             if (nl > 0) m = m.substring(0, nl);
         }
         return m == null ? t.toString() : m;
-    }
-
-    /**
-     * Checks, on the driver, what would otherwise fail inside tasks: the flat/dark denominators of every group
-     * (the core's preprocessor applied to the flats as data) and the first and last rows of the projections
-     * (read and preprocessed: catches a truncated file and unusable data before any slice is written).
-     */
-    static void preflight(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows) {
-        Preprocessor pre = params.preprocessor();
-        int w = fields.width();
-        for (int s = range[0]; s < range[1]; s += groupRows) {
-            int n = Math.min(groupRows, range[1] - s);
-            FlatDark sub = fields.subBand(s - range[0], n);
-            float[] flat = new float[n * w];
-            for (int r = 0; r < n; r++) for (int c = 0; c < w; c++) flat[r * w + c] = sub.flat(r, c);
-            pre.apply(RawStack.ofFloat(1, n, w, flat), sub, src.flatName(), src.flatName());
-        }
-        for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) {
-            RawStack band = src.readProjections(row, 1);
-            pre.apply(band, fields.subBand(row - range[0], 1), src.dataName(), src.flatName());
-        }
     }
 
     /** Streams the committed slices into volume.raw, one slice in memory at a time (a 2048³ volume is 32 GiB). */

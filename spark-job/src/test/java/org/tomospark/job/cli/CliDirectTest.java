@@ -304,7 +304,7 @@ class CliDirectTest {
         Path file = tmp.resolve("a-file");
         Files.writeString(file, "x");
         CliRun r = cli("reconstruct", "--input", scan.toString(), "--output", file.resolve("sub").toString());
-        assertEquals(2, r.code());
+        assertEquals(3, r.code(), r.err()); // the machine's file system, not the command, has to change
         assertTrue(r.err().contains("output is not writable"), r.err());
     }
 

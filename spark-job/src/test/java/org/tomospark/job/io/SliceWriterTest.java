@@ -1,10 +1,13 @@
 package org.tomospark.job.io;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSError;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tomospark.job.ExitCode;
 
 import java.io.IOException;
+import java.lang.reflect.Constructor;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,5 +50,28 @@ class SliceWriterTest {
         assertEquals("slice 5 unreadable", u.getMessage());
         assertFalse(Files.exists(out.resolve("other.raw")));
         assertEquals(0, filesUnder(out.resolve(SliceWriter.TEMP_DIR)));
+    }
+
+    /** Hadoop's FSError, as the local file system throws it when a disk write fails (its constructor is not public). */
+    static FSError fsError(IOException cause) throws Exception {
+        Constructor<FSError> c = FSError.class.getDeclaredConstructor(Throwable.class);
+        c.setAccessible(true);
+        return c.newInstance(cause);
+    }
+
+    @Test
+    void aFullDiskIsAnIoErrorNamingTheOutputAndTheFile() throws Exception {
+        Path out = tmp.resolve("full");
+        SliceWriter w = new SliceWriter(out.toString(), new Configuration());
+        FSError full = fsError(new IOException("No space left on device"));
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> w.writeStream("slice_00003.tif", os -> {
+            os.write(new byte[4096]);
+            throw full;
+        }));
+        assertTrue(e.getMessage().contains(out.getFileName().toString()) && e.getMessage().contains("cannot write slice_00003.tif")
+                && e.getMessage().contains("No space left on device"), e.getMessage());
+        assertEquals(ExitCode.ENVIRONMENT, ExitCode.of(e));
+        assertFalse(Files.exists(out.resolve("slice_00003.tif")));
+        assertEquals(0, filesUnder(out.resolve(SliceWriter.TEMP_DIR)), "temporary files left behind");
     }
 }

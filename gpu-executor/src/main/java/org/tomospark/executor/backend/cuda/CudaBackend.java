@@ -1,5 +1,6 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.BackendUnavailableException;
 import jcuda.Pointer;
 import jcuda.driver.CUDA_RESOURCE_DESC;
 import jcuda.driver.CUDA_TEXTURE_DESC;
@@ -114,7 +115,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     public void setup(BackendOptions options) {
         this.options = options;
         String r = CudaDevice.unavailableReason();
-        if (r != null) throw new IllegalStateException("backend 'cuda' cannot run here: " + r);
+        if (r != null) throw new BackendUnavailableException("backend 'cuda' cannot run here: " + r);
         int index = CudaDevice.parseDevice(options.device());
         int maxUsers = options.positiveExtra("cuda.maxUsersPerDevice", 4);
         guarded("opening device " + index, () -> {

@@ -1,5 +1,6 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.BackprojectionBackend;
 
@@ -18,7 +19,7 @@ public final class CudaBackendProvider implements BackendProvider {
     @Override
     public BackprojectionBackend create() {
         String r = unavailableReason();
-        if (r != null) throw new IllegalStateException("backend 'cuda' cannot run here: " + r);
+        if (r != null) throw new BackendUnavailableException("backend 'cuda' cannot run here: " + r);
         return new CudaBackend();
     }
 

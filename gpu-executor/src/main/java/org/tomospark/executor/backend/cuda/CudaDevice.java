@@ -1,5 +1,6 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.BackendUnavailableException;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
@@ -97,7 +98,7 @@ final class CudaDevice {
 
     static int deviceCount() {
         String r = unavailableReason();
-        if (r != null) throw new IllegalStateException("cuda backend unavailable: " + r);
+        if (r != null) throw new BackendUnavailableException("cuda backend unavailable: " + r);
         return deviceCount;
     }
 

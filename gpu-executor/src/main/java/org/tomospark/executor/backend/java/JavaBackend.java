@@ -1,5 +1,6 @@
 package org.tomospark.executor.backend.java;
 
+import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -85,7 +86,7 @@ public final class JavaBackend implements BackprojectionBackend {
         if (!v.equals("scalar") && !v.equals("vector") && !v.equals("auto"))
             throw new IllegalArgumentException("java backend: unknown variant '" + v + "': expected auto, vector or scalar");
         if (v.equals("vector") && !vectorApiPresent())
-            throw new IllegalStateException("java backend variant 'vector' needs the JDK module jdk.incubator.vector (--add-modules=jdk.incubator.vector)");
+            throw new BackendUnavailableException("java backend variant 'vector' needs the JDK module jdk.incubator.vector (--add-modules=jdk.incubator.vector)");
         kernels.clear();
         kernel = kernelFor(k);
         long bins = (long) n * job.scan().detectorWidth() * k;

@@ -1,0 +1,55 @@
+package org.tomospark.job;
+
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.Preprocessor;
+import org.tomospark.executor.preprocess.RawStack;
+
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The checks both engines run before they touch the output, for what would otherwise fail half-way through a run:
+ * the rows a binned run can reconstruct, the flat/dark denominators of every group, and the first and last rows of
+ * the projections (read and preprocessed, which catches a file cut short and unusable data).
+ */
+public final class Preflight {
+    private Preflight() {
+    }
+
+    /**
+     * The detector rows a run reconstructs when {@code bin.rows} = {@code rowBin}: the requested range cut down to whole
+     * bins. An error names the key when the range does not start on a bin or holds no whole bin.
+     */
+    public static int[] binnedRange(int[] range, int rowBin) {
+        if (range[0] % rowBin != 0)
+            throw new IllegalArgumentException("bin.rows " + rowBin + ": the first row " + range[0] + " must be a multiple of it");
+        int requested = range[1] - range[0];
+        int end = range[0] + requested / rowBin * rowBin;
+        if (end <= range[0])
+            throw new IllegalArgumentException("bin.rows " + rowBin + " exceeds the " + requested + " rows requested");
+        return new int[]{range[0], end};
+    }
+
+    /**
+     * Applies the run's preprocessor to the flats of every group of {@code groupRows} rows in {@code range} (so a flat
+     * not above its dark fails here, naming the dataset) and to the first and last rows of the projections.
+     * {@code fields} must cover the range.
+     */
+    public static void check(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows) {
+        Preprocessor pre = params.preprocessor();
+        int w = fields.width();
+        for (int s = range[0]; s < range[1]; s += groupRows) {
+            int n = Math.min(groupRows, range[1] - s);
+            FlatDark sub = fields.subBand(s - fields.rowStart(), n);
+            float[] flat = new float[n * w];
+            for (int r = 0; r < n; r++) for (int c = 0; c < w; c++) flat[r * w + c] = sub.flat(r, c);
+            pre.apply(RawStack.ofFloat(1, n, w, flat), sub, src.flatName(), src.flatName());
+        }
+        for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) {
+            RawStack band = src.readProjections(row, 1);
+            pre.apply(band, fields.subBand(row - fields.rowStart(), 1), src.dataName(), src.flatName());
+        }
+    }
+}
