@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend;
 
+import org.tomospark.executor.config.ConfigKey;
+
 import java.io.Serializable;
 import java.util.Map;
 import java.util.TreeMap;
@@ -64,47 +66,19 @@ public record BackendOptions(Interpolation interpolation, int slicesPerPass, Sam
         return new BackendOptions(interpolation, slicesPerPass, format, threads, device, variant, m);
     }
 
-    /** Backend-specific integer option {@code key} (e.g. cuda.chunkSlices), or {@code def}; a bad value names the key. */
-    public int intExtra(String key, int def) {
-        String v = extra.get(key);
-        if (v == null) return def;
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be an integer, got '" + v + "'");
-        }
+    public BackendOptions withoutExtra(String key) {
+        Map<String, String> m = new TreeMap<>(extra);
+        m.remove(key);
+        return new BackendOptions(interpolation, slicesPerPass, format, threads, device, variant, m);
     }
 
-    /** As {@link #intExtra} for values that must be positive. */
-    public int positiveExtra(String key, int def) {
-        int i = intExtra(key, def);
-        if (i <= 0) throw new IllegalArgumentException(key + " must be a positive integer, got '" + extra.get(key) + "'");
-        return i;
-    }
-
-    /** Backend-specific number option in (min, max], or {@code def}; a bad value names the key. */
-    public double doubleExtra(String key, double def, double minExclusive, double max) {
-        String v = extra.get(key);
-        if (v == null) return def;
-        double d;
-        try {
-            d = Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a number, got '" + v + "'");
-        }
-        if (!(d > minExclusive && d <= max))
-            throw new IllegalArgumentException(key + " must be in (" + minExclusive + ", " + max + "], got '" + v + "'");
-        return d;
-    }
-
-    /** Backend-specific flag: true or false only (a typo is an error, not a silent false); {@code def} if unset. */
-    public boolean boolExtra(String key, boolean def) {
-        String v = extra.get(key);
-        if (v == null) return def;
-        String t = v.trim().toLowerCase(java.util.Locale.ROOT);
-        if (t.equals("true")) return true;
-        if (t.equals("false")) return false;
-        throw new IllegalArgumentException(key + " must be true or false, got '" + v + "'");
+    /**
+     * A backend setting ({@link BackendKeys}): its value in {@link #extra()}, or the key's default. A bad value is an
+     * error naming the key.
+     */
+    public <T> T get(ConfigKey<T> key) {
+        String v = extra.get(key.name());
+        return key.parse(v != null ? v : key.defaultValue());
     }
 
     /** Group sizes must be a multiple of this: the chosen slices per pass, or 1 for auto (a partial pass is padded). */

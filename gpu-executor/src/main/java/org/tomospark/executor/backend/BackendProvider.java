@@ -1,5 +1,9 @@
 package org.tomospark.executor.backend;
 
+import org.tomospark.executor.config.ConfigKey;
+
+import java.util.List;
+
 /** A {@link java.util.ServiceLoader} entry point that creates one kind of backend. */
 public interface BackendProvider {
     String id();
@@ -23,6 +27,19 @@ public interface BackendProvider {
      * threads is accepted and one with another kernel is not. By default threads and device do not count.
      */
     default BackendOptions outputDefining(BackendOptions o) {
-        return o.withThreads(0).withDevice("");
+        BackendOptions d = o.withThreads(0).withDevice("");
+        for (ConfigKey<?> k : settingsThatKeepBytes()) d = d.withoutExtra(k.name());
+        return d;
+    }
+
+    /** This backend's settings ({@link BackendKeys}) that change its speed, never its output's bytes. */
+    default List<ConfigKey<?>> settingsThatKeepBytes() {
+        return List.of();
+    }
+
+    /** The slice groups this backend runs best with, for these options (planning needs no device). */
+    default GroupShape groupShape(BackendOptions o) {
+        int k = o.slicesPerPass() == 0 ? 1 : o.slicesPerPass();
+        return new GroupShape(k, o.slicesPerPass() == 0 ? 16 : k);
     }
 }

@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend;
 
+import org.tomospark.executor.config.ConfigKey;
+
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,8 +73,25 @@ public final class Backends {
      */
     public static BackendOptions outputDefining(String id, BackendOptions o) {
         String key = id == null ? "auto" : id.trim().toLowerCase(Locale.ROOT);
-        for (BackendProvider p : providers()) if (p.id().equals(key)) return p.outputDefining(o);
-        return o.withThreads(0).withDevice("");
+        List<BackendProvider> all = providers();
+        for (BackendProvider p : all) {
+            if (!p.id().equals(key)) continue;
+            // another backend's settings cannot change this one's bytes
+            BackendOptions own = o;
+            for (String x : o.extra().keySet()) if (!x.startsWith(p.id() + ".")) own = own.withoutExtra(x);
+            return p.outputDefining(own);
+        }
+        BackendOptions d = o.withThreads(0).withDevice("");
+        for (BackendProvider p : all) for (ConfigKey<?> k : p.settingsThatKeepBytes()) d = d.withoutExtra(k.name());
+        return d;
+    }
+
+    /** The slice groups backend {@code id} runs best with ({@link BackendProvider#groupShape}); the default rule for auto. */
+    public static GroupShape groupShape(String id, BackendOptions o) {
+        String key = id == null ? "auto" : id.trim().toLowerCase(Locale.ROOT);
+        for (BackendProvider p : providers()) if (p.id().equals(key)) return p.groupShape(o);
+        int k = o.slicesPerPass() == 0 ? 1 : o.slicesPerPass();
+        return new GroupShape(k, o.slicesPerPass() == 0 ? 16 : k);
     }
 
     /** Resolves, creates and sets up a backend. */

@@ -26,6 +26,22 @@ public interface BackprojectionBackend extends AutoCloseable {
      */
     void process(SliceBatch batch, float[][] out);
 
+    /**
+     * Whether {@link #processRaw} works: the backend takes raw uint16 counts and does the flat/dark correction and −log
+     * on its device, before filtering (after {@link #validate}; only backends that filter on the device).
+     */
+    default boolean correctsOnDevice() {
+        return false;
+    }
+
+    /**
+     * As {@link #process} for raw counts ({@link #correctsOnDevice}): corrects, filters and back-projects every slice
+     * of the batch. Returns the number of transmissions raised to the floor.
+     */
+    default long processRaw(RawSliceBatch batch, float[][] out) {
+        throw new UnsupportedOperationException(id() + " backend does not correct raw counts on a device");
+    }
+
     BackendStats stats();
 
     /** The device in words, e.g. "java: 2 threads, Vector API 256-bit". */

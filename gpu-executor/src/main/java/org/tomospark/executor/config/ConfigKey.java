@@ -17,6 +17,7 @@ public final class ConfigKey<T> {
     private final Predicate<T> validator;
     private final String constraint;
     private final String category;
+    private volatile boolean internal;
 
     private ConfigKey(String category, String name, String doc, String defaultValue, Function<String, T> parser,
                       Predicate<T> validator, String constraint) {
@@ -107,6 +108,19 @@ public final class ConfigKey<T> {
 
     public String category() {
         return category;
+    }
+
+    /**
+     * Marks a knob for tests and tuning (fault injection, kernel experiments): it works like any key, but the user
+     * documentation (conf/CONFIG.md, the example properties) leaves it out. Call on the declaration.
+     */
+    public ConfigKey<T> internal() {
+        internal = true;
+        return this;
+    }
+
+    public boolean isInternal() {
+        return internal;
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.tomospark.executor.config;
 
+import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SampleFormat;
@@ -13,6 +14,7 @@ import org.tomospark.executor.pipeline.WorkflowParams;
 import org.tomospark.executor.stripe.StripeRemoval;
 
 import java.util.Map;
+import java.util.TreeMap;
 
 /** The algorithm's configuration keys, and their translation into {@link ReconstructionParams}. */
 public final class CoreKeys {
@@ -126,6 +128,11 @@ public final class CoreKeys {
         return v;
     }
 
+    static {
+        // the backends' own keys are registered with the algorithm's, so that settings naming them are accepted
+        BackendKeys.ALL.size();
+    }
+
     /** The workflow options from settings (center=auto sets the centre method). */
     public static WorkflowParams workflow(Settings s) {
         WorkflowParams w = WorkflowParams.NONE
@@ -165,8 +172,14 @@ public final class CoreKeys {
 
     /** Builds the algorithm parameters from settings. */
     public static ReconstructionParams params(Settings s) {
+        Map<String, String> extra = new TreeMap<>();
+        for (ConfigKey<?> k : BackendKeys.ALL) {
+            if (!s.isSet(k)) continue;
+            s.get(k); // a bad value fails here, naming its key
+            extra.put(k.name(), s.asMap().get(k.name()));
+        }
         BackendOptions bo = new BackendOptions(s.get(INTERPOLATION), s.get(SLICES_PER_PASS), s.get(FORMAT), s.get(THREADS),
-                s.get(DEVICE), s.get(VARIANT), Map.of());
+                s.get(DEVICE), s.get(VARIANT), extra);
         ReconstructionParams.Builder b = ReconstructionParams.builder()
                 .backend(s.get(BACKEND))
                 .backendOptions(bo)

@@ -2,12 +2,15 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.PreprocessStats;
+import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
 
 import java.util.concurrent.ForkJoinPool;
@@ -30,6 +33,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final int maxRows;
     private final boolean ownsBackend;
     private final ForkJoinPool pool;
+    private final Preprocessor preprocessor;
 
     /**
      * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
@@ -43,6 +47,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
                                BackprojectionBackend backend, int maxRows, boolean ownsBackend) {
         this.rawScan = scan;
         this.workflow = new Workflow(scan, params);
+        this.preprocessor = params.preprocessor();
         this.scan = workflow.effective();
         this.slice = slice;
         this.backend = backend;
@@ -96,8 +101,11 @@ public final class SliceGroupProcessor implements AutoCloseable {
         if (firstRow % workflow.rowBin() != 0)
             throw new IllegalArgumentException("bin.rows " + workflow.rowBin() + ": slice group starts at row " + firstRow
                     + ", not a multiple of the bin");
+        if (band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly() && backend.correctsOnDevice())
+            return processOnDevice(firstRow, band, fields, dataName, flatName);
         long t0 = System.nanoTime();
-        Workflow.Sinograms pre = workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName);
+        Workflow.Sinograms pre = pool == null ? workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)
+                : pool.submit(() -> workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)).join();
         long t1 = System.nanoTime();
         float[][] sinos = pre.sinograms();
         if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
@@ -106,6 +114,25 @@ public final class SliceGroupProcessor implements AutoCloseable {
         long t3 = System.nanoTime();
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
         return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(), t1 - t0, t2 - t1, t3 - t2, updates);
+    }
+
+    /**
+     * A group whose only sinogram stage is the flat/dark correction, on a backend that corrects on its device: the raw
+     * counts go to the device as they are (half the bytes of float sinograms) and the host only prepares the flat-field
+     * rows. The counts are checked against preprocess.maxRepairFraction as on the host.
+     */
+    private GroupResult processOnDevice(int firstRow, RawStack band, FlatDark fields, String dataName, String flatName) {
+        long t0 = System.nanoTime();
+        Preprocessor.Fields f = preprocessor.fields(fields, flatName);
+        int n = band.rows();
+        float[][] out = new float[n][slice.pixels()];
+        long t1 = System.nanoTime();
+        long clamped = backend.processRaw(new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor()), out);
+        long t2 = System.nanoTime();
+        int np = scan.numProjections();
+        PreprocessStats stats = preprocessor.stats(f, (long) np * n * band.width(), np, clamped, 0, dataName, fields);
+        long updates = (long) slice.pixels() * np * n;
+        return new GroupResult(firstRow, out, slice.roiCols(), slice.roiRows(), stats, t1 - t0, 0, t2 - t1, updates);
     }
 
     /** Back-projects already corrected sinograms (filtered or not, as the backend expects). */

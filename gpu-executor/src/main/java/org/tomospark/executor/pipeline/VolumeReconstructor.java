@@ -9,6 +9,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.PreprocessStats;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntPredicate;
 
@@ -150,20 +151,27 @@ public final class VolumeReconstructor {
         PreprocessStats stats = PreprocessStats.ZERO;
         BackprojectionBackend backend = Backends.open(params.backend(), params.backendOptions());
         String device = backend.deviceDescription();
-        try (SliceGroupProcessor proc = new SliceGroupProcessor(scan, slice, params, backend, groupRows, true)) {
+        List<GroupPlanner.Group> toRun = new ArrayList<>();
+        for (GroupPlanner.Group g : groups) {
+            boolean all = true;
+            for (int r = g.start() / rb; r < g.end() / rb; r++) all &= skip != null && skip.test(r);
+            if (all) {
+                skipped += g.rows() / rb;
+                done += g.rows() / rb;
+            } else {
+                toRun.add(g);
+            }
+        }
+        // a conveyor: the next group is read while this one is processed, and the sink may commit slices on threads of
+        // its own while the next group is processed
+        try (SliceGroupProcessor proc = new SliceGroupProcessor(scan, slice, params, backend, groupRows, true);
+             BandPrefetcher reads = new BandPrefetcher(src, wf, toRun)) {
             String variant = proc.requisition().description();
-            for (GroupPlanner.Group g : groups) {
-                boolean all = true;
-                int nOut = g.rows() / rb;
-                for (int r = g.start() / rb; r < g.start() / rb + nOut; r++) all &= skip != null && skip.test(r);
-                if (all) {
-                    skipped += nOut;
-                    done += nOut;
-                    continue;
-                }
-                long t0 = System.nanoTime();
-                Workflow.Band b = wf.read(src, g.start(), g.rows());
-                readNs += System.nanoTime() - t0;
+            while (reads.hasNext()) {
+                BandPrefetcher.Read read = reads.next();
+                GroupPlanner.Group g = read.group();
+                Workflow.Band b = read.band();
+                readNs += read.nanos();
                 GroupResult res = proc.process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(),
                         src.dataName(), src.flatName());
                 preNs += res.preprocessNanos();

@@ -62,6 +62,15 @@ public final class Workflow {
         return wp.binRows();
     }
 
+    /**
+     * Whether the flat/dark correction and −log are the only sinogram stages (no phase retrieval, binning, stripe
+     * removal or stitching), so that a backend may do them on its device.
+     */
+    public boolean correctionOnly() {
+        return wp.paganin() == null && wp.binRows() == 1 && wp.binColumns() == 1 && wp.binProjections() == 1
+                && wp.stripe() == StripeRemoval.Method.NONE && !wp.halfAcquisition();
+    }
+
     /** Extra detector rows a group reads above and below its own (Paganin's 2-D filter); 0 without phase retrieval. */
     public int haloRows() {
         return wp.paganin() == null ? 0 : wp.paganin().haloRows();

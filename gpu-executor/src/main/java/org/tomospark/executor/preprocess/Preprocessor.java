@@ -1,5 +1,7 @@
 package org.tomospark.executor.preprocess;
 
+import java.util.stream.IntStream;
+
 /**
  * Flat/dark correction, −log and NaN/Inf repair of a band of projections, producing one sinogram per
  * detector row ({@code numProjections × width}, row-major).
@@ -36,18 +38,16 @@ public final class Preprocessor {
     }
 
     /**
-     * @param projections band of projections, frames = number of projections
-     * @param fields      averaged flats/darks of the same band
-     * @param dataName    dataset or file named in errors
-     * @param flatName    flat dataset named in errors
+     * The flat-field terms of a band, per (row, column): the dark field and the denominator flat − dark, clamped to
+     * the floor ({@code clampedDenominators} counts the clamped pixels). Rejected here, naming the flat dataset, when
+     * no pixel or too many pixels have a flat above the dark.
      */
-    public Result apply(RawStack projections, FlatDark fields, String dataName, String flatName) {
-        int nproj = projections.frames(), rows = projections.rows(), width = projections.width();
-        if (fields.rows() != rows || fields.width() != width)
-            throw new IllegalArgumentException(dataName + ": band is " + rows + "x" + width + " but flats/darks are "
-                    + fields.rows() + "x" + fields.width());
-        long clampedDen = 0, clampedTr = 0, repaired = 0;
-        // denominators per (row, col), clamped once
+    public record Fields(float[] dark, float[] den, long clampedDenominators) {
+    }
+
+    public Fields fields(FlatDark fields, String flatName) {
+        int rows = fields.rows(), width = fields.width();
+        long clampedDen = 0;
         float[] den = new float[rows * width];
         float[] dark = new float[rows * width];
         for (int r = 0; r < rows; r++)
@@ -67,36 +67,87 @@ public final class Preprocessor {
             throw new IllegalArgumentException(flatName + ": flat - dark <= " + denominatorFloor + " at " + clampedDen + " of "
                     + (rows * width) + " pixels of detector rows " + fields.rowStart() + ".." + (fields.rowStart() + rows - 1)
                     + " (more than preprocess.maxRepairFraction=" + maxRepairFraction + ")");
-        float[][] sino = new float[rows][nproj * width];
-        for (int p = 0; p < nproj; p++) {
-            for (int r = 0; r < rows; r++) {
-                int src = (p * rows + r) * width;
-                int dst = p * width;
-                float[] out = sino[r];
-                for (int c = 0; c < width; c++) {
-                    float raw = projections.get(src + c);
-                    float tr = (raw - dark[r * width + c]) / den[r * width + c];
-                    float v;
-                    if (Float.isNaN(tr)) {
-                        v = Float.NaN;
-                    } else {
-                        if (!(tr >= transmissionFloor)) {
-                            tr = transmissionFloor;
-                            clampedTr++;
-                        }
-                        v = takeLog ? (float) -Math.log(tr) : tr;
-                    }
-                    out[dst + c] = v;
-                }
-            }
-        }
-        for (int r = 0; r < rows; r++) repaired += repairNonFinite(sino[r], nproj, width);
-        long values = (long) nproj * rows * width;
+        return new Fields(dark, den, clampedDen);
+    }
+
+    /** Transmissions below this are clamped to it before −log. */
+    public float transmissionFloor() {
+        return transmissionFloor;
+    }
+
+    /** Whether the result is −log of the transmission (false: the transmission itself, for phase retrieval). */
+    public boolean takesLog() {
+        return takeLog;
+    }
+
+    /**
+     * The counts of a band preprocessed anywhere (here or on a device), checked against
+     * {@code preprocess.maxRepairFraction}: a mostly clamped band means wrong flats or a wrong file.
+     */
+    public PreprocessStats stats(Fields f, long values, long frames, long clampedTr, long repaired, String dataName, FlatDark fields) {
         if (clampedTr + repaired > maxRepairFraction * values)
             throw new IllegalArgumentException(dataName + ": " + clampedTr + " transmissions <= 0 and " + repaired
                     + " NaN/Inf values among " + values + " in detector rows " + fields.rowStart() + ".."
-                    + (fields.rowStart() + rows - 1) + " (more than preprocess.maxRepairFraction=" + maxRepairFraction + ")");
-        return new Result(sino, new PreprocessStats(values, clampedDen * nproj, clampedTr, repaired));
+                    + (fields.rowStart() + fields.rows() - 1) + " (more than preprocess.maxRepairFraction=" + maxRepairFraction + ")");
+        return new PreprocessStats(values, f.clampedDenominators() * frames, clampedTr, repaired);
+    }
+
+    /** Projections per parallel task: a band of few rows still spreads over every core. */
+    static final int PROJECTIONS_PER_TASK = 64;
+
+    /**
+     * @param projections band of projections, frames = number of projections
+     * @param fields      averaged flats/darks of the same band
+     * @param dataName    dataset or file named in errors
+     * @param flatName    flat dataset named in errors
+     */
+    public Result apply(RawStack projections, FlatDark fields, String dataName, String flatName) {
+        int nproj = projections.frames(), rows = projections.rows(), width = projections.width();
+        if (fields.rows() != rows || fields.width() != width)
+            throw new IllegalArgumentException(dataName + ": band is " + rows + "x" + width + " but flats/darks are "
+                    + fields.rows() + "x" + fields.width());
+        Fields f = fields(fields, flatName);
+        float[][] sino = new float[rows][nproj * width];
+        // rows x blocks of projections, each task writing its own part of one sinogram; the arithmetic per value is the
+        // same whatever the split, so the result is too
+        int blocks = (nproj + PROJECTIONS_PER_TASK - 1) / PROJECTIONS_PER_TASK;
+        long clampedTr = IntStream.range(0, rows * blocks).parallel().mapToLong(t -> {
+            int r = t / blocks, p0 = (t % blocks) * PROJECTIONS_PER_TASK;
+            return correct(projections, f, r, p0, Math.min(nproj, p0 + PROJECTIONS_PER_TASK), sino[r]);
+        }).sum();
+        long repaired = IntStream.range(0, rows).parallel().mapToLong(r -> repairNonFinite(sino[r], nproj, width)).sum();
+        long values = (long) nproj * rows * width;
+        return new Result(sino, stats(f, values, nproj, clampedTr, repaired, dataName, fields));
+    }
+
+    /** Corrects projections [p0, p1) of band row r into its sinogram; returns the transmissions clamped. */
+    private long correct(RawStack band, Fields f, int r, int p0, int p1, float[] out) {
+        int rows = band.rows(), width = band.width();
+        float[] dark = f.dark(), den = f.den();
+        int fo = r * width;
+        long clamped = 0;
+        short[] u16 = band.uint16Data();
+        float[] f32 = band.floatData();
+        for (int p = p0; p < p1; p++) {
+            int src = (p * rows + r) * width;
+            int dst = p * width;
+            for (int c = 0; c < width; c++) {
+                float raw = u16 != null ? (u16[src + c] & 0xffff) : f32[src + c];
+                float tr = (raw - dark[fo + c]) / den[fo + c];
+                float v;
+                if (Float.isNaN(tr)) {
+                    v = Float.NaN;
+                } else {
+                    if (!(tr >= transmissionFloor)) {
+                        tr = transmissionFloor;
+                        clamped++;
+                    }
+                    v = takeLog ? (float) -Math.log(tr) : tr;
+                }
+                out[dst + c] = v;
+            }
+        }
+        return clamped;
     }
 
     /** Replaces non-finite values by the mean of the nearest finite neighbours in the same detector row. */

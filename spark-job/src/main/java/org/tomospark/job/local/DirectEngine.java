@@ -25,6 +25,7 @@ import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OutputLock;
 import org.tomospark.job.io.ProjectionInputs;
+import org.tomospark.job.io.RunManifest;
 import org.tomospark.job.io.SliceWriter;
 import org.tomospark.job.spark.SparkKeys;
 
@@ -32,9 +33,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -130,6 +129,7 @@ public final class DirectEngine {
     }
 
     public Result run(JobRequest req) {
+        long wall0 = System.nanoTime();
         ReconstructionParams p = req.params();
         InputOptions inputOptions = SparkKeys.inputOptions(req.settings());
         try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
@@ -183,7 +183,7 @@ public final class DirectEngine {
                 out.prepare(req.overwrite(), req.resume(), signed, runInfo);
                 try {
                     return reconstruct(req, src, rp, cr, centerNs, wf, sg, range, first, end, requestedRows, inputWarnings,
-                            identity, signature, out, lock);
+                            identity, signature, out, lock, wall0);
                 } catch (IllegalArgumentException e) {
                     // bad data found by the run itself (a row past the preflight's): the output exists now
                     throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
@@ -199,7 +199,7 @@ public final class DirectEngine {
     private Result reconstruct(JobRequest req, ProjectionSource src, ReconstructionParams rp, Workflow.CenterResolution cr,
                                long centerNs, Workflow wf, SliceGeometry sg, int[] range, int first, int end, int requestedRows,
                                List<String> inputWarnings, Map<String, Object> identity, String signature, OutputCommit out,
-                               OutputLock lock) {
+                               OutputLock lock, long wall0) {
         ScanMetadata meta = src.metadata();
         // slices kept from an earlier run, with the checksums verified against their bytes
         Map<Integer, OutputCommit.Committed> reused = req.resume() ? out.verifiedCommitted(first, end) : Map.of();
@@ -210,9 +210,12 @@ public final class DirectEngine {
                 cr.found().method().id(), rp.center()) : ""));
         ProgressBar bar = new ProgressBar(log);
         OrthoPreview preview = new OrthoPreview(first, end);
+        long[] writeNs = {0};
         VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
             lock.ensureHeld();
+            long t0 = System.nanoTime();
             committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
+            writeNs[0] += System.nanoTime() - t0;
             if (req.preview()) preview.accept(row, px, w, h);
         }, bar::update, req.resume() ? reused::containsKey : null);
         // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
@@ -237,10 +240,16 @@ public final class DirectEngine {
         }
         JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
                 req.settings());
-        Map<String, Object> report = RunReport.build(resolved, s, "direct");
+        Map<String, Object> report = RunReport.build(resolved, s, "direct",
+                new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writeNs[0]));
         lock.ensureHeld();
         out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
-        out.finish(Json.write(manifest(req, identity, signature, rp, committed, reused)));
+        Map<Integer, RunManifest.Slice> slices = new TreeMap<>();
+        for (OutputCommit.Committed c : reused.values()) slices.put(c.row(), RunManifest.Slice.reused(c));
+        for (OutputCommit.Committed c : committed.values()) slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
+        out.finish(Json.write(RunManifest.build(Version.get(), "direct", signature, identity,
+                Json.describe(SparkKeys.inputOptions(req.settings())), Json.describe(rp), req.settings().asMap(), meta,
+                s.scan(), s.slice(), slices, false, report)));
         log.print(RunReport.summary(resolved, s));
         return new Result(s, report, req.output());
     }
@@ -263,26 +272,4 @@ public final class DirectEngine {
                 + " (" + slices + " slices verified against their checksums, same run signature); the output was left untouched";
     }
 
-    /** manifest.json: software, input identity, every parameter, the run signature and each slice's checksum. */
-    static Map<String, Object> manifest(JobRequest req, Map<String, Object> identity, String signature, ReconstructionParams p,
-                                        Map<Integer, OutputCommit.Committed> computed, Map<Integer, OutputCommit.Committed> reused) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("software", "tomospark " + Version.get());
-        m.put("engine", "direct");
-        m.put("input", identity);
-        m.put("runSignature", signature);
-        m.put("settings", req.settings().asMap());
-        m.put("params", Json.describe(p));
-        List<Map<String, Object>> slices = new ArrayList<>();
-        for (var e : computed.entrySet())
-            slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
-                    "bytes", e.getValue().bytes(), "reused", false));
-        for (var e : reused.entrySet()) // kept slices: the checksum and length verified against their bytes before the run
-            if (!computed.containsKey(e.getKey()))
-                slices.add(Map.of("row", e.getKey(), "file", SliceWriter.sliceName(e.getKey()), "sha256", e.getValue().sha256(),
-                        "bytes", e.getValue().bytes(), "reused", true));
-        slices.sort(Comparator.comparingInt(x -> (Integer) x.get("row")));
-        m.put("slices", slices);
-        return m;
-    }
 }

@@ -14,7 +14,15 @@ public final class RunReport {
     private RunReport() {
     }
 
-    public static Map<String, Object> build(JobRequest req, VolumeReconstructor.Summary s, String engine) {
+    /**
+     * Times that both engines report: the run's wall time (command start to finish), the job (the reconstruction
+     * itself), the centre search, and the time spent writing and committing slices (summed over the threads or
+     * tasks that wrote them).
+     */
+    public record Times(long wallNanos, long jobNanos, long centerNanos, long writeNanos) {
+    }
+
+    public static Map<String, Object> build(JobRequest req, VolumeReconstructor.Summary s, String engine, Times times) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("software", "tomospark " + Version.get());
         m.put("engine", engine);
@@ -34,14 +42,20 @@ public final class RunReport {
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
         m.put("slices", Map.of("total", s.slices(), "computed", s.slices() - s.skipped(), "skipped", s.skipped()));
         Map<String, Object> t = new LinkedHashMap<>();
+        t.put("wallSeconds", times.wallNanos() / 1e9);
+        t.put("jobSeconds", times.jobNanos() / 1e9);
         t.put("totalSeconds", s.elapsedNanos() / 1e9);
+        t.put("centerSearchSeconds", times.centerNanos() / 1e9);
         t.put("readSeconds", s.readNanos() / 1e9);
         t.put("preprocessSeconds", s.preprocessNanos() / 1e9);
         t.put("filterSeconds", s.filterNanos() / 1e9);
         t.put("backprojectSeconds", s.backprojectNanos() / 1e9);
+        t.put("writeSeconds", times.writeNanos() / 1e9);
         t.put("voxelUpdates", s.updates());
         t.put("gups", s.gups());
         t.put("backprojectGups", s.backprojectGups());
+        t.put("stageSeconds", "the read, preprocess, filter, back-project and write stages overlap (a conveyor, and concurrent tasks): "
+                + "each is the busy time of that stage, summed over its threads or tasks");
         m.put("timings", t);
         m.put("preprocess", Map.of("values", s.preprocess().values(), "clampedDenominators", s.preprocess().clampedDenominators(),
                 "clampedTransmission", s.preprocess().clampedTransmission(), "repairedNonFinite", s.preprocess().repairedNonFinite()));

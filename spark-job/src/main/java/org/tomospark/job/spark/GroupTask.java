@@ -36,9 +36,51 @@ public final class GroupTask {
         return c;
     }
 
+    /**
+     * Reads the group's band with no device held, takes the device only to process it, and commits its slices after
+     * giving the device back: the reads and writes of this executor's other tasks overlap the device's work.
+     */
     public static GroupOutcome run(JobPlan plan, GroupPlanner.Group g) throws Exception {
         if (plan.spark().taskDelayMs() > 0) Thread.sleep(plan.spark().taskDelayMs());
         Configuration conf = hadoopConf(plan.hadoopConf());
+        long t0 = System.nanoTime();
+        Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
+        int[] hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows()); // {from, count, above, below}
+        RawStack band;
+        try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf)) {
+            band = src.readProjections(hb[0], hb[1]);
+        }
+        FlatDark fd = plan.fields().subBand(hb[0] - plan.fields().rowStart(), hb[1]);
+        long t1 = System.nanoTime();
+        Processed p = process(plan, g, band, fd, hb);
+        band = null; // the band can go before the slices are written
+        long t2 = System.nanoTime();
+        GroupResult res = p.result();
+        OutputCommit out = new OutputCommit(plan.output(), conf);
+        List<OutputCommit.Committed> committed = new ArrayList<>();
+        List<SliceProfile> profiles = new ArrayList<>();
+        for (int i = 0; i < res.slices().length; i++) {
+            int index = res.firstRow() + i; // output slice index: detector row, or row bin
+            if (plan.skipped(index)) continue;
+            float[] px = res.slices()[i];
+            committed.add(out.commitSlice(index, FloatTiff.encode(px, res.width(), res.height())));
+            profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
+                    OrthoPreview.centralColumn(px, res.width(), res.height())));
+        }
+        long t3 = System.nanoTime();
+        TaskContext tc = TaskContext.get();
+        String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();
+        return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
+                res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
+                tc == null ? 0 : tc.attemptNumber(), profiles);
+    }
+
+    /** A processed group and what processed it. */
+    private record Processed(GroupResult result, String backend, String device, String variant) {
+    }
+
+    /** Takes a device (if any) and a cached processor for it, processes the band, and gives both back. */
+    private static Processed process(JobPlan plan, GroupPlanner.Group g, RawStack band, FlatDark fd, int[] hb) throws Exception {
         ExecutorResources.Assignment dev = ExecutorResources.acquireDevice(plan.spark().devices(), plan.spark().tasksPerDevice());
         try {
             String backend = ExecutorResources.backendFor(plan.params().backend(), dev.device());
@@ -50,37 +92,12 @@ public final class GroupTask {
                     () -> plan.params().backendOptions());
             boolean ok = false;
             try {
-                long t0 = System.nanoTime();
-                Workflow wf = lease.processor.workflow();
-                int[] hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows()); // {from, count, above, below}
-                RawStack band;
-                try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf)) {
-                    band = src.readProjections(hb[0], hb[1]);
-                }
-                FlatDark fd = plan.fields().subBand(hb[0] - plan.fields().rowStart(), hb[1]);
-                long t1 = System.nanoTime();
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
                 GroupResult res = lease.processor.process(g.start(), band, fd, hb[2], hb[3], dataName, flatName);
-                long t2 = System.nanoTime();
-                OutputCommit out = new OutputCommit(plan.output(), conf);
-                List<OutputCommit.Committed> committed = new ArrayList<>();
-                List<SliceProfile> profiles = new ArrayList<>();
-                for (int i = 0; i < res.slices().length; i++) {
-                    int index = res.firstRow() + i; // output slice index: detector row, or row bin
-                    if (plan.skipped(index)) continue;
-                    float[] px = res.slices()[i];
-                    committed.add(out.commitSlice(index, FloatTiff.encode(px, res.width(), res.height())));
-                    profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
-                            OrthoPreview.centralColumn(px, res.width(), res.height())));
-                }
-                long t3 = System.nanoTime();
                 ok = true;
-                TaskContext tc = TaskContext.get();
-                String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();
-                return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
-                        res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), lease.processor.backend().id(),
+                return new Processed(res, lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",
-                        lease.processor.requisition().description(), executor, tc == null ? 0 : tc.attemptNumber(), profiles);
+                        lease.processor.requisition().description());
             } finally {
                 if (ok) lease.close();
                 else lease.discard();

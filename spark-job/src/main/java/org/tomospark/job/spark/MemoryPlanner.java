@@ -1,5 +1,7 @@
 package org.tomospark.job.spark;
 
+import org.tomospark.executor.backend.GroupShape;
+
 /**
  * Chooses the slice-group size (rows per Spark task) so that one task fits in its share of executor memory
  * and, for GPU backends, of device memory. A pure function of its {@link Input}: no Spark, no I/O.
@@ -35,10 +37,22 @@ public final class MemoryPlanner {
      * @param totalTaskSlots    tasks the whole application runs at once (to keep every slot busy), 0 to ignore
      * @param rowBin            detector rows per output slice (bin.rows)
      * @param haloRows          detector rows read above and below each group besides its own (Paganin)
+     * @param shape             the backend's pass (no planned group is smaller, unless the rows are fewer) and the
+     *                          multiple that fills its largest unit of work
      */
     public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                         int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
-                        int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows) implements java.io.Serializable {
+                        int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape)
+            implements java.io.Serializable {
+        /** The shape of a backend that runs any group size, preferring multiples of 16 (or of the slices per pass). */
+        public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
+                     int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
+                     int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows) {
+            this(numProjections, width, bytesPerSample, slicePixels, slicesPerPass, rows, requestedRows, executorMemory,
+                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, rowBin, haloRows,
+                    new GroupShape(slicesPerPass == 0 ? 1 : slicesPerPass, slicesPerPass == 0 ? 16 : slicesPerPass));
+        }
+
         /** One detector row per slice, no halo rows. */
         public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                      int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
@@ -65,7 +79,14 @@ public final class MemoryPlanner {
 
     /** Planned group sizes are a multiple of this when there are enough rows. */
     static int preferred(Input in) {
-        return in.slicesPerPass() == 0 ? 16 : in.slicesPerPass();
+        return Math.max(multiple(in), in.shape().preferred() / multiple(in) * multiple(in));
+    }
+
+    /** No planned group is smaller (one pass of the backend), unless the rows are fewer. */
+    static int smallest(Input in) {
+        int k = multiple(in);
+        int pass = (in.shape().pass() + k - 1) / k * k;
+        return Math.max(k, Math.min(pass, (in.rows() + k - 1) / k * k));
     }
 
     public static long hostBytes(Input in, int g) {
@@ -113,11 +134,12 @@ public final class MemoryPlanner {
         int pref = preferred(in);
         long perRow = Math.max(1, (long) in.numProjections() * in.width() * in.bytesPerSample() * Math.max(1, in.rowBin()));
         int g = (int) Math.max(pref, Math.min(64, (256L << 20) / perRow));
-        // ... enough groups to keep every task slot busy ...
+        // ... enough groups to keep every task slot busy, but never less than one pass of the backend ...
         if (in.totalTaskSlots() > 0) g = Math.min(g, (int) Math.ceil(in.rows() / (double) in.totalTaskSlots()));
-        g = g >= pref ? g / pref * pref : Math.max(k, g / k * k);
+        int least = smallest(in);
+        g = g >= pref ? g / pref * pref : Math.max(least, g / k * k);
         // ... and within the budgets
-        while (g > k && (hostBytes(in, g) > hostBudget || deviceBytes(in, g) > devBudget)) g -= k;
+        while (g > least && (hostBytes(in, g) > hostBudget || deviceBytes(in, g) > devBudget)) g -= k;
         return new Plan(g, hostBytes(in, g), hostBudget, deviceBytes(in, g), devBudget);
     }
 }

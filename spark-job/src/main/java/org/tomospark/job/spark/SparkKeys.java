@@ -54,7 +54,9 @@ public final class SparkKeys {
             "GPU addresses for Spark local mode (which cannot give tasks GPUs), comma-separated; one device per concurrent task. "
                     + "Empty: spark.driver.resource.gpu addresses if any. On a cluster, tasks use spark.task.resource.gpu.", "");
     public static final ConfigKey<Integer> TASKS_PER_DEVICE = ConfigKey.integer(SP, "job.tasksPerDevice",
-            "Tasks of one executor JVM that may share one GPU at once.", 1, 1, 64);
+            "Tasks of one executor JVM that may use one GPU at once (each holds its own processor and buffers on it). A task "
+                    + "holds the GPU only while it corrects, filters and back-projects: reading and writing overlap anyway; "
+                    + "2 also overlaps one task's host copies with another's kernels.", 2, 1, 64);
     public static final ConfigKey<Double> MEMORY_FRACTION = ConfigKey.decimal(SP, "job.memoryFraction",
             "Share of the executor heap (less Spark's 300 MiB) the memory planner lets the concurrent tasks use.", "0.5", 0.01, 1);
     public static final ConfigKey<Long> GPU_MEMORY = ConfigKey.of(SP, "job.gpuMemory",
@@ -66,7 +68,7 @@ public final class SparkKeys {
             "Print the driver's progress bar (slices done/total, GU/s, ETA).", true);
     public static final ConfigKey<Long> TEST_TASK_DELAY = ConfigKey.of(SP, "job.test.taskDelayMs",
             "Fault-injection for tests: every task sleeps this long before its group. Leave at 0.", "0", Long::parseLong,
-            v -> v >= 0, "milliseconds >= 0");
+            v -> v >= 0, "milliseconds >= 0").internal();
 
     public static InputOptions inputOptions(Settings s) {
         return new InputOptions(s.get(INPUT_FORMAT), s.get(TIFF_PROJECTIONS), s.get(TIFF_FLATS), s.get(TIFF_DARKS), s.get(TIFF_THETA),

@@ -10,7 +10,10 @@ import org.apache.spark.resource.ResourceInformation;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.BackendKeys;
+import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.GroupShape;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
@@ -32,18 +35,19 @@ import org.tomospark.job.io.InputIdentity;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OutputLock;
+import org.tomospark.job.io.RunManifest;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceWriter;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.local.JobRequest;
 import org.tomospark.job.local.RunReport;
+import org.tomospark.job.local.Version;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -194,11 +198,16 @@ public final class SparkReconstruction {
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
+            boolean gpus = local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
-                    wf.haloRows());
+                    wf.haloRows(), gpus);
             int groupRows = mp.groupRows() * rb;
             Preflight.check(src, params, fields, range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
+            BackendOptions bo = params.backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));
+            // every executor computes the same bytes: the fallback table's kernel, unless the user asks for tuning
+            if (!bo.extra().containsKey(BackendKeys.CUDA_AUTOTUNE.name())) bo = bo.withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "false");
+            params = params.toBuilder().backendOptions(bo).build();
             return new DriverPlan(params, local, devices, format, meta, fields, range, requested[1] - requested[0], slice, mp, wf, cr,
                     centerNs, InputWarnings.of(src), groups, groupRows);
         }
@@ -279,13 +288,14 @@ public final class SparkReconstruction {
                                  OutputCommit out, OutputLock lock, Map<Integer, OutputCommit.Committed> reused,
                                  List<GroupOutcome> outcomes, long runNs, long wall0) {
         int first = dp.first(), end = dp.end(), total = end - first;
-        Map<Integer, Object[]> perSlice = new TreeMap<>();
+        Map<Integer, RunManifest.Slice> perSlice = new TreeMap<>();
         for (GroupOutcome o : outcomes) {
             double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
                     / Math.max(1, o.slices().size());
-            for (OutputCommit.Committed c : o.slices()) perSlice.put(c.row(), new Object[]{c, o.group(), secs, false});
+            for (OutputCommit.Committed c : o.slices())
+                perSlice.put(c.row(), new RunManifest.Slice(c, false, o.group(), secs, o.backend() + " " + o.variant()));
         }
-        for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), new Object[]{c, -1, 0.0, true});
+        for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), RunManifest.Slice.reused(c));
         if (perSlice.size() != total)
             throw new RunFailedException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
         lock.ensureHeld();
@@ -305,25 +315,46 @@ public final class SparkReconstruction {
         String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
         lock.ensureHeld();
         out.writeFile(OutputCommit.REPORT, Json.write(report));
-        out.finish(Json.write(manifest(spec, dp.format(), identity, paramsJson, signature, dp.meta(), wf.effective(), dp.slice(), perSlice,
-                report)));
+        out.finish(Json.write(RunManifest.build(Version.get(), "spark", signature, identity, Json.describe(spec.inputOptions()), paramsJson,
+                spec.settings(), dp.meta(), wf.effective(), dp.slice(), perSlice, spec.spark().outputRaw(), report)));
         return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
     }
 
-    /** The memory plan from the application's settings (executor heap, cores per task) and the job's keys. */
-    /** Plans in output slices; a slice needs {@code rowBin} detector rows (binning), so it costs that many raw rows. */
+    /**
+     * The memory plan from the application's settings (executor heap, cores per task) and the job's keys, in output
+     * slices; a slice needs {@code rowBin} detector rows (binning), so it costs that many raw rows. Groups are never
+     * smaller than the backend's pass; on GPUs they fill its largest blocks rather than every task slot, since the
+     * devices, not the slots, bound how many groups compute at once.
+     */
     static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local,
-                                   int rowBin, int haloRows) {
+                                   int rowBin, int haloRows, boolean gpus) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         int k = params.backendOptions().slicesPerPass();
         long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
         int taskCpus = sconf.getInt("spark.task.cpus", 1);
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
+        String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
+        GroupShape shape = Backends.groupShape(planned, params.backendOptions());
         return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
                 meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
-                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), sc.defaultParallelism(), rowBin, haloRows));
+                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape));
+    }
+
+    /**
+     * CPU threads of one task (reading, preprocessing, filtering, the java backend, writing): {@code spark.task.cpus},
+     * or, in local mode with fewer groups than cores, the cores shared among the groups that run at once, so that a
+     * small job does not leave cores idle and a large one does not oversubscribe them. {@code backend.threads} wins
+     * when set.
+     */
+    static int taskThreads(SparkContext sc, ReconstructionParams params, boolean local, int groups) {
+        if (params.backendOptions().threads() > 0) return params.backendOptions().threads();
+        int taskCpus = Math.max(1, sc.getConf().getInt("spark.task.cpus", 1));
+        if (!local) return taskCpus;
+        int cores = sc.defaultParallelism();
+        int concurrent = Math.max(1, Math.min(cores / taskCpus, groups));
+        return Math.max(taskCpus, cores / concurrent);
     }
 
     private static int countRows(List<GroupPlanner.Group> groups) {
@@ -356,11 +387,6 @@ public final class SparkReconstruction {
         });
     }
 
-    private static String version() {
-        String v = SparkReconstruction.class.getPackage().getImplementationVersion();
-        return v == null ? "0.1.0-SNAPSHOT" : v;
-    }
-
     /**
      * The run as the core's {@link VolumeReconstructor.Summary}, so the report and its printed summary come from the
      * same {@link RunReport} code as the direct engine's. Stage times are summed over the tasks (they overlap);
@@ -391,7 +417,8 @@ public final class SparkReconstruction {
     static Map<String, Object> report(SparkContext sc, JobRequest req, VolumeReconstructor.Summary sum, ScanMetadata meta,
                                       Object paramsJson, MemoryPlanner.Plan mp, int groups, List<GroupOutcome> outcomes, long runNs,
                                       long wallNs, long centerNs, boolean local, List<String> devices) {
-        Map<String, Object> m = RunReport.build(req, sum, "spark");
+        long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();
+        Map<String, Object> m = RunReport.build(req, sum, "spark", new RunReport.Times(wallNs, runNs, centerNs, writeNs));
         m.put("spark", Map.of("version", sc.version(), "master", sc.master(), "applicationId", sc.applicationId(),
                 "localMode", local, "localDevices", devices));
         m.put("scan", meta.toString());
@@ -412,12 +439,6 @@ public final class SparkReconstruction {
         }
         m.put("backends", backends);
         m.put("executors", executors);
-        @SuppressWarnings("unchecked") Map<String, Object> t = (Map<String, Object>) m.get("timings");
-        t.put("wallSeconds", wallNs / 1e9);
-        t.put("jobSeconds", runNs / 1e9);
-        t.put("centerSearchSeconds", centerNs / 1e9);
-        t.put("taskWriteSeconds", outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum() / 1e9);
-        t.put("stageSeconds", "read/preprocess/filter/backproject/write seconds are summed over the tasks, which overlap");
         return m;
     }
 
@@ -458,35 +479,4 @@ public final class SparkReconstruction {
         out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, center)));
     }
 
-    static Map<String, Object> manifest(SparkJobSpec spec, String format, Map<String, Object> identity, Object paramsJson,
-                                        String signature, ScanMetadata meta, ScanGeometry scan, SliceGeometry slice,
-                                        Map<Integer, Object[]> perSlice, Map<String, Object> report) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("software", Map.of("name", "tomospark", "version", version(), "engine", "spark"));
-        m.put("created", Instant.now().toString());
-        m.put("runSignature", signature);
-        m.put("input", identity);
-        m.put("inputOptions", Json.describe(spec.inputOptions()));
-        m.put("params", paramsJson);
-        m.put("settings", spec.settings());
-        m.put("geometry", Map.of("angles", meta.numProjections(), "detectorRows", meta.rows(), "detectorWidth", meta.width(),
-                "center", scan.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
-        List<Map<String, Object>> slices = new ArrayList<>();
-        for (Object[] e : perSlice.values()) {
-            OutputCommit.Committed c = (OutputCommit.Committed) e[0];
-            Map<String, Object> s = new LinkedHashMap<>();
-            s.put("row", c.row());
-            s.put("file", SliceWriter.sliceName(c.row()));
-            s.put("sha256", c.sha256());
-            s.put("bytes", c.bytes());
-            s.put("group", e[1]);
-            s.put("seconds", e[2]);
-            s.put("reused", e[3]);
-            slices.add(s);
-        }
-        m.put("output", Map.of("format", "float32 TIFF, one per slice, named slice_NNNNN.tif by detector row", "slices", slices,
-                "rawVolume", spec.spark().outputRaw() ? "volume.raw (float32 little-endian [slice][y][x])" : "none"));
-        m.put("report", report);
-        return m;
-    }
 }

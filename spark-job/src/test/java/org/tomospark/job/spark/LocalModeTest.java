@@ -53,7 +53,7 @@ class LocalModeTest {
             assertEquals(List.of(), TestScans.sliceFiles(out).stream().filter(n -> !n.matches("slice_\\d{5}\\.tif")).toList());
             Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
             @SuppressWarnings("unchecked") List<Map<String, Object>> slices =
-                    (List<Map<String, Object>>) ((Map<String, Object>) man.get("output")).get("slices");
+                    (List<Map<String, Object>>) man.get("slices");
             assertEquals(16, slices.size());
             for (Map<String, Object> s : slices)
                 assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));

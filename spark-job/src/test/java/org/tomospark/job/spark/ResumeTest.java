@@ -50,7 +50,7 @@ class ResumeTest {
         assertEquals(Map.of("total", 8, "computed", 0, "skipped", 8), rep.get("slices"));
         Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
         @SuppressWarnings("unchecked") List<Map<String, Object>> ms =
-                (List<Map<String, Object>>) ((Map<String, Object>) man.get("output")).get("slices");
+                (List<Map<String, Object>>) man.get("slices");
         assertEquals(List.of(0, 1, 2, 3, 4, 5, 6, 7), ms.stream().map(x -> ((Number) x.get("row")).intValue()).toList());
         assertTrue(ms.stream().allMatch(x -> Boolean.TRUE.equals(x.get("reused"))), ms.toString());
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
@@ -116,7 +116,7 @@ class ResumeTest {
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
         @SuppressWarnings("unchecked") List<Map<String, Object>> ms =
-                (List<Map<String, Object>>) ((Map<String, Object>) man.get("output")).get("slices");
+                (List<Map<String, Object>>) man.get("slices");
         assertEquals(16, ms.size());
         assertEquals(valid, ms.stream().filter(s -> Boolean.TRUE.equals(s.get("reused"))).count());
         for (Map<String, Object> s : ms)

@@ -19,11 +19,13 @@ import jcuda.driver.CUtexObject;
 import jcuda.driver.JCudaDriver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.Interpolation;
+import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.KernelTimer;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
@@ -37,12 +39,15 @@ import org.tomospark.executor.geometry.SliceGeometry;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -58,13 +63,15 @@ import static jcuda.driver.JCudaDriver.*;
  * <p>Pipeline per {@link #process}: the batch is cut into chunks; for chunk k+1 the host copies sinograms into
  * pinned buffers and the copy-in stream uploads them while the compute stream filters (optionally), interleaves
  * and back-projects chunk k, and the copy-out stream downloads chunk k−1 (double buffering, events between
- * streams).
+ * streams). {@link #processRaw} runs the same pipeline on raw uint16 counts, half the bytes, corrected on the device
+ * ({@link DeviceCorrection}) before the filter.
  *
  * <p>Options: {@code variant} (auto, std, stdz, tex, alu[:tTpP][:adv|:std], hybrid[:tTpP][:sS], tc[:tWxH][:bN]); {@code device}
  * (index or Spark GPU address). Extra keys: {@code cuda.chunkSlices} (slices per pipeline chunk, default 32),
  * {@code cuda.memoryFraction} (share of free device memory to use, default 0.8), {@code cuda.autotune}
  * (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
- * {@code cuda.maxUsersPerDevice} (default 4), {@code cuda.hostThreads} (host copy threads, default min(8, cores)),
+ * {@code cuda.hostThreads} (host copy threads, default min(8, cores)), {@code cuda.correctOnDevice} (flat/dark
+ * correction and −log of uint16 counts on the device when the job filters there, default true),
  * {@code cuda.allowTextureWeights} (whether auto-tuning may pick variants interpolated by the texture unit's 8-bit
  * weights; default false: they miss the 1e-3 half / 1e-5 float32 accuracy on white noise).
  */
@@ -72,14 +79,15 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     public static final String ID = "cuda";
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
     private static volatile ExecutorService hostPool;
+    /** One lock per (device and kernels, mode, cache file): see {@link #chooseVariant}. */
+    private static final Map<String, Object> TUNING_LOCKS = new ConcurrentHashMap<>();
     /** CU_TR_ADDRESS_MODE_BORDER (cuda.h: 3); JCuda 12.6's CUaddress_mode lacks the constant. */
     private static final int ADDRESS_MODE_BORDER = 3;
 
     private BackendOptions options;
     private CudaDevice dev;
-    private boolean holdsSlot;
-    private boolean nested; // tuning sweeps: no user slot, no tuning
-    private CUmodule bpModule, filterModule;
+    private boolean nested; // tuning sweeps: no tuning
+    private CUmodule bpModule, filterModule, correctModule;
     private String moduleSource = "";
     private BackprojectionJob job;
     private KernelVariant variant;
@@ -96,6 +104,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     private long packedGroupBytes, entriesGroupBytes;
     private final Pointer[] hIn = new Pointer[2], hOut = new Pointer[2];
     private final FloatBuffer[] fIn = new FloatBuffer[2], fOut = new FloatBuffer[2];
+    private final ByteBuffer[] bIn = new ByteBuffer[2];
+    /** Flat/dark correction of raw counts on the device, when the job filters on the device; else null. */
+    private DeviceCorrection correction;
     private CUstream sIn, sCompute, sOut;
     private final CUevent[] evH2D = new CUevent[2], evCompute = new CUevent[2], evD2H = new CUevent[2];
     private CUtexObject tex;
@@ -117,19 +128,15 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         String r = CudaDevice.unavailableReason();
         if (r != null) throw new BackendUnavailableException("backend 'cuda' cannot run here: " + r);
         int index = CudaDevice.parseDevice(options.device());
-        int maxUsers = options.positiveExtra("cuda.maxUsersPerDevice", 4);
         guarded("opening device " + index, () -> {
-            dev = CudaDevice.get(index, maxUsers);
+            dev = CudaDevice.get(index);
             return null;
         });
-        if (!nested) {
-            dev.acquire(600);
-            holdsSlot = true;
-        }
         guarded("loading kernels", () -> {
             dev.makeCurrent();
             bpModule = loadModule("backproject");
             filterModule = loadModule("filter");
+            correctModule = loadModule("preprocess");
             sIn = stream();
             sCompute = stream();
             sOut = stream();
@@ -278,20 +285,33 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             }
             long[] free = new long[1], total = new long[1];
             cuMemGetInfo(free, total);
-            double frac = options.doubleExtra("cuda.memoryFraction", 0.8, 0, 1);
+            double frac = options.get(BackendKeys.CUDA_MEMORY_FRACTION);
             plan = MemoryPlanner.plan(free[0], width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
-                    options.positiveExtra("cuda.chunkSlices", 32), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
+                    options.get(BackendKeys.CUDA_CHUNK_SLICES), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
                     maxGroupsPerLaunch());
             if (variant.scaledPacking() && (long) np * plan.pitch() + plan.pitch() > Integer.MAX_VALUE)
                 // these kernels index a group's compound sinogram with 32-bit bin offsets (projection * pitch + column)
                 throw new IllegalArgumentException("cuda variant " + variant.id() + " takes at most 2^31 bins per sinogram, got "
                         + np + " projections x " + plan.pitch() + " (detector width " + width + "): use backend.variant alu");
+            boolean correct = filterOnDevice && options.get(BackendKeys.CUDA_CORRECT_ON_DEVICE)
+                    && DeviceCorrection.fits((long) plan.chunkSlices() * np * width * 4, plan.chunkSlices(), np, width);
+            if (correct) {
+                // the raw counts' buffers come out of the same budget: plan again without them if they do not fit
+                long extra = DeviceCorrection.deviceBytes(plan.chunkSlices(), np, width);
+                if (plan.deviceBytes() + extra > (long) ((free[0] - MemoryPlanner.RESERVE_BYTES) * frac))
+                    plan = MemoryPlanner.plan(free[0] - extra, width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
+                            options.get(BackendKeys.CUDA_CHUNK_SLICES), frac, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
+                            maxGroupsPerLaunch());
+            }
             allocate(scan, g, half);
-            return new Requisition(slicesPerPass(), plan.deviceBytes(), plan.pinnedHostBytes(), filterOnDevice,
+            if (correct) correction = new DeviceCorrection(function(correctModule, "correct_u16"), plan.chunkSlices(), np, width);
+            long correctionBytes = correct ? DeviceCorrection.deviceBytes(plan.chunkSlices(), np, width) : 0;
+            return new Requisition(slicesPerPass(), plan.deviceBytes() + correctionBytes, plan.pinnedHostBytes(), filterOnDevice,
                     "cuda " + variant.id() + " (" + variant.functionName() + ", " + variantSource + "), "
                             + slicesPerPass() + " slices/pass, " + options.interpolation().name().toLowerCase()
                             + (half ? ", half storage" : ", float32 storage") + ", chunk " + plan.chunkSlices()
-                            + " slices" + (filterOnDevice ? ", ramp filter on device (FFT " + filterN + ")" : ""));
+                            + " slices" + (filterOnDevice ? ", ramp filter on device (FFT " + filterN + ")" : "")
+                            + (correct ? ", flat/dark on device" : ""));
         });
     }
 
@@ -319,35 +339,40 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             return KernelVariant.parse(v, k, f, in);
         }
         String mode = KernelVariant.modeKey(k, f, in);
-        Path cacheFile = options.extra().containsKey("cuda.tuningCache") ? Path.of(options.extra().get("cuda.tuningCache"))
-                : TuningTable.defaultCacheFile();
-        TuningTable cache;
-        try {
-            cache = TuningTable.load(cacheFile);
-        } catch (IOException | IllegalArgumentException e) {
-            LOG.warn("cuda: ignoring unreadable tuning cache {}: {}", cacheFile, e.getMessage());
-            cache = new TuningTable();
-        }
+        String cachePath = options.get(BackendKeys.CUDA_TUNING_CACHE);
+        Path cacheFile = cachePath.isBlank() ? TuningTable.defaultCacheFile() : Path.of(cachePath);
         // a kernel update (new or faster variants) invalidates earlier choices: the key carries the kernels' hash
         String tuneKey = dev.name + " kernels " + kernelsVersion();
-        String chosen = cache.forDevice(tuneKey, mode);
-        if (chosen != null) {
-            variantSource = "tuned, cached in " + cacheFile;
-        } else if (!nested && options.boolExtra("cuda.autotune", true)) {
-            chosen = sweep(k, f, in);
-            variantSource = "tuned now";
-            cache.putForDevice(tuneKey, mode, chosen);
+        String chosen;
+        // one tuning per device, mode and cache in this JVM: tasks that start together wait for the first one's choice
+        // instead of each timing the variants (and settling on different ones)
+        synchronized (TUNING_LOCKS.computeIfAbsent(tuneKey + "|" + mode + "|" + cacheFile.toAbsolutePath(), x -> new Object())) {
+            TuningTable cache;
             try {
-                cache.store(cacheFile, "tomospark CUDA auto-tuning cache (per device); delete to re-tune");
-            } catch (IOException e) {
-                LOG.warn("cuda: cannot write the tuning cache {}: {}", cacheFile, e.getMessage());
+                cache = TuningTable.load(cacheFile);
+            } catch (IOException | IllegalArgumentException e) {
+                LOG.warn("cuda: ignoring unreadable tuning cache {}: {}", cacheFile, e.getMessage());
+                cache = new TuningTable();
             }
-        } else {
-            chosen = TuningTable.fallback().generic(mode);
-            variantSource = "fallback table";
-            if (chosen == null) {
-                chosen = "alu";
-                variantSource = "built-in default";
+            chosen = cache.forDevice(tuneKey, mode);
+            if (chosen != null) {
+                variantSource = "tuned, cached in " + cacheFile;
+            } else if (!nested && options.get(BackendKeys.CUDA_AUTOTUNE)) {
+                chosen = sweep(k, f, in);
+                variantSource = "tuned now";
+                cache.putForDevice(tuneKey, mode, chosen);
+                try {
+                    cache.store(cacheFile, "tomospark CUDA auto-tuning cache (per device); delete to re-tune");
+                } catch (IOException e) {
+                    LOG.warn("cuda: cannot write the tuning cache {}: {}", cacheFile, e.getMessage());
+                }
+            } else {
+                chosen = TuningTable.fallback().generic(mode);
+                variantSource = "fallback table";
+                if (chosen == null) {
+                    chosen = "alu";
+                    variantSource = "built-in default";
+                }
             }
         }
         KernelVariant kv = KernelVariant.parse(chosen, k, f, in);
@@ -389,14 +414,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         StringBuilder log = new StringBuilder();
         // variants bound by the texture unit's 8-bit interpolation weights (relative L2 ~1.2e-3..2e-3 on white noise)
         // break both promises, 1e-5 for float32 and 1e-3 for half: left out unless cuda.allowTextureWeights=true
-        boolean allowWeights = options.boolExtra("cuda.allowTextureWeights", false);
+        boolean allowWeights = options.get(BackendKeys.CUDA_ALLOW_TEXTURE_WEIGHTS);
         for (KernelVariant cand : KernelVariant.all(k, f, in)) {
             if (np > cand.maxProjections()) continue;
             if (cand.textureWeights() && !allowWeights) continue;
             CudaBackend b = new CudaBackend();
             b.nested = true;
             try {
-                b.setup(options.withVariant(cand.id()).withExtra("cuda.chunkSlices", Integer.toString(slices)));
+                b.setup(options.withVariant(cand.id()).withExtra(BackendKeys.CUDA_CHUNK_SLICES.name(), Integer.toString(slices)));
                 b.validate(new BackprojectionJob(scan, sg, slices));
                 // the device work a variant costs per chunk: interleave, its entries array if it keeps one, back-projection
                 double ms = b.timeChunks(batch, 1, 3, true).medianMs();
@@ -430,7 +455,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             dOut[i] = malloc(outBytes);
             hIn[i] = new Pointer();
             cuMemAllocHost(hIn[i], inBytes);
-            fIn[i] = hIn[i].getByteBuffer(0, inBytes).order(ByteOrder.nativeOrder()).asFloatBuffer();
+            bIn[i] = hIn[i].getByteBuffer(0, inBytes).order(ByteOrder.nativeOrder());
+            fIn[i] = bIn[i].asFloatBuffer();
             long ob = (long) c * rows * cols * 4;
             hOut[i] = new Pointer();
             cuMemAllocHost(hOut[i], ob);
@@ -538,45 +564,93 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     @Override
     public void process(SliceBatch batch, float[][] out) {
         if (job == null) throw new IllegalStateException("cuda backend: process() called before validate()");
-        if (batch.width() != width || batch.numProjections() != np)
-            throw new IllegalArgumentException("batch at row " + batch.firstRow() + " is " + batch.numProjections() + "x"
-                    + batch.width() + " but the validated geometry is " + np + "x" + width);
-        if (batch.count() > job.maxSlicesPerBatch())
-            throw new IllegalArgumentException("batch of " + batch.count() + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
+        checkBatch(batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
         if (!batch.filtered() && !filterOnDevice)
             throw new IllegalArgumentException("cuda backend got an unfiltered batch but the validated job has no device filter "
                     + "(BackprojectionJob.deviceFilter() was null or the width is too large for the device FFT)");
-        int pixels = rows * cols;
-        for (int s = 0; s < batch.count(); s++)
-            if (out[s] == null || out[s].length != pixels)
-                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values (" + rows + "x" + cols + " ROI)");
         long t0 = System.nanoTime();
         guarded("back-projecting batch at row " + batch.firstRow(), () -> {
             dev.makeCurrent();
-            runPipeline(batch, out);
+            runPipeline(batch.count(), !batch.filtered(), (b, first, n) -> {
+                final FloatBuffer fb = fIn[b];
+                long sliceIn = (long) np * width;
+                parallel(hostPool(), n, s -> fb.put((int) (s * sliceIn), batch.sinograms()[first + s]));
+            }, (b, n) -> cuMemcpyHtoDAsync(dIn[b], hIn[b], (long) n * np * width * 4, sIn), out);
             return null;
         });
-        stats = stats.plus((long) pixels * np * batch.count(), System.nanoTime() - t0);
+        stats = stats.plus((long) rows * cols * np * batch.count(), System.nanoTime() - t0);
     }
 
-    private void runPipeline(SliceBatch batch, float[][] out) {
-        int count = batch.count();
+    @Override
+    public boolean correctsOnDevice() {
+        return correction != null;
+    }
+
+    @Override
+    public long processRaw(RawSliceBatch batch, float[][] out) {
+        if (job == null) throw new IllegalStateException("cuda backend: processRaw() called before validate()");
+        if (correction == null)
+            throw new UnsupportedOperationException("cuda backend: this job does not correct on the device (no device filter, "
+                    + "or cuda.correctOnDevice=false)");
+        checkBatch(batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
+        long t0 = System.nanoTime();
+        long clamped = guarded("correcting and back-projecting batch at row " + batch.firstRow(), () -> {
+            dev.makeCurrent();
+            correction.resetCount(sCompute);
+            runPipeline(batch.count(), true, (b, first, n) -> correction.stage(batch, first, n, bIn[b]),
+                    (b, n) -> correction.upload(b, hIn[b], n, sIn), out, batch.transmissionFloor());
+            return correction.count();
+        });
+        stats = stats.plus((long) rows * cols * np * batch.count(), System.nanoTime() - t0);
+        return clamped;
+    }
+
+    private void checkBatch(int firstRow, int numProjections, int batchWidth, int count, float[][] out) {
+        if (batchWidth != width || numProjections != np)
+            throw new IllegalArgumentException("batch at row " + firstRow + " is " + numProjections + "x"
+                    + batchWidth + " but the validated geometry is " + np + "x" + width);
+        if (count > job.maxSlicesPerBatch())
+            throw new IllegalArgumentException("batch of " + count + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
+        int pixels = rows * cols;
+        for (int s = 0; s < count; s++)
+            if (out[s] == null || out[s].length != pixels)
+                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values (" + rows + "x" + cols + " ROI)");
+    }
+
+    /** Host side of a chunk: fills pinned input buffer b with slices [first, first + n). */
+    private interface Stager {
+        void stage(int b, int first, int n);
+    }
+
+    /** Copy-in stream side of a chunk: uploads pinned buffer b's n slices. */
+    private interface Uploader {
+        void upload(int b, int n);
+    }
+
+    private void runPipeline(int count, boolean filter, Stager stager, Uploader uploader, float[][] out) {
+        runPipeline(count, filter, stager, uploader, out, Float.NaN);
+    }
+
+    /**
+     * The double-buffered chunk pipeline: while chunk i is staged and uploaded, chunk i−1 is computed (corrected when
+     * {@code transmissionFloor} is a number, filtered when {@code filter}, interleaved, back-projected) and chunk i−2
+     * downloaded.
+     */
+    private void runPipeline(int count, boolean filter, Stager stager, Uploader uploader, float[][] out, float transmissionFloor) {
         int c = plan.chunkSlices();
         int chunks = (count + c - 1) / c;
-        boolean filter = !batch.filtered();
-        long sliceIn = (long) np * width;
         long sliceOut = (long) rows * cols;
         ExecutorService pool = hostPool();
         for (int i = 0; i < chunks; i++) {
             int b = i & 1;
             if (i >= 2) deliver(pool, b, (i - 2) * c, Math.min(c, count - (i - 2) * c), out);
             int first = i * c, n = Math.min(c, count - first);
-            final FloatBuffer fb = fIn[b];
-            parallel(pool, n, s -> fb.put((int) (s * sliceIn), batch.sinograms()[first + s]));
+            stager.stage(b, first, n);
             if (i >= 2) cuStreamWaitEvent(sIn, evCompute[b], 0);
-            cuMemcpyHtoDAsync(dIn[b], hIn[b], n * sliceIn * 4, sIn);
+            uploader.upload(b, n);
             cuEventRecord(evH2D[b], sIn);
             cuStreamWaitEvent(sCompute, evH2D[b], 0);
+            if (!Float.isNaN(transmissionFloor)) correction.launch(b, dIn[b], n, transmissionFloor, sCompute);
             if (filter) launchFilter(dIn[b], (long) n * np, sCompute);
             launchChunk(dIn[b], n, dOut[b], sCompute);
             cuEventRecord(evCompute[b], sCompute);
@@ -621,13 +695,19 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         }
     }
 
+    /** cuda.hostThreads, or min(8, cores) for 0. */
+    private static int hostThreads(BackendOptions o) {
+        int n = o.get(BackendKeys.CUDA_HOST_THREADS);
+        return n > 0 ? n : Math.min(8, Runtime.getRuntime().availableProcessors());
+    }
+
     private ExecutorService hostPool() {
         ExecutorService p = hostPool;
         if (p == null) {
             synchronized (CudaBackend.class) {
                 p = hostPool;
                 if (p == null) {
-                    int n = options.positiveExtra("cuda.hostThreads", Math.min(8, Runtime.getRuntime().availableProcessors()));
+                    int n = hostThreads(options);
                     p = Executors.newFixedThreadPool(Math.max(1, n), r -> {
                         Thread t = new Thread(r, "tomospark-cuda-host-copy");
                         t.setDaemon(true);
@@ -853,8 +933,10 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                 dIn[i] = dOut[i] = null;
                 hIn[i] = hOut[i] = null;
                 fIn[i] = fOut[i] = null;
+                bIn[i] = null;
             }
             for (CUdeviceptr p : new CUdeviceptr[]{dPacked, dEntries, dProj, dTw, dResp, dGmax}) if (p != null) cuMemFree(p);
+            if (correction != null) correction.free();
         } catch (jcuda.CudaException e) {
             String name = CudaException.nameFrom(e.getMessage());
             if (CudaException.isSticky(name)) dev.markUnusable(name + " while freeing buffers");
@@ -862,6 +944,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         } finally {
             tex = null;
             dPacked = dEntries = dProj = dTw = dResp = dGmax = null;
+            correction = null;
             job = null;
         }
     }
@@ -878,17 +961,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                         for (CUevent e : es) if (e != null) cuEventDestroy(e);
                     if (bpModule != null) cuModuleUnload(bpModule);
                     if (filterModule != null) cuModuleUnload(filterModule);
+                    if (correctModule != null) cuModuleUnload(correctModule);
                 } catch (jcuda.CudaException e) {
                     LOG.warn("cuda: error while closing: {}", CudaException.nameFrom(e.getMessage()));
                 }
             }
         } finally {
             sIn = sCompute = sOut = null;
-            bpModule = filterModule = null;
-            if (holdsSlot) {
-                dev.release();
-                holdsSlot = false;
-            }
+            bpModule = filterModule = correctModule = null;
         }
     }
 }

@@ -8,15 +8,13 @@ import jcuda.driver.JCudaDriver;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * Owns one device per JVM: its primary context (created lazily on first use, shared by every backend on that
- * device, never destroyed while the JVM runs), a semaphore bounding concurrent users, and the "unusable" mark
- * set by a sticky error. Also probes the driver once and caches the answer.
+ * device, never destroyed while the JVM runs) and the "unusable" mark set by a sticky error. How many tasks use a
+ * device at once is bounded by the caller (job.tasksPerDevice under Spark), in one place. Also probes the driver once and caches the answer.
  */
 final class CudaDevice {
     private static final Map<Integer, CudaDevice> DEVICES = new ConcurrentHashMap<>();
@@ -32,10 +30,9 @@ final class CudaDevice {
     final int ccMajor, ccMinor;
     final long totalMem;
     final int maxSharedOptin;
-    private final Semaphore users;
     private volatile String unusable;
 
-    private CudaDevice(int index, int maxUsers) {
+    private CudaDevice(int index) {
         this.index = index;
         JCudaDriver.cuDeviceGet(device, index);
         JCudaDriver.cuDevicePrimaryCtxRetain(context, device);
@@ -52,7 +49,6 @@ final class CudaDevice {
         long[] tm = new long[1];
         JCudaDriver.cuDeviceTotalMem(tm, device);
         totalMem = tm[0];
-        users = new Semaphore(maxUsers, true);
     }
 
     private int attr(int a) {
@@ -113,33 +109,17 @@ final class CudaDevice {
         return Integer.parseInt(m.group(1));
     }
 
-    static CudaDevice get(int index, int maxUsers) {
+    static CudaDevice get(int index) {
         int n = deviceCount();
         if (index < 0 || index >= n)
             throw new IllegalArgumentException("backend.device " + index + " does not exist: this machine has " + n + " CUDA device(s)");
         return DEVICES.computeIfAbsent(index, i -> {
             try {
-                return new CudaDevice(i, maxUsers);
+                return new CudaDevice(i);
             } catch (jcuda.CudaException e) {
                 throw new CudaException("opening CUDA device " + i, CudaException.nameFrom(e.getMessage()), e);
             }
         });
-    }
-
-    void acquire(long timeoutSeconds) {
-        checkUsable();
-        try {
-            if (!users.tryAcquire(timeoutSeconds, TimeUnit.SECONDS))
-                throw new IllegalStateException("cuda device " + index + " (" + name + "): no user slot free after "
-                        + timeoutSeconds + " s (too many concurrent backends on this device)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for cuda device " + index, e);
-        }
-    }
-
-    void release() {
-        users.release();
     }
 
     /** Binds the shared context to the calling thread. */

@@ -29,7 +29,9 @@ final class KernelArgs {
         /** bp_absmax_kK: the group's largest magnitude, as float bits, atomically into gmax (zeroed by the caller). */
         ABSMAX("raw", "width", "np", "sliceStride", "nValid", "gmax"),
         ENTRIES("sino", "pitch", "width", "np", "dst", "epitch"),
-        FILTER("data", "nrows", "width", "n", "tw", "resp", "edge");
+        FILTER("data", "nrows", "width", "n", "tw", "resp", "edge"),
+        /** correct_u16: flat/dark correction and -log of a chunk's raw counts into its sinograms. */
+        CORRECT("raw", "dark", "den", "out", "width", "np", "floorTr", "clamped");
 
         final List<String> names;
 
@@ -63,6 +65,10 @@ final class KernelArgs {
 
     KernelArgs i32(String name, int v) {
         return put(name, Pointer.to(new int[]{v}));
+    }
+
+    KernelArgs f32(String name, float v) {
+        return put(name, Pointer.to(new float[]{v}));
     }
 
     KernelArgs i64(String name, long v) {

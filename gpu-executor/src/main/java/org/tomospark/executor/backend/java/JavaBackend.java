@@ -1,6 +1,7 @@
 package org.tomospark.executor.backend.java;
 
 import org.tomospark.executor.backend.BackendUnavailableException;
+import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -61,8 +62,8 @@ public final class JavaBackend implements BackprojectionBackend {
             pool = new ForkJoinPool(threads);
             ownPool = true;
         }
-        tile = options.positiveExtra("java.tile", 32);
-        chunk = options.positiveExtra("java.projectionChunk", 128);
+        tile = options.get(BackendKeys.JAVA_TILE);
+        chunk = options.get(BackendKeys.JAVA_PROJECTION_CHUNK);
     }
 
 

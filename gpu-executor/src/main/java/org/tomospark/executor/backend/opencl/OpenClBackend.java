@@ -13,6 +13,7 @@ import org.jocl.cl_mem;
 import org.jocl.cl_program;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -144,7 +145,7 @@ public final class OpenClBackend implements BackprojectionBackend {
         if (why != null) throw new OpenClException("opencl backend: " + why);
         device = ClRuntime.select(DeviceSelector.parse(options.device()));
         ctx = ClRuntime.context(device);
-        profile = options.boolExtra("opencl.profile", false);
+        profile = options.get(BackendKeys.OPENCL_PROFILE);
         long props = profile ? CL_QUEUE_PROFILING_ENABLE : 0;
         try {
             upQ = clCreateCommandQueue(ctx.context(), device.device(), props, null);
@@ -164,8 +165,8 @@ public final class OpenClBackend implements BackprojectionBackend {
         int nproj = job.scan().numProjections();
         SliceGeometry g = job.slice();
         plan = resolvePlan(options, width, nproj);
-        aluGroup = options.positiveExtra("opencl.alu.group", 16);
-        aluPix = options.positiveExtra("opencl.alu.pix", 2);
+        aluGroup = options.get(BackendKeys.OPENCL_ALU_GROUP);
+        aluPix = options.get(BackendKeys.OPENCL_ALU_PIX);
         if ((long) aluGroup * aluGroup > ctx.maxWorkGroup && plan.kind == Kind.ALU)
             throw new OpenClException("opencl.alu.group " + aluGroup + " needs work-groups of " + aluGroup * aluGroup
                     + " items but " + device + " allows at most " + ctx.maxWorkGroup);
@@ -174,9 +175,7 @@ public final class OpenClBackend implements BackprojectionBackend {
         long sinoBytes = (long) nproj * width * k * bytesPerBin;
         long outBytes = (long) g.pixels() * k * 4;
         FilterSpec fs = job.deviceFilter();
-        filterOnDevice = fs != null && options.extra().getOrDefault("opencl.filter", "host").trim().equalsIgnoreCase("device");
-        if (fs != null && !filterOnDevice && !options.extra().getOrDefault("opencl.filter", "host").trim().equalsIgnoreCase("host"))
-            throw new IllegalArgumentException("opencl.filter must be host or device, got '" + options.extra().get("opencl.filter") + "'");
+        filterOnDevice = fs != null && options.get(BackendKeys.OPENCL_FILTER).equals("device");
         long rawBytes = 0;
         if (filterOnDevice) {
             nfft = FilterSpec.paddedLength(width);
@@ -201,7 +200,7 @@ public final class OpenClBackend implements BackprojectionBackend {
 
         // kernels: built lazily here, cached per context
         String coordOpt = plan.coordDouble ? " -DCOORD_DOUBLE=1" : "";
-        String extraDefs = options.extra().getOrDefault("opencl.define", "");
+        String extraDefs = options.get(BackendKeys.OPENCL_DEFINE);
         String common = "-cl-mad-enable -DLINEAR=" + (plan.linear ? 1 : 0) + " -DCHANNELS=" + k + coordOpt
                 + (extraDefs.isBlank() ? "" : " " + extraDefs.trim());
         if (plan.kind == Kind.IMAGE) {
@@ -280,7 +279,7 @@ public final class OpenClBackend implements BackprojectionBackend {
         boolean linear = o.interpolation() == Interpolation.LINEAR;
         boolean wantHalf = o.format() == SampleFormat.HALF;
         boolean fp64 = ctx.hasExtension("cl_khr_fp64");
-        String coords = o.extra().getOrDefault("opencl.coords", "auto").trim().toLowerCase(Locale.ROOT);
+        String coords = o.get(BackendKeys.OPENCL_COORDS);
         boolean coordDouble = switch (coords) {
             // double where it is cheap (CPU devices) or where it decides the bin (nearest); float on GPUs for linear
             case "auto" -> fp64 && (!linear || !device.isGpu());
@@ -292,9 +291,7 @@ public final class OpenClBackend implements BackprojectionBackend {
             default -> throw new IllegalArgumentException("opencl.coords must be auto, float or double, got '" + coords + "'");
         };
         int spp = o.slicesPerPass() == 0 ? 4 : o.slicesPerPass(); // 0 = auto: 4 slices per texel/bin
-        String img = o.extra().getOrDefault("opencl.images", "auto").trim().toLowerCase(Locale.ROOT);
-        if (!img.equals("auto") && !img.equals("off"))
-            throw new IllegalArgumentException("opencl.images must be auto or off, got '" + img + "'");
+        String img = o.get(BackendKeys.OPENCL_IMAGES);
         imagesUsable = ctx.imageSupport && img.equals("auto");
         boolean imagesFit = imagesUsable && width <= ctx.image2dMaxWidth && nproj <= ctx.image2dMaxHeight;
         switch (v) {

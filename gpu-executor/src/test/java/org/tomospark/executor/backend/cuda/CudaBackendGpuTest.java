@@ -10,9 +10,15 @@ import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SampleFormat;
+import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.Preprocessor;
+import org.tomospark.executor.preprocess.RawStack;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.nio.file.Path;
@@ -101,6 +107,48 @@ class CudaBackendGpuTest {
                             Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
                 }
             }
+        }
+    }
+
+    /**
+     * Raw counts corrected on the device equal the host's correction followed by the same device filter and kernel:
+     * the same float operations and a double -log rounded once. 37 rows through chunks of 16 (a partial last chunk),
+     * odd width, counts below the dark (clamped transmissions, counted alike).
+     */
+    @Test
+    void deviceCorrectionEqualsTheHosts(@TempDir Path tmp) {
+        int w = 213, np = 181, rows = 37;
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(105.7).build();
+        SliceGeometry sg = SliceGeometry.square(w);
+        Random r = new Random(5);
+        short[] counts = new short[np * rows * w];
+        for (int i = 0; i < counts.length; i++) counts[i] = (short) (90 + r.nextInt(3000));
+        float[] flat = new float[rows * w], dark = new float[rows * w];
+        for (int i = 0; i < flat.length; i++) {
+            flat[i] = 2800 + r.nextInt(400);
+            dark[i] = 95 + r.nextInt(10);
+        }
+        RawStack band = RawStack.ofUint16(np, rows, w, counts);
+        FlatDark fields = new FlatDark(40, rows, w, flat, dark);
+        Preprocessor pre = Preprocessor.defaults();
+        Preprocessor.Result host = pre.apply(band, fields, "data", "flats");
+        assertTrue(host.stats().clampedTransmission() > 0, "the data must clamp some transmissions");
+        BackendOptions o = BackendOptions.defaults().withSlicesPerPass(4).withFormat(SampleFormat.FLOAT32).withVariant("alu")
+                .withExtra("cuda.chunkSlices", "16").withExtra("cuda.tuningCache", tmp.resolve("c.properties").toString());
+        BackprojectionJob job = new BackprojectionJob(scan, sg, rows, FilterSpec.of(FilterWindow.SHEPP_LOGAN));
+        try (BackprojectionBackend b = Backends.open("cuda", o)) {
+            b.validate(job);
+            assertTrue(b.correctsOnDevice());
+            float[][] viaHost = new float[rows][sg.pixels()], onDevice = new float[rows][sg.pixels()];
+            b.process(new SliceBatch(40, host.sinograms(), np, w, false), viaHost);
+            Preprocessor.Fields f = pre.fields(fields, "flats");
+            long clamped = b.processRaw(new RawSliceBatch(40, band, 0, rows, f.dark(), f.den(), pre.transmissionFloor()), onDevice);
+            assertEquals(host.stats().clampedTransmission(), clamped, "clamped transmissions");
+            int differ = 0;
+            for (int s = 0; s < rows; s++)
+                for (int i = 0; i < sg.pixels(); i++) if (Float.floatToRawIntBits(viaHost[s][i]) != Float.floatToRawIntBits(onDevice[s][i])) differ++;
+            assertEquals(0, differ, "pixels that differ between host and device correction");
+            assertClose("device correction", onDevice, viaHost, 1e-7);
         }
     }
 

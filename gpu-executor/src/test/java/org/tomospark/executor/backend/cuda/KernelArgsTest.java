@@ -30,7 +30,7 @@ class KernelArgsTest {
      */
     @Test
     void signaturesMatchTheCudaSources() throws Exception {
-        String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu");
+        String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu"), pre = cudaSource("preprocess.cu");
         Map<KernelArgs.Signature, List<String>> declared = new EnumMap<>(KernelArgs.Signature.class);
         declared.put(KernelArgs.Signature.TEXTURE, params(bp, "#define TS_STD("));
         declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU_X("));
@@ -41,6 +41,7 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.ABSMAX, params(bp, "#define TS_ABSMAX("));
         declared.put(KernelArgs.Signature.ENTRIES, params(bp, "#define TS_ENTRIES("));
         declared.put(KernelArgs.Signature.FILTER, params(filter, "extern \"C\" __global__ void __launch_bounds__(FILTER_THREADS)"));
+        declared.put(KernelArgs.Signature.CORRECT, params(pre, "extern \"C\" __global__ void __launch_bounds__(CORRECT_THREADS)"));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists

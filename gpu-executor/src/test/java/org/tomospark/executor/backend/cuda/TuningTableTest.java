@@ -1,5 +1,6 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 
 import org.junit.jupiter.api.Test;
@@ -84,19 +85,19 @@ class TuningTableTest {
     }
 
     @Test
-    void backendExtraOptionsAreStrictAndNameTheirKey() {
-        BackendOptions o = BackendOptions.defaults().withExtra("cuda.autotune", "yes").withExtra("cuda.chunkSlices", "0")
+    void backendSettingsAreTypedKeysThatNameThemselves() {
+        BackendOptions o = BackendOptions.defaults().withExtra("cuda.autotune", "maybe").withExtra("cuda.chunkSlices", "0")
                 .withExtra("cuda.memoryFraction", "0,5").withExtra("java.tile", "16");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.boolExtra("cuda.autotune", true));
-        assertTrue(e.getMessage().startsWith("cuda.autotune must be true or false"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> o.positiveExtra("cuda.chunkSlices", 32));
-        assertTrue(e.getMessage().startsWith("cuda.chunkSlices must be a positive integer"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> o.doubleExtra("cuda.memoryFraction", 0.8, 0, 1));
-        assertTrue(e.getMessage().startsWith("cuda.memoryFraction must be a number"), e.getMessage());
-        assertEquals(16, o.positiveExtra("java.tile", 32));
-        assertEquals(32, o.positiveExtra("java.projectionChunk", 32), "unset: the default");
-        assertFalse(BackendOptions.defaults().withExtra("x", " FALSE ").boolExtra("x", true));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_AUTOTUNE));
+        assertTrue(e.getMessage().startsWith("config key cuda.autotune: invalid value 'maybe'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_CHUNK_SLICES));
+        assertTrue(e.getMessage().startsWith("config key cuda.chunkSlices: invalid value '0'"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_MEMORY_FRACTION));
+        assertTrue(e.getMessage().startsWith("config key cuda.memoryFraction: invalid value '0,5'"), e.getMessage());
+        assertEquals(16, o.get(BackendKeys.JAVA_TILE));
+        assertEquals(128, o.get(BackendKeys.JAVA_PROJECTION_CHUNK), "unset: the key's default");
+        assertFalse(BackendOptions.defaults().withExtra("cuda.autotune", " FALSE ").get(BackendKeys.CUDA_AUTOTUNE));
         assertThrows(IllegalArgumentException.class,
-                () -> BackendOptions.defaults().withExtra("f", "1.5").doubleExtra("f", 0.8, 0, 1));
+                () -> BackendOptions.defaults().withExtra("cuda.memoryFraction", "1.5").get(BackendKeys.CUDA_MEMORY_FRACTION));
     }
 }

@@ -1,0 +1,43 @@
+#!/usr/bin/env python3
+"""Writes a synthetic DataExchange scan for the real-path benchmark, with h5py, in blocks of projections.
+
+usage: make_scan.py OUT.h5 ANGLES ROWS COLUMNS
+
+/exchange/data [angle, row, column] uint16, contiguous; 10 flats, 10 darks; theta over 180 degrees. The object is
+a few discs of different attenuation off the rotation axis (centre (COLUMNS-1)/2), varying slowly with the row, so
+that every projection differs and no transmission is clamped. Noise-free: the benchmark times, it does not judge.
+"""
+import sys
+
+import h5py
+import numpy as np
+
+
+def main(out, angles, rows, cols):
+    theta = np.linspace(0.0, 180.0, angles, endpoint=False)
+    c = (cols - 1) / 2.0
+    x = np.arange(cols, dtype=np.float64) - c
+    discs = [(0.0, 0.0, 0.42 * cols, 0.004), (0.18 * cols, 0.05 * cols, 0.12 * cols, 0.01), (-0.2 * cols, -0.1 * cols, 0.08 * cols, 0.02)]
+    row_scale = 0.8 + 0.4 * np.sin(np.linspace(0, np.pi, rows))[:, None]
+    flat, dark = 20000.0, 100.0
+    block = max(1, int((256 << 20) // (rows * cols * 2)))
+    with h5py.File(out, "w") as f:
+        ex = f.create_group("exchange")
+        d = ex.create_dataset("data", (angles, rows, cols), dtype=np.uint16)
+        ex["data_white"] = np.full((10, rows, cols), flat + dark, np.uint16)
+        ex["data_dark"] = np.full((10, rows, cols), dark, np.uint16)
+        ex["theta"] = theta
+        for a0 in range(0, angles, block):
+            a1 = min(angles, a0 + block)
+            t = np.deg2rad(theta[a0:a1])[:, None]
+            line = np.zeros((a1 - a0, cols))
+            for (dx, dy, r, mu) in discs:
+                u = x[None, :] - (dx * np.cos(t) + dy * np.sin(t))
+                line += mu * 2.0 * np.sqrt(np.clip(r * r - u * u, 0, None))
+            counts = dark + flat * np.exp(-line[:, None, :] * row_scale[None, :, :])
+            d[a0:a1] = np.round(counts).astype(np.uint16)
+    print(f"wrote {out}: {angles} x {rows} x {cols} uint16")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))

@@ -1,0 +1,196 @@
+package org.tomospark.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.tomospark.job.cli.TomoCli;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The real-path benchmark: a scan file to committed slices through the product's own command line, one fresh JVM per
+ * engine (so the wall time includes the JVM's start), with the disk floor measured in the same run by the OS alone.
+ *
+ * <pre>
+ * RealPathBench --scan FILE [--make ANGLES,ROWS,COLUMNS] --out DIR [--engines direct,spark] [--backend cuda]
+ *               [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE] [--keep]
+ * </pre>
+ *
+ * <p>For each engine it prints the CLI's wall time and job time, and the throughput of each stage from report.json:
+ * read GB/s, preprocess Mpix/s, back-projection GU/s, write and commit GB/s (each over the time that stage was busy;
+ * stages overlap, so their times add up to more than the job). The floor: the scan's bytes read back with the OS
+ * ({@link DiskFloor}), and the output's bytes written and fdatasync'ed; GU/s = slices × width × height × projections / s.
+ * {@code --make} writes a missing scan with benchmarks/make_scan.py (python3 with h5py).
+ */
+public final class RealPathBench {
+    private RealPathBench() {
+    }
+
+    record Options(Path scan, String make, Path out, List<String> engines, String backend, String center, String slices,
+                   List<String> conf, int runs, Path results, boolean keep) {
+    }
+
+    /** One engine's run, from its report and the files it wrote. */
+    record Run(String engine, int exitCode, double wallSeconds, double jobSeconds, long slices, long outputBytes, long inputBytes,
+               long pixels, long updates, Map<String, Object> timings, String backend) {
+        double stageRate(String key, double amount) {
+            Object v = timings.get(key);
+            double s = v instanceof Number n ? n.doubleValue() : 0;
+            return s > 0 ? amount / s : Double.NaN;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        Options o = parse(args);
+        Files.createDirectories(o.out());
+        if (!Files.exists(o.scan())) {
+            if (o.make() == null) throw new IllegalArgumentException(o.scan() + ": no such scan (give --make ANGLES,ROWS,COLUMNS)");
+            makeScan(o.scan(), o.make());
+        }
+        List<Run> runs = new ArrayList<>();
+        for (int r = 0; r < o.runs(); r++)
+            for (String engine : o.engines()) runs.add(runEngine(o, engine));
+        Run last = runs.get(runs.size() - 1);
+        DiskFloor.Result floor = DiskFloor.measure(o.scan(), last.inputBytes(), o.out().resolve("floor.bin"), last.outputBytes());
+        String table = table(o, runs, floor);
+        System.out.print(table);
+        if (o.results() != null) Files.writeString(o.results(), table);
+    }
+
+    static Options parse(String[] args) {
+        Path scan = null, out = null, results = null;
+        String make = null, backend = "auto", center = null, slices = null;
+        List<String> engines = List.of("direct", "spark"), conf = new ArrayList<>();
+        int runs = 1;
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "--scan" -> scan = Path.of(args[++i]);
+                case "--make" -> make = args[++i];
+                case "--out" -> out = Path.of(args[++i]);
+                case "--engines" -> engines = List.of(args[++i].split(","));
+                case "--backend" -> backend = args[++i];
+                case "--center" -> center = args[++i];
+                case "--slices" -> slices = args[++i];
+                case "--conf" -> conf.add(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--results" -> results = Path.of(args[++i]);
+                case "--keep" -> keep = true;
+                default -> throw new IllegalArgumentException("unknown argument " + a + " (see RealPathBench's javadoc)");
+            }
+        }
+        if (scan == null || out == null) throw new IllegalArgumentException("--scan and --out are required");
+        return new Options(scan, make, out, engines, backend, center, slices, conf, runs, results, keep);
+    }
+
+    static void makeScan(Path scan, String shape) throws IOException, InterruptedException {
+        String[] d = shape.split(",");
+        if (d.length != 3) throw new IllegalArgumentException("--make expects ANGLES,ROWS,COLUMNS, got " + shape);
+        Path script = locate("benchmarks/make_scan.py");
+        Process p = new ProcessBuilder("python3", script.toString(), scan.toString(), d[0], d[1], d[2]).inheritIO().start();
+        if (p.waitFor() != 0) throw new IllegalStateException("make_scan.py failed (exit " + p.exitValue() + ")");
+    }
+
+    private static Path locate(String rel) {
+        for (Path base = Path.of("").toAbsolutePath(); base != null; base = base.getParent())
+            if (Files.exists(base.resolve(rel))) return base.resolve(rel);
+        throw new IllegalStateException(rel + " not found above " + Path.of("").toAbsolutePath());
+    }
+
+    /** Runs the CLI in a fresh JVM (this JVM's flags and classpath) into out/ENGINE, and reads its report. */
+    static Run runEngine(Options o, String engine) throws IOException, InterruptedException {
+        Path dest = o.out().resolve(engine);
+        deleteTree(dest);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
+            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent")) cmd.add(a);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TomoCli.class.getName(), "reconstruct", "--engine", engine,
+                "--input", o.scan().toString(), "--output", dest.toString(), "--backend", o.backend(), "--conf", "job.progress=false"));
+        if (o.center() != null) cmd.addAll(List.of("--center", o.center()));
+        if (o.slices() != null) cmd.addAll(List.of("--slices", o.slices()));
+        for (String c : o.conf()) cmd.addAll(List.of("--conf", c));
+        Path log = o.out().resolve(engine + ".log");
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(3, TimeUnit.HOURS)) p.destroyForcibly();
+        double wall = (System.nanoTime() - t0) / 1e9;
+        if (p.exitValue() != 0) {
+            System.err.println(engine + ": exit " + p.exitValue() + "; log:\n" + Files.readString(log));
+            return new Run(engine, p.exitValue(), wall, Double.NaN, 0, 0, 0, 0, 0, Map.of(), "?");
+        }
+        Map<String, Object> report = readJson(dest.resolve("report.json"));
+        @SuppressWarnings("unchecked") Map<String, Object> t = (Map<String, Object>) report.get("timings");
+        @SuppressWarnings("unchecked") Map<String, Object> sl = (Map<String, Object>) report.get("slices");
+        @SuppressWarnings("unchecked") Map<String, Object> geo = (Map<String, Object>) report.get("geometry");
+        @SuppressWarnings("unchecked") Map<String, Object> slice = (Map<String, Object>) geo.get("slice");
+        @SuppressWarnings("unchecked") Map<String, Object> be = (Map<String, Object>) report.get("backend");
+        long slices = ((Number) sl.get("computed")).longValue();
+        long projections = ((Number) geo.get("projections")).longValue(), width = ((Number) geo.get("detectorWidth")).longValue();
+        long outBytes = outputBytes(dest);
+        // the job read every projection's band of its rows: 2 bytes a sample for uint16 input
+        long inBytes = slices * projections * width * sampleBytes(report);
+        long pixels = slices * projections * width;
+        long updates = ((Number) t.get("voxelUpdates")).longValue();
+        double job = ((Number) t.getOrDefault("jobSeconds", t.get("totalSeconds"))).doubleValue();
+        Run r = new Run(engine, 0, wall, job, slices, outBytes, inBytes, pixels, updates, t,
+                be.get("id") + " " + be.get("variant") + " (" + slice.get("width") + "x" + slice.get("height") + ")");
+        if (!o.keep()) deleteTree(dest);
+        return r;
+    }
+
+    private static int sampleBytes(Map<String, Object> report) {
+        return String.valueOf(report.get("scan")).contains("FLOAT32") ? 4 : 2;
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> readJson(Path p) throws IOException {
+        return new ObjectMapper().readValue(p.toFile(), LinkedHashMap.class);
+    }
+
+    static long outputBytes(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.tif")).mapToLong(p -> p.toFile().length()).sum();
+        }
+    }
+
+    static void deleteTree(Path p) throws IOException {
+        if (!Files.exists(p)) return;
+        try (Stream<Path> w = Files.walk(p)) {
+            for (Path x : w.sorted((a, b) -> b.getNameCount() - a.getNameCount()).toList()) Files.deleteIfExists(x);
+        }
+    }
+
+    /** The results as a markdown table: command, machine, date, one row per run, the floor and the ratios. */
+    static String table(Options o, List<Run> runs, DiskFloor.Result floor) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "real path, %s: %s; backend %s; %d cores; %s%n", LocalDate.now(), o.scan(), o.backend(),
+                Runtime.getRuntime().availableProcessors(), String.join(" ", o.conf())));
+        sb.append("| engine | exit | CLI wall s | job s | GU/s (job) | read GB/s | preprocess Mpix/s | back-projection GU/s | write+commit GB/s | backend |\n");
+        sb.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        for (Run r : runs) {
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.1f | %.2f | %.0f | %.1f | %.2f | %s |%n", r.engine(), r.exitCode(),
+                    r.wallSeconds(), r.jobSeconds(), r.updates() / r.jobSeconds() / 1e9, r.stageRate("readSeconds", r.inputBytes() / 1e9),
+                    r.stageRate("preprocessSeconds", r.pixels() / 1e6), r.stageRate("backprojectSeconds", r.updates() / 1e9),
+                    r.stageRate("writeSeconds", r.outputBytes() / 1e9), r.backend()));
+        }
+        sb.append(String.format(Locale.ROOT, "disk floor (OS alone, same bytes): read %.2f GB in %.2f s (%.2f GB/s), write+fdatasync %.2f GB "
+                        + "in %.2f s (%.2f GB/s); floor %.2f s%n", floor.readBytes() / 1e9, floor.readSeconds(), floor.readBytes() / 1e9 / floor.readSeconds(),
+                floor.writeBytes() / 1e9, floor.writeSeconds(), floor.writeBytes() / 1e9 / floor.writeSeconds(), floor.seconds()));
+        for (Run r : runs)
+            if (r.exitCode() == 0)
+                sb.append(String.format(Locale.ROOT, "%s: CLI wall / floor = %.2f, job / floor = %.2f%n", r.engine(),
+                        r.wallSeconds() / floor.seconds(), r.jobSeconds() / floor.seconds()));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,70 @@
+package org.tomospark.job.io;
+
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.ScanMetadata;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * manifest.json, the same for both engines: the software, the input's identity, every setting and parameter, the run
+ * signature, the geometry, and each slice with its checksum (and, where known, the group that made it, its share of
+ * the time and the kernel). {@link OutputCommit#upToDate} reads the slice list back.
+ */
+public final class RunManifest {
+    /** Where a slice came from: computed by this run (with its group, seconds and kernel when known) or reused. */
+    public record Slice(OutputCommit.Committed committed, boolean reused, Integer group, Double seconds, String kernel) {
+        public static Slice reused(OutputCommit.Committed c) {
+            return new Slice(c, true, null, null, null);
+        }
+    }
+
+    private RunManifest() {
+    }
+
+    /**
+     * @param software  the software's name and version
+     * @param engine    direct or spark
+     * @param params    the parameters as run ({@link Json#describe}, centre resolved)
+     * @param settings  the settings as given
+     * @param rawVolume whether volume.raw was written
+     */
+    public static Map<String, Object> build(String software, String engine, String signature, Map<String, Object> identity,
+                                            Object inputOptions, Object params, Map<String, String> settings, ScanMetadata meta,
+                                            ScanGeometry effective, SliceGeometry slice, Map<Integer, Slice> slices, boolean rawVolume,
+                                            Map<String, Object> report) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("software", Map.of("name", "tomospark", "version", software, "engine", engine));
+        m.put("created", Instant.now().toString());
+        m.put("runSignature", signature);
+        m.put("input", identity);
+        m.put("inputOptions", inputOptions);
+        m.put("params", params);
+        m.put("settings", settings);
+        m.put("geometry", Map.of("angles", meta.numProjections(), "detectorRows", meta.rows(), "detectorWidth", meta.width(),
+                "center", effective.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
+        m.put("output", Map.of("format", "float32 TIFF, one per slice, named slice_NNNNN.tif by detector row",
+                "rawVolume", rawVolume ? "volume.raw (float32 little-endian [slice][y][x])" : "none"));
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Map.Entry<Integer, Slice> e : slices.entrySet()) {
+            Slice s = e.getValue();
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("row", e.getKey());
+            x.put("file", SliceWriter.sliceName(e.getKey()));
+            x.put("sha256", s.committed().sha256());
+            x.put("bytes", s.committed().bytes());
+            x.put("reused", s.reused());
+            if (s.group() != null) x.put("group", s.group());
+            if (s.seconds() != null) x.put("seconds", s.seconds());
+            if (s.kernel() != null) x.put("kernel", s.kernel());
+            list.add(x);
+        }
+        m.put("slices", list);
+        m.put("report", report);
+        return m;
+    }
+}
