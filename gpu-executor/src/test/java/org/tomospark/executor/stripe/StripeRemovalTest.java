@@ -25,7 +25,7 @@ class StripeRemovalTest {
         for (int k = 0; k < cols.length; k++)
             for (int p = 0; p < NPROJ; p++) striped[p * N + cols[k]] += (float) -Math.log(gain[k]); // −log(g·I/I0)
         float[] cleaned = striped.clone();
-        StripeRemoval.apply(method, cleaned, NPROJ, N, 11);
+        StripeRemoval.apply(StripeParams.of(method, 11), cleaned, NPROJ, N);
 
         double before = TestRecon.psnr(striped, truth), after = TestRecon.psnr(cleaned, truth);
         // stripe columns themselves: mean absolute offset left
@@ -58,7 +58,7 @@ class StripeRemovalTest {
     @Test
     void rejectsEvenWindow() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> StripeRemoval.sorting(new float[64], 8, 8, 4, false));
+                () -> SortingFilter.sorting(new float[64], 8, 8, 4));
         assertTrue(e.getMessage().contains("stripe.size"));
     }
 }

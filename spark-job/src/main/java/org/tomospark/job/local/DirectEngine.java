@@ -78,7 +78,9 @@ public final class DirectEngine {
         long t0 = System.nanoTime();
         try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
             List<CenterSweep.Image> imgs = CenterSweep.run(src, p, row, centers, backend);
-            for (CenterSweep.Image im : imgs) writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height()));
+            String description = p.workflow().sliceDescription();
+            for (CenterSweep.Image im : imgs)
+                writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height(), description));
             writer.writeBytes("contact-sheet.png", PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192,
                     src.metadata().source().replaceAll(".*/", "") + " row " + row)));
             Map<String, Object> report = new java.util.LinkedHashMap<>();
@@ -156,9 +158,10 @@ public final class DirectEngine {
                     cr.found().method().id(), rp.center()) : ""));
             ProgressBar bar = new ProgressBar(log);
             OrthoPreview preview = new OrthoPreview(first, end);
+            String description = rp.workflow().sliceDescription();
             try {
                 VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
-                    committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
+                    committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h, description)));
                     if (req.preview()) preview.accept(row, px, w, h);
                 }, bar::update, req.resume() ? reused::containsKey : null);
                 // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
