@@ -132,7 +132,9 @@ public final class CoreKeys {
             "Paganin: ratio delta/beta of the material.", "", 1e-6, 1e9);
     public static final ConfigKey<Boolean> HALF_ACQUISITION = ConfigKey.bool(WF, "halfAcquisition",
             "360-degree scan with the axis off centre: stitch each projection with the mirrored one 180 degrees later "
-                    + "into a 180-degree sinogram of a wider detector (overlap from center, or found when center=auto).", false);
+                    + "into a 180-degree sinogram of a wider detector (overlap from center, or found when center=auto). The "
+                    + "stitched detector, and so the slice, is round(2d)+1 columns, d the axis's distance from the far detector "
+                    + "edge: centres that round to the same half pixel give the same size (slice.size fixes it outright).", false);
     public static final ConfigKey<Integer> BIN_COLUMNS = ConfigKey.integer(WF, "bin.columns",
             "Detector columns averaged into one before filtering (cuts filter and back-projection work; the slice shrinks too).", 1, 1, 64);
     public static final ConfigKey<Integer> BIN_ROWS = ConfigKey.integer(WF, "bin.rows",
