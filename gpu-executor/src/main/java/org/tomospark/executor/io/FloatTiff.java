@@ -87,14 +87,26 @@ public final class FloatTiff {
 
     /** The ImageDescription of a TIFF, or null if it has none. */
     public static String description(byte[] bytes) throws IOException {
+        return withReader(bytes, r -> {
+            TIFFField f = TIFFDirectory.createFromMetadata(r.getImageMetadata(0)).getTIFFField(BaselineTIFFTagSet.TAG_IMAGE_DESCRIPTION);
+            return f == null ? null : f.getAsString(0);
+        });
+    }
+
+    /** What a reader of the first image yields. */
+    @FunctionalInterface
+    private interface ReaderTask<T> {
+        T apply(ImageReader r) throws IOException;
+    }
+
+    private static <T> T withReader(byte[] bytes, ReaderTask<T> task) throws IOException {
         try (ImageInputStream iis = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
             Iterator<ImageReader> it = ImageIO.getImageReaders(iis);
             if (!it.hasNext()) throw new IOException("not a TIFF image");
             ImageReader r = it.next();
             try {
                 r.setInput(iis);
-                TIFFField f = TIFFDirectory.createFromMetadata(r.getImageMetadata(0)).getTIFFField(BaselineTIFFTagSet.TAG_IMAGE_DESCRIPTION);
-                return f == null ? null : f.getAsString(0);
+                return task.apply(r);
             } finally {
                 r.dispose();
             }
@@ -114,19 +126,11 @@ public final class FloatTiff {
     }
 
     public static Image decode(byte[] bytes) throws IOException {
-        try (ImageInputStream iis = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
-            Iterator<ImageReader> it = ImageIO.getImageReaders(iis);
-            if (!it.hasNext()) throw new IOException("not a TIFF image");
-            ImageReader r = it.next();
-            try {
-                r.setInput(iis);
-                Raster ras = r.read(0).getRaster();
-                int w = ras.getWidth(), h = ras.getHeight();
-                float[] px = ras.getSamples(0, 0, w, h, 0, new float[w * h]);
-                return new Image(w, h, px);
-            } finally {
-                r.dispose();
-            }
-        }
+        return withReader(bytes, r -> {
+            Raster ras = r.read(0).getRaster();
+            int w = ras.getWidth(), h = ras.getHeight();
+            float[] px = ras.getSamples(0, 0, w, h, 0, new float[w * h]);
+            return new Image(w, h, px);
+        });
     }
 }

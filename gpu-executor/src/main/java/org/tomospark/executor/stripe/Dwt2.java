@@ -24,33 +24,37 @@ final class Dwt2 {
 
     void forward(double[] a, int stride, int rows, int cols) {
         check(rows, cols);
-        IntStream.range(0, rows).parallel().forEach(r -> {
-            double[] x = new double[cols], out = new double[cols];
-            for (int j = 0; j < cols; j++) x[j] = a[r * stride + j];
-            analyse(x, out);
-            for (int j = 0; j < cols; j++) a[r * stride + j] = out[j];
-        });
-        IntStream.range(0, cols).parallel().forEach(c -> {
-            double[] x = new double[rows], out = new double[rows];
-            for (int i = 0; i < rows; i++) x[i] = a[i * stride + c];
-            analyse(x, out);
-            for (int i = 0; i < rows; i++) a[i * stride + c] = out[i];
-        });
+        alongRows(a, stride, rows, cols, this::analyse);
+        alongColumns(a, stride, rows, cols, this::analyse);
     }
 
     void inverse(double[] a, int stride, int rows, int cols) {
         check(rows, cols);
+        alongColumns(a, stride, rows, cols, this::synthesise);
+        alongRows(a, stride, rows, cols, this::synthesise);
+    }
+
+    /** A 1-D transform from one array into another of the same length. */
+    @FunctionalInterface
+    private interface Transform1d {
+        void apply(double[] in, double[] out);
+    }
+
+    private static void alongRows(double[] a, int stride, int rows, int cols, Transform1d t) {
+        IntStream.range(0, rows).parallel().forEach(r -> {
+            double[] x = new double[cols], out = new double[cols];
+            System.arraycopy(a, r * stride, x, 0, cols);
+            t.apply(x, out);
+            System.arraycopy(out, 0, a, r * stride, cols);
+        });
+    }
+
+    private static void alongColumns(double[] a, int stride, int rows, int cols, Transform1d t) {
         IntStream.range(0, cols).parallel().forEach(c -> {
             double[] x = new double[rows], out = new double[rows];
             for (int i = 0; i < rows; i++) x[i] = a[i * stride + c];
-            synthesise(x, out);
+            t.apply(x, out);
             for (int i = 0; i < rows; i++) a[i * stride + c] = out[i];
-        });
-        IntStream.range(0, rows).parallel().forEach(r -> {
-            double[] x = new double[cols], out = new double[cols];
-            for (int j = 0; j < cols; j++) x[j] = a[r * stride + j];
-            synthesise(x, out);
-            for (int j = 0; j < cols; j++) a[r * stride + j] = out[j];
         });
     }
 

@@ -1,6 +1,5 @@
 package org.tomospark.job.cli;
 
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.phantom.DemoDataset;
@@ -16,13 +15,6 @@ import static org.junit.jupiter.api.Assertions.*;
 class CliMessagesTest {
     @TempDir
     static Path tmp;
-    static Path scan;
-
-    @BeforeAll
-    static void writeScan() {
-        scan = tmp.resolve("scan.h5");
-        new DemoDataset(DemoDataset.Spec.demo().withSize(32, 2, 30)).writeHdf5(scan);
-    }
 
     /** Runs the CLI with both standard streams captured: {exit code, stdout, stderr}. */
     static Object[] runCapturing(String... args) {
@@ -81,8 +73,10 @@ class CliMessagesTest {
         assertFalse(r.err().contains("/exchange/theta"), r.err());
     }
 
+    /** The settings are checked before the input is opened, so no scan is needed. */
     @Test
     void paganinWithAValueMissingSaysWhichOne() {
+        Path scan = tmp.resolve("never-read.h5");
         CliRun r = CliRun.of("reconstruct", "--input", scan.toString(), "--output", tmp.resolve("pg").toString(),
                 "--phase-energy", "20", "--phase-distance", "0.1", "--delta-beta", "100");
         assertEquals(2, r.code(), r.err());
