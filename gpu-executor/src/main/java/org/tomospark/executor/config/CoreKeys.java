@@ -7,7 +7,6 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.center.CenterFinder;
-import org.tomospark.executor.center.CenterSweep;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.ValueUnit;
@@ -150,7 +149,7 @@ public final class CoreKeys {
         String[] p = s.split(":");
         if (p.length != 3) throw new IllegalArgumentException("expected START:END:STEP");
         double[] v = {Double.parseDouble(p[0].trim()), Double.parseDouble(p[1].trim()), Double.parseDouble(p[2].trim())};
-        CenterSweep.centers(v[0], v[1], v[2]); // validates
+        org.tomospark.executor.center.CenterSweep.centers(v[0], v[1], v[2]); // validates
         return v;
     }
 

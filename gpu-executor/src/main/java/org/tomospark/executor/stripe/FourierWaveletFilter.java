@@ -16,8 +16,9 @@ import java.util.stream.IntStream;
  * frequency at every level); k = 0, the stripe itself, is removed completely. The inverse wavelet transform gives
  * the filtered sinogram.
  *
- * <p>Boundaries: the sinogram is mirrored by at least an eighth of each side, and up to a multiple of 2^levels,
- * so the periodic transform sees no jump at the edges; the padding is dropped at the end.
+ * <p>Boundaries: each side of the sinogram is extended by mirroring at both ends, by an eighth of its length in
+ * all and then up to a multiple of 2^levels, so the periodic transform sees no jump at the edges; the padding is
+ * dropped at the end.
  *
  * <p>What it costs: anything that is constant (or slowly varying) over the angles and sharp across the detector
  * looks like a stripe: the edges of structures centred on the rotation axis. Level l holds details about 2^l
