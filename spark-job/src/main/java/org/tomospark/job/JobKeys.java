@@ -18,7 +18,8 @@ public final class JobKeys {
     }
 
     public static final ConfigKey<String> INPUT = ConfigKey.string(IO, "input",
-            "Input scan URI (hdfs://, file:// or a path): a DataExchange HDF5 file, or 'demo' for the built-in phantom.", "");
+            "Input scan URI (hdfs://, file:// or a path): a DataExchange HDF5 file, a directory of TIFF projections or a raw "
+                    + "binary file (job.input.format), or 'demo' for the built-in phantom.", "");
     public static final ConfigKey<String> OUTPUT = ConfigKey.string(IO, "output",
             "Output directory URI; slices are written as slice_NNNNN.tif (float32), numbered by detector row.", "");
     public static final ConfigKey<Boolean> OVERWRITE = ConfigKey.bool(IO, "overwrite",

@@ -10,9 +10,13 @@ import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.ValueUnit;
 import org.tomospark.executor.pipeline.WorkflowParams;
+import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -36,7 +40,8 @@ public final class CoreKeys {
             "", s -> s.isBlank() ? Double.NaN : s.trim().equalsIgnoreCase("auto") ? AUTO_CENTER : ConfigKey.number(s),
             v -> Double.isNaN(v) || v == AUTO_CENTER || (v >= 0 && v <= 1e6), "number in [0, 1e6], auto, or empty");
     public static final ConfigKey<Double> ANGLES_START = ConfigKey.decimal(GEO, "angles.start",
-            "First projection angle in degrees. Empty: read /exchange/theta from the input.", "", -1e6, 1e6);
+            "First projection angle in degrees. Empty: read the input's angles (/exchange/theta, the TIFF stack's "
+                    + "job.input.tiff.theta file or the raw input's job.input.raw.theta file).", "", -1e6, 1e6);
     public static final ConfigKey<Double> ANGLES_STEP = ConfigKey.decimal(GEO, "angles.step",
             "Angle step in degrees, with angles.start.", "", -360, 360);
     public static final ConfigKey<Integer> SLICE_SIZE = ConfigKey.integer(GEO, "slice.size",
@@ -95,30 +100,52 @@ public final class CoreKeys {
                     + "center_CCCC.CC.tif per centre and contact-sheet.png into the output; empty for a normal run.",
             "", s -> s.isBlank() ? null : parseSweep(s), v -> true, "empty or START:END:STEP");
     public static final ConfigKey<StripeRemoval.Method> STRIPE = ConfigKey.choice(WF, "stripe.method",
-            "Stripe (ring) removal per sinogram before filtering: none; sorting (Vo et al. 2018, sort each column over "
-                    + "angles, median across columns, unsort); offset (the same filter applied as one offset per column: "
-                    + "gain-error stripes, leaves other columns untouched).", "none", StripeRemoval.Method::parse, "none, sorting, offset");
+            "Stripe (ring) removal per sinogram before filtering (docs/stripes.md compares them): none; sorting (Vo et al. "
+                    + "2018, sort each column over angles, median across columns, unsort); offset (the same estimate applied as "
+                    + "one offset per column: gain-error stripes, leaves other columns untouched); fw (Muench et al. 2009 "
+                    + "Fourier-wavelet filter, TomoPy's remove_stripe_fw); all (Vo et al. 2018 combined: dead and fluctuating "
+                    + "columns, large stripes, then sorting; TomoPy's remove_all_stripe).", "none", StripeRemoval.Method::parse,
+            StripeRemoval.Method.choices());
     public static final ConfigKey<Integer> STRIPE_SIZE = ConfigKey.of(WF, "stripe.size",
-            "Median window of the stripe filter across detector columns (odd).", "11", Integer::parseInt,
-            v -> v >= 3 && v <= 255 && v % 2 == 1, "odd integer in [3, 255]");
+            "Median window across detector columns (odd) of sorting and offset, and of the small-stripe pass of all.", "11",
+            Integer::parseInt, v -> v >= 3 && v <= 255 && v % 2 == 1, "odd integer in [3, 255]");
+    public static final ConfigKey<Double> STRIPE_SIGMA = ConfigKey.decimal(WF, "stripe.sigma",
+            "fw: width of the Gaussian that damps the low angular frequencies of the vertical wavelet details, in "
+                    + "frequency indices (cycles over the angular range; TomoPy's sigma); larger also removes stripes that drift "
+                    + "during the scan, and more of the object.", "1", 0.01, 1000);
+    public static final ConfigKey<Integer> STRIPE_LEVEL = ConfigKey.integer(WF, "stripe.level",
+            "fw: wavelet decomposition levels (db5); level l holds stripes about 2^l columns wide, and each level blurs "
+                    + "structures centred on the axis more (docs/stripes.md).", 3, 1, 16);
+    public static final ConfigKey<Double> STRIPE_SNR = ConfigKey.decimal(WF, "stripe.snr",
+            "all: ratio above the noise level at which a column counts as a stripe (Vo's snr); larger finds fewer.", "3", 0.1, 100);
+    public static final ConfigKey<Integer> STRIPE_LARGE_SIZE = ConfigKey.of(WF, "stripe.largeSize",
+            "all: median window across detector columns (odd) of the large-stripe and dead-column passes.", "61",
+            Integer::parseInt, v -> v >= 3 && v <= 1023 && v % 2 == 1, "odd integer in [3, 1023]");
     public static final ConfigKey<Double> PHASE_ENERGY = ConfigKey.decimal(WF, "phase.energy",
             "Paganin phase retrieval: photon energy in keV. Empty: no phase retrieval. With it, give phase.distance, "
                     + "phase.pixelSize and phase.deltaOverBeta; each slice group reads halo rows above and below.", "", 0.1, 1000);
     public static final ConfigKey<Double> PHASE_DISTANCE = ConfigKey.decimal(WF, "phase.distance",
             "Paganin: sample-detector distance in metres.", "", 1e-6, 1000);
     public static final ConfigKey<Double> PHASE_PIXEL = ConfigKey.decimal(WF, "phase.pixelSize",
-            "Paganin: detector pixel size at the sample in metres (e.g. 6.5e-7).", "", 1e-10, 1);
+            "Detector pixel size at the sample in metres (e.g. 6.5e-7): Paganin's pixel size, and the pixel size that "
+                    + "output.unit=metre divides by.", "", 1e-10, 1);
     public static final ConfigKey<Double> PHASE_DB = ConfigKey.decimal(WF, "phase.deltaOverBeta",
             "Paganin: ratio delta/beta of the material.", "", 1e-6, 1e9);
     public static final ConfigKey<Boolean> HALF_ACQUISITION = ConfigKey.bool(WF, "halfAcquisition",
             "360-degree scan with the axis off centre: stitch each projection with the mirrored one 180 degrees later "
-                    + "into a 180-degree sinogram of a wider detector (overlap from center, or found when center=auto).", false);
+                    + "into a 180-degree sinogram of a wider detector (overlap from center, or found when center=auto). The "
+                    + "stitched detector, and so the slice, is round(2d)+1 columns, d the axis's distance from the far detector "
+                    + "edge: centres that round to the same half pixel give the same size (slice.size fixes it outright).", false);
     public static final ConfigKey<Integer> BIN_COLUMNS = ConfigKey.integer(WF, "bin.columns",
             "Detector columns averaged into one before filtering (cuts filter and back-projection work; the slice shrinks too).", 1, 1, 64);
     public static final ConfigKey<Integer> BIN_ROWS = ConfigKey.integer(WF, "bin.rows",
             "Detector rows averaged into one slice; slice k of the output covers rows k*bin..k*bin+bin-1.", 1, 1, 64);
     public static final ConfigKey<Integer> BIN_PROJECTIONS = ConfigKey.integer(WF, "bin.projections",
             "Consecutive projections averaged into one (at their mean angle).", 1, 1, 64);
+    public static final ConfigKey<ValueUnit.Kind> OUTPUT_UNIT = ConfigKey.choice(WF, "output.unit",
+            "Unit of the reconstructed values, the same whatever the binning: pixel (1/px, linear attenuation per original "
+                    + "detector pixel) or metre (1/m, needs phase.pixelSize). Recorded in report.json and in each slice's "
+                    + "TIFF ImageDescription (vunit).", "pixel", ValueUnit.Kind::parse, "pixel, metre");
 
     static double[] parseSweep(String s) {
         String[] p = s.split(":");
@@ -135,21 +162,54 @@ public final class CoreKeys {
 
     /** The workflow options from settings (center=auto sets the centre method). */
     public static WorkflowParams workflow(Settings s) {
+        StripeParams stripe = new StripeParams(s.get(STRIPE), s.get(STRIPE_SIZE), s.get(STRIPE_SIGMA), s.get(STRIPE_LEVEL),
+                s.get(STRIPE_SNR), s.get(STRIPE_LARGE_SIZE));
         WorkflowParams w = WorkflowParams.NONE
-                .withStripe(s.get(STRIPE), s.get(STRIPE_SIZE))
+                .withStripe(stripe)
                 .withHalfAcquisition(s.get(HALF_ACQUISITION))
                 .withBinning(s.get(BIN_COLUMNS), s.get(BIN_ROWS), s.get(BIN_PROJECTIONS))
                 .withCenterSearchRadius(s.get(CENTER_SEARCH_RADIUS));
         if (s.get(CENTER) == AUTO_CENTER) w = w.withCenterMethod(s.get(CENTER_METHOD));
-        double e = s.get(PHASE_ENERGY), z = s.get(PHASE_DISTANCE), px = s.get(PHASE_PIXEL), db = s.get(PHASE_DB);
-        if (!Double.isNaN(e)) {
-            if (Double.isNaN(z) || Double.isNaN(px) || Double.isNaN(db))
-                throw new IllegalArgumentException("config key phase.energy is set: phase.distance, phase.pixelSize and phase.deltaOverBeta must be set too");
-            w = w.withPaganin(new PaganinParams(e, z, px, db));
-        } else if (!Double.isNaN(z) || !Double.isNaN(px) || !Double.isNaN(db)) {
-            throw new IllegalArgumentException("config keys phase.distance/phase.pixelSize/phase.deltaOverBeta need phase.energy");
+        PaganinParams pg = paganin(s);
+        if (pg != null) w = w.withPaganin(pg);
+        return w.withUnit(unit(s, pg != null));
+    }
+
+    /**
+     * Paganin phase retrieval from its four keys, or null when none is set. When some are set but not all, the error
+     * names the missing ones (phase.pixelSize alone is no request for phase retrieval: output.unit=metre uses it too).
+     */
+    static PaganinParams paganin(Settings s) {
+        List<ConfigKey<Double>> keys = List.of(PHASE_ENERGY, PHASE_DISTANCE, PHASE_PIXEL, PHASE_DB);
+        List<String> set = new ArrayList<>(), missing = new ArrayList<>();
+        for (ConfigKey<Double> k : keys) (Double.isNaN(s.get(k)) ? missing : set).add(k.name());
+        if (missing.isEmpty())
+            return new PaganinParams(s.get(PHASE_ENERGY), s.get(PHASE_DISTANCE), s.get(PHASE_PIXEL), s.get(PHASE_DB));
+        if (set.isEmpty() || set.equals(List.of(PHASE_PIXEL.name()))) return null;
+        throw new IllegalArgumentException("Paganin phase retrieval: " + listing(set) + (set.size() == 1 ? " is" : " are")
+                + " set but " + listing(missing) + (missing.size() == 1 ? " is" : " are")
+                + " missing (options --phase-energy, --phase-distance, --pixel-size, --delta-beta; all four are needed)");
+    }
+
+    /** "a", "a and b", "a, b and c". */
+    static String listing(List<String> items) {
+        int n = items.size();
+        return n == 1 ? items.get(0) : String.join(", ", items.subList(0, n - 1)) + " and " + items.get(n - 1);
+    }
+
+    /** The output unit; metre divides by phase.pixelSize, which must then be set (and is otherwise only Paganin's). */
+    static ValueUnit unit(Settings s, boolean paganin) {
+        double px = s.get(PHASE_PIXEL);
+        ValueUnit.Kind kind = s.get(OUTPUT_UNIT);
+        if (kind == ValueUnit.Kind.METRE) {
+            if (Double.isNaN(px))
+                throw new IllegalArgumentException("config key output.unit=metre needs the pixel size: set phase.pixelSize (--pixel-size)");
+            return ValueUnit.perMetre(px);
         }
-        return w;
+        if (!Double.isNaN(px) && !paganin)
+            throw new IllegalArgumentException("config key phase.pixelSize is set but unused: it serves Paganin phase retrieval "
+                    + "(with phase.energy, phase.distance, phase.deltaOverBeta) and output.unit=metre");
+        return new ValueUnit(kind, px);
     }
 
     static int[] parseInts(String s, int n) {

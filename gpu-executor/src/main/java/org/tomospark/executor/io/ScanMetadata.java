@@ -5,14 +5,26 @@ import java.util.Arrays;
 
 /**
  * What the driver reads of a scan before planning: shape, sample type, angles and the number of
- * flat and dark frames. {@code source} names the file in messages.
+ * flat and dark frames. {@code source} names the file in messages, {@code anglesSource} where the angles
+ * come from (a dataset, or a file and the config key that names it), so that a message about missing
+ * angles names the right thing.
  */
 public record ScanMetadata(String source, int numProjections, int rows, int width, SampleType sampleType,
-                           double[] anglesDeg, int numFlats, int numDarks) implements Serializable {
+                           double[] anglesDeg, int numFlats, int numDarks, String anglesSource) implements Serializable {
 
     public enum SampleType { UINT16, FLOAT32 }
 
+    /** Where a DataExchange file keeps its angles. */
+    public static final String DATA_EXCHANGE_ANGLES = "/exchange/theta";
+
+    /** A scan whose angles, if any, come from a DataExchange file's {@value #DATA_EXCHANGE_ANGLES}. */
+    public ScanMetadata(String source, int numProjections, int rows, int width, SampleType sampleType,
+                        double[] anglesDeg, int numFlats, int numDarks) {
+        this(source, numProjections, rows, width, sampleType, anglesDeg, numFlats, numDarks, DATA_EXCHANGE_ANGLES);
+    }
+
     public ScanMetadata {
+        if (anglesSource == null || anglesSource.isBlank()) anglesSource = DATA_EXCHANGE_ANGLES;
         if (numProjections < 1 || rows < 1 || width < 2)
             throw new IllegalArgumentException(source + ": projection data must be [angles >= 1, rows >= 1, columns >= 2], got ["
                     + numProjections + ", " + rows + ", " + width + "]");
@@ -35,7 +47,7 @@ public record ScanMetadata(String source, int numProjections, int rows, int widt
     public boolean equals(Object o) {
         return o instanceof ScanMetadata m && m.source.equals(source) && m.numProjections == numProjections && m.rows == rows
                 && m.width == width && m.sampleType == sampleType && Arrays.equals(m.anglesDeg, anglesDeg)
-                && m.numFlats == numFlats && m.numDarks == numDarks;
+                && m.numFlats == numFlats && m.numDarks == numDarks && m.anglesSource.equals(anglesSource);
     }
 
     @Override

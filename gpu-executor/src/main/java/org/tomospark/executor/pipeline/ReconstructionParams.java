@@ -98,7 +98,8 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         ScanGeometry.Builder b = ScanGeometry.builder().detectorWidth(meta.width());
         if (!Double.isNaN(angleStartDeg)) b.anglesStartStep(angleStartDeg, angleStepDeg, meta.numProjections());
         else if (meta.anglesDeg() != null) b.anglesDeg(meta.anglesDeg());
-        else throw new IllegalArgumentException(meta.source() + ": the scan has no angles (/exchange/theta); give angles.start and angles.step");
+        else throw new IllegalArgumentException(meta.source() + ": the scan has no angles (" + meta.anglesSource()
+                    + "); give angles.start and angles.step");
         if (!Double.isNaN(center)) b.centerOfRotation(center);
         if (axisCorrection != null) b.axisCorrection(axisCorrection);
         return b.build();

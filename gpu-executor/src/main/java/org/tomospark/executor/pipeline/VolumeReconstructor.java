@@ -72,8 +72,7 @@ public final class VolumeReconstructor {
         c.put("effective", wf.effective().centerOfRotation());
         m.put("center", c);
         WorkflowParams w = p.workflow();
-        m.put("stripeRemoval", w.stripe() == org.tomospark.executor.stripe.StripeRemoval.Method.NONE ? "none"
-                : w.stripe().id() + " (size " + w.stripeSize() + ")");
+        m.put("stripeRemoval", w.stripe().describe());
         if (w.paganin() != null) {
             java.util.Map<String, Object> pg = new java.util.LinkedHashMap<>();
             pg.put("energyKeV", w.paganin().energyKeV());

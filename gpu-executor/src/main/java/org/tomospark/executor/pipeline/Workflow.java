@@ -24,7 +24,9 @@ import java.util.stream.IntStream;
  *   consecutive projections are averaged (attenuation), so filtering, stripe removal, stitching and
  *   back-projection, the bulk of the work, run on the binned data;</li>
  *   <li>stripe removal, per sinogram;</li>
- *   <li>half-acquisition stitching (360° offset axis → 180° of a wider detector).</li>
+ *   <li>half-acquisition stitching (360° offset axis → 180° of a wider detector);</li>
+ *   <li>scaling to the output unit ({@link ValueUnit}): attenuation per original detector pixel, or per metre,
+ *   whatever the binning.</li>
  * </ol>
  * Geometry: binning maps column j' to the mean of columns b·j'…b·j'+b−1 (centre at b·j' + (b−1)/2), so the
  * centre becomes (c − (b−1)/2)/b; binned projections take the mean angle. Output slice k of a run with
@@ -64,11 +66,11 @@ public final class Workflow {
 
     /**
      * Whether the flat/dark correction and −log are the only sinogram stages (no phase retrieval, binning, stripe
-     * removal or stitching), so that a backend may do them on its device.
+     * removal, stitching or scaling to another unit), so that a backend may do them on its device.
      */
     public boolean correctionOnly() {
         return wp.paganin() == null && wp.binRows() == 1 && wp.binColumns() == 1 && wp.binProjections() == 1
-                && wp.stripe() == StripeRemoval.Method.NONE && !wp.halfAcquisition();
+                && !wp.stripe().active() && !wp.halfAcquisition() && wp.unit().sinogramScale(wp.binColumns()) == 1;
     }
 
     /** Extra detector rows a group reads above and below its own (Paganin's 2-D filter); 0 without phase retrieval. */
@@ -144,14 +146,26 @@ public final class Workflow {
         }
         sinos = binSinograms(sinos, n, m);
         int bn = binned.numProjections(), bm = binned.detectorWidth();
-        if (wp.stripe() != StripeRemoval.Method.NONE)
-            for (float[] s : sinos) StripeRemoval.apply(wp.stripe(), s, bn, bm, wp.stripeSize());
+        if (wp.stripe().active())
+            for (float[] s : sinos) StripeRemoval.apply(wp.stripe(), s, bn, bm);
         if (wp.halfAcquisition()) {
             float[][] st = new float[sinos.length][];
             for (int i = 0; i < sinos.length; i++) st[i] = HalfAcquisition.stitch(sinos[i], binned).sinogram();
             sinos = st;
         }
+        scaleToUnit(sinos);
         return new Sinograms(sinos, stats);
+    }
+
+    /** Scales the sinograms so that their reconstruction is in {@link WorkflowParams#unit}, whatever the column binning. */
+    void scaleToUnit(float[][] sinos) {
+        double scale = wp.unit().sinogramScale(wp.binColumns());
+        if (scale == 1) return;
+        float f = (float) scale;
+        IntStream.range(0, sinos.length).parallel().forEach(i -> {
+            float[] s = sinos[i];
+            for (int k = 0; k < s.length; k++) s[k] *= f;
+        });
     }
 
     float[][] binSinograms(float[][] s, int n, int m) {

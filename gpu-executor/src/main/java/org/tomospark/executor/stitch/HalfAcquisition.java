@@ -3,6 +3,8 @@ package org.tomospark.executor.stitch;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.ScanGeometry;
 
+import java.util.Arrays;
+
 /**
  * 360° scans with the rotation axis off the detector centre ("half acquisition", offset axis): each
  * projection sees a bit more than half of the object, and the projection at θ+180° sees the other half
@@ -12,9 +14,13 @@ import org.tomospark.executor.geometry.ScanGeometry;
  * found by correlating each projection with the mirror image of the one 180° away
  * ({@link CenterFinder#correlation}, any overlap of at least 8 columns).
  *
- * <p>Stitched detector (axis left of centre; mirrored otherwise): {@code L = ⌈width−1−2c⌉} columns are added
- * on the left, so original column j sits at stitched column j+L and the axis at {@code C = c+L}; the stitched
- * width is {@code width+L}. Stitched column J holds the line integral at t = J − C. The original projection
+ * <p>Stitched detector (axis left of centre; mirrored otherwise): {@code L = width − 1 − round(2c)} columns are
+ * added on the left, so original column j sits at stitched column j+L and the axis at {@code C = c+L}; the
+ * stitched width is {@code width+L = round(2d) + 1}, d = width−1−c being the axis's distance from the far edge
+ * (round: to the nearest integer, halves up). The width depends on the centre only through 2c rounded, so runs
+ * with a given centre and with a found one a few hundredths away (30.5 and 30.494) make slices of one size that
+ * can be subtracted; where round(2c) falls short of 2c, the outermost stitched column lies up to half a pixel
+ * beyond the data and takes the edge value. Stitched column J holds the line integral at t = J − C. The original projection
  * covers t ∈ [−c, width−1−c]; the one at θ+180° covers t ∈ [c−(width−1), c] at its column c − t (cubic
  * interpolation when 2c is not an integer). In the overlap t ∈ [−c, c] the two are blended with weights
  * that ramp linearly across it, so a residual gain difference leaves no seam.
@@ -31,7 +37,7 @@ public final class HalfAcquisition {
     public static ScanGeometry stitchedGeometry(ScanGeometry raw) {
         Layout l = layout(raw);
         double[] ang = raw.anglesRad();
-        return ScanGeometry.builder().detectorWidth(l.width).anglesRad(java.util.Arrays.copyOf(ang, l.nHalf)).centerOfRotation(l.center).build();
+        return ScanGeometry.builder().detectorWidth(l.width).anglesRad(Arrays.copyOf(ang, l.nHalf)).centerOfRotation(l.center).build();
     }
 
     record Layout(boolean axisLeft, int addLeft, int width, double center, int nHalf) {
@@ -48,12 +54,13 @@ public final class HalfAcquisition {
         double step = raw.angularCoverage() / ang.length;
         while (nHalf < ang.length && Math.abs(ang[nHalf] - ang[0]) < Math.PI - 0.5 * step) nHalf++;
         boolean left = c <= (m - 1) / 2.0;
+        long twoC = Math.round(2 * c);
         if (left) {
-            int add = (int) Math.ceil(m - 1 - 2 * c - 1e-9);
+            int add = (int) (m - 1 - twoC);
             return new Layout(true, add, m + add, c + add, nHalf);
         } else {
             // mirror image of the left case: add columns on the right, the axis stays at c
-            int add = (int) Math.ceil(2 * c - (m - 1) - 1e-9);
+            int add = (int) (twoC - (m - 1));
             return new Layout(false, 0, m + add, c, nHalf);
         }
     }

@@ -50,6 +50,34 @@ class FloatTiffTest {
         for (int i = 0; i < px.length; i++) assertEquals(Float.floatToRawIntBits(px[i]), Float.floatToRawIntBits(img.pixels()[i]));
     }
 
+    /** The ImageDescription (tag 270, ASCII) as the bytes hold it, and the image still plain float32 grayscale. */
+    @Test
+    void descriptionIsWrittenAsImageDescriptionTag() throws Exception {
+        int w = 8, h = 5;
+        float[] px = new float[w * h];
+        for (int i = 0; i < px.length; i++) px[i] = i * 0.25f;
+        String text = "ImageJ=1.11a\nvunit=1/px\ntomospark.unit=1/px\n";
+        byte[] tif = FloatTiff.encode(px, w, h, text);
+        ByteBuffer bb = ByteBuffer.wrap(tif).order(tif[0] == 'I' ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);
+        int ifd = bb.getInt(4), n = bb.getShort(ifd) & 0xffff;
+        String found = null;
+        for (int i = 0; i < n; i++) {
+            int e = ifd + 2 + 12 * i;
+            if ((bb.getShort(e) & 0xffff) != 270) continue;
+            assertEquals(2, bb.getShort(e + 2), "ASCII");
+            int count = bb.getInt(e + 4), off = bb.getInt(e + 8);
+            assertEquals(text.length() + 1, count, "NUL-terminated");
+            found = new String(tif, off, count - 1, java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        assertEquals(text, found);
+        assertEquals(text, FloatTiff.description(tif));
+        Map<Integer, Long> t = tags(tif);
+        assertEquals(32, t.get(258));
+        assertEquals(3, t.get(339));
+        assertArrayEquals(px, FloatTiff.decode(tif).pixels());
+        assertNull(FloatTiff.description(FloatTiff.encode(px, w, h)));
+    }
+
     @Test
     void rejectsWrongSize() {
         assertThrows(IllegalArgumentException.class, () -> FloatTiff.encode(new float[5], 2, 3));

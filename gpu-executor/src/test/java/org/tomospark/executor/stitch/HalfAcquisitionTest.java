@@ -15,6 +15,22 @@ import static org.junit.jupiter.api.Assertions.*;
 /** A 360° scan with the axis 55 px left of centre: the object does not fit on the detector in any projection. */
 class HalfAcquisitionTest {
 
+    /** The stitched width is round(2d) + 1, d the axis's distance from the far detector edge: not the exact centre. */
+    @Test
+    void stitchedWidthDependsOnTheCentreRoundedToHalfAPixel() {
+        ScanGeometry g = ScanGeometry.builder().detectorWidth(222).anglesRange(360, 720).build();
+        assertEquals(382, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(30.5)).detectorWidth());
+        assertEquals(382, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(30.494)).detectorWidth(), "a found centre near 30.5");
+        assertEquals(382, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(30.72)).detectorWidth());
+        assertEquals(383, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(30.2)).detectorWidth());
+        assertEquals(381, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(30.8)).detectorWidth());
+        // axis right of centre: mirrored, d = c
+        assertEquals(2 * 190 + 1, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(190.03)).detectorWidth());
+        assertEquals(2 * 190 + 2, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(190.5)).detectorWidth());
+        // the axis sits where the stitched detector puts the original columns: c + (width - 1 - round(2c))
+        assertEquals(30.494 + 221 - 61, HalfAcquisition.stitchedGeometry(g.withCenterOfRotation(30.494)).centerOfRotation(), 1e-12);
+    }
+
     @Test
     void stitchedScanReconstructsTheFullFieldOfView() {
         int w = 160;

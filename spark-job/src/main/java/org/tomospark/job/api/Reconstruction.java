@@ -109,7 +109,7 @@ public final class Reconstruction {
         public Builder centerAuto(String method) { settings = WorkflowSettings.centerAuto(settings, method); return this; }
         /** Largest distance of the searched centre from the detector centre, px (0: the method's default). */
         public Builder centerSearchRadius(double px) { return with(CoreKeys.CENTER_SEARCH_RADIUS.name(), WorkflowSettings.num(px)); }
-        /** Stripe (ring) removal: none, sorting or offset, with the default median window. */
+        /** Stripe (ring) removal: none, sorting, offset, fw or all, with the default settings (stripe.* keys through {@link #conf}). */
         public Builder stripe(String method) { settings = WorkflowSettings.stripe(settings, method, null); return this; }
         /** Stripe removal with an odd median window across detector columns. */
         public Builder stripe(String method, int size) { settings = WorkflowSettings.stripe(settings, method, size); return this; }

@@ -25,13 +25,17 @@ import java.util.concurrent.Callable;
  * file, then {@code --conf key=value}, then the explicit options.
  */
 @Command(name = "reconstruct", mixinStandardHelpOptions = true,
-        description = "Reconstruct a DataExchange scan (or the built-in demo) into float32 TIFF slices.")
+        description = "Reconstruct a scan (DataExchange HDF5, TIFF stack or raw binary; or the built-in demo) into float32 TIFF slices.")
 public final class ReconstructCommand implements Callable<Integer> {
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "demo", description = "'demo' reconstructs the built-in phantom scan.")
     String dataset;
 
-    @Option(names = "--input", paramLabel = "URI", description = "DataExchange HDF5 file (hdfs://, file:// or a path). Taken literally, not URI-decoded: '%20' is three characters, and '#', '%' and spaces are part of the name.")
+    // picocli formats descriptions with String.format: a literal percent sign is written %%
+    @Option(names = "--input", paramLabel = "URI", description = "The scan (hdfs://, file:// or a path): a DataExchange HDF5 file, "
+            + "a directory of TIFF projections (job.input.tiff.*) or a raw binary file (job.input.raw.*); job.input.format "
+            + "picks one, auto by default. Taken literally, not URI-decoded: '%%20' is three characters, and '#', '%%' and "
+            + "spaces are part of the name.")
     String input;
 
     @Option(names = "--output", paramLabel = "URI", description = "Output directory for slice_NNNNN.tif.")
@@ -46,7 +50,7 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--center-sweep", paramLabel = "START:END:STEP", description = "Reconstruct the middle slice at each centre into the output (center_CCCC.CC.tif per centre + contact-sheet.png) instead of the volume.")
     String centerSweep;
 
-    @Option(names = "--stripe", paramLabel = "METHOD", description = "Stripe/ring removal: none, sorting, offset.")
+    @Option(names = "--stripe", paramLabel = "METHOD", description = "Stripe/ring removal: none, sorting, offset, fw, all (docs/stripes.md says which to use when; settings: stripe.* keys).")
     String stripe;
 
     @Option(names = "--phase-energy", paramLabel = "KEV", description = "Paganin phase retrieval: photon energy in keV (with --phase-distance, --pixel-size, --delta-beta).")
@@ -55,7 +59,7 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--phase-distance", paramLabel = "METRES", description = "Paganin: sample-detector distance in metres.")
     String phaseDistance;
 
-    @Option(names = "--pixel-size", paramLabel = "METRES", description = "Paganin: pixel size in metres.")
+    @Option(names = "--pixel-size", paramLabel = "METRES", description = "Detector pixel size at the sample in metres: for Paganin, and for --conf output.unit=metre.")
     String pixelSize;
 
     @Option(names = "--delta-beta", paramLabel = "RATIO", description = "Paganin: delta/beta.")

@@ -65,7 +65,8 @@ public final class RawBinarySource implements ProjectionSource {
             theta = TiffStackSource.readAngles(tp.getFileSystem(conf), tp, sh[0]);
         }
         this.meta = new ScanMetadata(uri, sh[0], sh[1], sh[2],
-                bytesPerSample == 2 ? ScanMetadata.SampleType.UINT16 : ScanMetadata.SampleType.FLOAT32, theta, flatFrames, darkFrames);
+                bytesPerSample == 2 ? ScanMetadata.SampleType.UINT16 : ScanMetadata.SampleType.FLOAT32, theta, flatFrames, darkFrames,
+                "a text file of angles named by config key job.input.raw.theta, which is empty");
     }
 
     private long length(Path p) throws IOException {

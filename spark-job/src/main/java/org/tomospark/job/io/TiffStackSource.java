@@ -77,6 +77,7 @@ public final class TiffStackSource implements ProjectionSource {
                 }
         }
         double[] theta = null;
+        String anglesSource;
         if (!o.tiffTheta().isBlank()) {
             Path tp = new Path(dir, o.tiffTheta());
             if (fs.exists(tp)) {
@@ -85,8 +86,12 @@ public final class TiffStackSource implements ProjectionSource {
             }
             else if (!o.tiffTheta().equals(DEFAULT_THETA)) // the default file is optional; one the user named is not
                 throw new IllegalArgumentException(tp + ": angles file not found (job.input.tiff.theta=" + o.tiffTheta() + ")");
+            anglesSource = "no " + o.tiffTheta() + " in the directory: a text file of angles in degrees, one per line, "
+                    + "named by config key job.input.tiff.theta";
+        } else {
+            anglesSource = "config key job.input.tiff.theta, the angles file, is empty";
         }
-        this.meta = new ScanMetadata(name, projections.length, rows, width, type, theta, flats.length, darks.length);
+        this.meta = new ScanMetadata(name, projections.length, rows, width, type, theta, flats.length, darks.length, anglesSource);
     }
 
     /** The default of job.input.tiff.theta: used when present, else angles.start and angles.step. */

@@ -102,7 +102,9 @@ public final class DirectEngine {
         long t0 = System.nanoTime();
         try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
             List<CenterSweep.Image> imgs = CenterSweep.run(src, p, row, centers, backend);
-            for (CenterSweep.Image im : imgs) writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height()));
+            String description = p.workflow().sliceDescription();
+            for (CenterSweep.Image im : imgs)
+                writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height(), description));
             lock.ensureHeld();
             writer.writeBytes("contact-sheet.png", PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192,
                     src.metadata().source().replaceAll(".*/", "") + " row " + row)));
@@ -211,10 +213,11 @@ public final class DirectEngine {
         ProgressBar bar = new ProgressBar(log);
         OrthoPreview preview = new OrthoPreview(first, end);
         long[] writeNs = {0};
+        String description = rp.workflow().sliceDescription();
         VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
             lock.ensureHeld();
             long t0 = System.nanoTime();
-            committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h)));
+            committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h, description)));
             writeNs[0] += System.nanoTime() - t0;
             if (req.preview()) preview.accept(row, px, w, h);
         }, bar::update, req.resume() ? reused::containsKey : null);

@@ -37,6 +37,7 @@ public final class RunReport {
         geo.put("slice", Map.of("width", s.slice().width(), "height", s.slice().height(), "roi",
                 List.of(s.slice().roiCol(), s.slice().roiRow(), s.slice().roiCols(), s.slice().roiRows())));
         m.put("geometry", geo);
+        m.put("unit", req.params().workflow().unit().describe(req.params().workflow().binColumns()));
         m.put("filter", Map.of("window", req.params().filter().window().id(), "cutoff", req.params().filter().cutoff(),
                 "padding", req.params().filter().padding().name().toLowerCase()));
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
@@ -117,7 +118,8 @@ public final class RunReport {
                 s.slices() - s.skipped(), s.skipped(), s.slice().roiCols(), s.slice().roiRows(), s.scan().numProjections(),
                 s.elapsedNanos() / 1e9));
         sb.append(String.format("  backend %s (%s; %s)%n", s.backend(), s.device(), s.variant()));
-        sb.append(String.format("  centre %s, filter %s%n", centerLine(s), req.params().filter().window().id()));
+        sb.append(String.format("  centre %s, filter %s, values in %s%n", centerLine(s), req.params().filter().window().id(),
+                req.params().workflow().unit().symbol()));
         Object stripe = s.workflow().get("stripeRemoval");
         if (stripe != null && !"none".equals(stripe)) sb.append("  stripe removal: ").append(stripe).append('\n');
         if (s.workflow().get("phaseRetrieval") != null) sb.append("  Paganin phase retrieval: ").append(s.workflow().get("phaseRetrieval")).append('\n');

@@ -59,11 +59,12 @@ public final class GroupTask {
         OutputCommit out = new OutputCommit(plan.output(), conf);
         List<OutputCommit.Committed> committed = new ArrayList<>();
         List<SliceProfile> profiles = new ArrayList<>();
+        String description = plan.params().workflow().sliceDescription();
         for (int i = 0; i < res.slices().length; i++) {
             int index = res.firstRow() + i; // output slice index: detector row, or row bin
             if (plan.skipped(index)) continue;
             float[] px = res.slices()[i];
-            committed.add(out.commitSlice(index, FloatTiff.encode(px, res.width(), res.height())));
+            committed.add(out.commitSlice(index, FloatTiff.encode(px, res.width(), res.height(), description)));
             profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
                     OrthoPreview.centralColumn(px, res.width(), res.height())));
         }

@@ -16,7 +16,7 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-/** Issue 5 on the command line: --center auto, the sweep, preview and report, stripe/binning/half acquisition options. */
+/** The workflow on the command line: --center auto, the sweep, preview and report, stripe/binning/half acquisition options, units. */
 class CliWorkflowTest {
     @TempDir
     static Path tmp;
@@ -113,6 +113,36 @@ class CliWorkflowTest {
             assertTrue(st[1] > 20, "tile " + i + " has structure: sd " + st[1]);
             assertTrue(lit(sheet, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");
         }
+    }
+
+    /** The unit of the values, in report.json and in every slice's ImageDescription; per metre with the pixel size. */
+    @Test
+    void outputRecordsTheUnitOfItsValues() throws Exception {
+        Path scan = tmp.resolve("units.h5");
+        new DemoDataset(DemoDataset.Spec.demo().withSize(64, 4, 90).withNoise(false)).writeHdf5(scan);
+        Path px = tmp.resolve("units-px"), m = tmp.resolve("units-m");
+        CliRun a = cli("reconstruct", "--input", scan.toString(), "--output", px.toString(), "--backend", "java", "--bin", "2",
+                "--stripe", "fw");
+        assertEquals(0, a.code(), a.err());
+        CliRun b = cli("reconstruct", "--input", scan.toString(), "--output", m.toString(), "--backend", "java", "--bin", "2",
+                "--stripe", "fw", "--pixel-size", "2e-6", "--conf", "output.unit=metre");
+        assertEquals(0, b.code(), b.err());
+        JsonNode ra = report(px), rb = report(m);
+        assertEquals("1/px", ra.at("/unit/symbol").asText());
+        assertEquals("linear attenuation coefficient per original detector pixel", ra.at("/unit/meaning").asText());
+        assertEquals(2, ra.at("/unit/voxelSizePx").asInt());
+        assertEquals("1/m", rb.at("/unit/symbol").asText());
+        assertEquals(4e-6, rb.at("/unit/voxelSizeM").asDouble(), 1e-18);
+        assertEquals("fw (sigma 1, level 3, db5)", ra.at("/workflow/stripeRemoval").asText());
+        assertTrue(a.err().contains("values in 1/px"), a.err());
+        byte[] ta = Files.readAllBytes(px.resolve("slice_00000.tif")), tb = Files.readAllBytes(m.resolve("slice_00000.tif"));
+        String da = FloatTiff.description(ta), db = FloatTiff.description(tb);
+        assertTrue(da.startsWith("ImageJ=") && da.contains("\nvunit=1/px\n") && da.contains("tomospark.voxelSizePx=2\n"), da);
+        assertTrue(db.contains("\nvunit=1/m\n") && db.contains("tomospark.voxelSizeM=4.0E-6\n"), db);
+        float[] va = FloatTiff.decode(ta).pixels(), vb = FloatTiff.decode(tb).pixels();
+        double max = 0;
+        for (float v : va) max = Math.max(max, Math.abs(v));
+        for (int i = 0; i < va.length; i++) assertEquals(va[i] / 2e-6, vb[i], 1e-4 * max / 2e-6, "pixel " + i);
     }
 
     @Test
