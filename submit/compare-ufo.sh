@@ -15,7 +15,7 @@ export UFO_DEVICE_TYPE=${UFO_DEVICE_TYPE:-cpu}   # UFO looks for GPUs only unles
 WORK=${WORK:-target/ufo-compare}
 rm -rf "$WORK"; mkdir -p "$WORK"
 mvn -o -q -pl gpu-executor compile
-mvn -o -q -pl gpu-executor dependency:build-classpath -Dmdep.outputFile=target/cp.txt
+mvn -o -q -pl gpu-executor dependency:build-classpath -Dmdep.outputFile=target/cp.txt -DincludeScope=runtime
 CP="$(cat gpu-executor/target/cp.txt):gpu-executor/target/classes"
 JAVA="java --add-modules jdk.incubator.vector -cp $CP"
 $JAVA org.tomospark.executor.backend.opencl.UfoCompare write "$WORK/in" "$W" "$N" "$S" 2>/dev/null

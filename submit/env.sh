@@ -5,15 +5,19 @@ CPFILE="$ROOT/spark-job/target/classpath.txt"
 
 needs_build() {
   [ -f "$JAR" ] && [ -f "$CPFILE" ] || return 0
+  # the classpath file is made by the command below: when this script changes, it is made again
+  [ "$ROOT/submit/env.sh" -nt "$CPFILE" ] && return 0
   # rebuild when any source, resource or pom is newer than the jar
   [ -n "$(find "$ROOT/pom.xml" "$ROOT/gpu-executor/pom.xml" "$ROOT/spark-job/pom.xml" "$ROOT/gpu-executor/src/main" \
           "$ROOT/spark-job/src/main" "$ROOT/kernels" -newer "$JAR" -type f 2>/dev/null | head -1)" ]
 }
 
 if needs_build; then
+  # the launch classpath holds runtime dependencies only: no test jars (the plugin's scope filter is includeScope)
   echo "tomospark: building (mvn install -DskipTests) ..." >&2
   (cd "$ROOT" && mvn -q -B -DskipTests install >&2 && \
-   mvn -q -B -pl spark-job dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -Dmdep.includeScope=runtime >&2)
+   mvn -q -B -pl spark-job dependency:build-classpath -Dmdep.outputFile=target/classpath.txt -DincludeScope=runtime >&2 && \
+   touch "$CPFILE")
 fi
 
 # Signal chaining for native GPU/OpenCL libraries that install their own SIGSEGV handlers (PoCL's LLVM, vendor

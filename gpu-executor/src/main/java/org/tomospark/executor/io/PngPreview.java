@@ -2,6 +2,7 @@ package org.tomospark.executor.io;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
+import java.awt.image.DataBufferByte;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,7 +33,7 @@ public final class PngPreview {
 
     public static BufferedImage toImage(float[] px, int width, int height, float lo, float hi) {
         BufferedImage img = new BufferedImage(width, height, BufferedImage.TYPE_BYTE_GRAY);
-        byte[] dst = ((java.awt.image.DataBufferByte) img.getRaster().getDataBuffer()).getData();
+        byte[] dst = ((DataBufferByte) img.getRaster().getDataBuffer()).getData();
         float scale = 255f / (hi - lo);
         for (int i = 0; i < width * height; i++) {
             float v = px[i];

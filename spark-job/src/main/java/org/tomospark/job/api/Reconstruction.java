@@ -67,7 +67,8 @@ public final class Reconstruction {
 
     /**
      * A centre sweep: the centres (raw detector pixels), the image written for each ({@code center_CCCC.CC.tif},
-     * in the same order), the contact sheet's file name, all relative to {@code output}, and the sweep's report.
+     * in the same order), the contact sheet's file name, all relative to {@code output}, and the sweep's report. The
+     * contact sheet is null when it could not be made; the report's warnings say why.
      */
     public record Sweep(String output, int row, List<Double> centers, List<String> images, String contactSheet,
                         Map<String, Object> report) {

@@ -16,6 +16,7 @@ import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
@@ -106,8 +107,9 @@ public final class DirectEngine {
             for (CenterSweep.Image im : imgs)
                 writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height(), description));
             lock.ensureHeld();
-            writer.writeBytes("contact-sheet.png", PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192,
-                    src.metadata().source().replaceAll(".*/", "") + " row " + row)));
+            CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
+            boolean sheet = cosmetic.run("contact-sheet.png", () -> writer.writeBytes("contact-sheet.png",
+                    PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row " + row))));
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("software", "tomospark " + Version.get());
             report.put("mode", "center sweep");
@@ -117,13 +119,14 @@ public final class DirectEngine {
             report.put("row", row);
             report.put("centers", Arrays.stream(centers).boxed().toList());
             report.put("images", imgs.stream().map(CenterSweep.Image::fileName).toList());
-            report.put("contactSheet", "contact-sheet.png");
+            report.put("contactSheet", sheet ? "contact-sheet.png" : null);
             report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
             report.put("seconds", (System.nanoTime() - t0) / 1e9);
+            cosmetic.addTo(report);
             writer.writeBytes("report.json", RunReport.toJson(report));
             writer.writeBytes("_SUCCESS", new byte[0]);
-            log.printf("Centre sweep: %d images center_*.tif and contact-sheet.png in %s (%.2f s)%n", imgs.size(), req.output(),
-                    (System.nanoTime() - t0) / 1e9);
+            log.printf("Centre sweep: %d images center_*.tif%s in %s (%.2f s)%n", imgs.size(), sheet ? " and contact-sheet.png" : "",
+                    req.output(), (System.nanoTime() - t0) / 1e9);
             return new Result(null, report, req.output());
         } finally {
             writer.cleanTemporary();
@@ -214,12 +217,13 @@ public final class DirectEngine {
         OrthoPreview preview = new OrthoPreview(first, end);
         long[] writeNs = {0};
         String description = rp.workflow().sliceDescription();
+        CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
         VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
             lock.ensureHeld();
             long t0 = System.nanoTime();
             committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h, description)));
             writeNs[0] += System.nanoTime() - t0;
-            if (req.preview()) preview.accept(row, px, w, h);
+            if (req.preview()) cosmetic.run("preview.png", () -> preview.accept(row, px, w, h));
         }, bar::update, req.resume() ? reused::containsKey : null);
         // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
         Map<String, Object> workflow = VolumeReconstructor.describe(rp, wf, cr.found(), centerNs,
@@ -227,7 +231,7 @@ public final class DirectEngine {
         VolumeReconstructor.Summary s = new VolumeReconstructor.Summary(s0.scan(), s0.slice(), s0.slices(), s0.skipped(),
                 s0.updates(), s0.elapsedNanos(), s0.readNanos(), s0.preprocessNanos(), s0.filterNanos(), s0.backprojectNanos(),
                 s0.preprocess(), s0.backend(), s0.device(), s0.variant(), workflow);
-        if (req.preview()) {
+        if (req.preview()) cosmetic.run("preview.png", () -> {
             for (int row : reused.keySet()) { // slices kept from an earlier run still belong in the preview
                 if (committed.containsKey(row)) continue;
                 FloatTiff.Image img;
@@ -240,11 +244,12 @@ public final class DirectEngine {
             }
             if (preview.hasData())
                 out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
-        }
+        });
         JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
                 req.settings());
         Map<String, Object> report = RunReport.build(resolved, s, "direct",
                 new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writeNs[0]));
+        cosmetic.addTo(report);
         lock.ensureHeld();
         out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
         Map<Integer, RunManifest.Slice> slices = new TreeMap<>();

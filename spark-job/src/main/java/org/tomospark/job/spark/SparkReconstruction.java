@@ -27,6 +27,7 @@ import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
+import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
@@ -301,7 +302,9 @@ public final class SparkReconstruction {
         lock.ensureHeld();
         if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
         Workflow wf = dp.workflow();
-        if (spec.preview()) writePreview(out, dp.meta(), wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet());
+        CosmeticOutputs cosmetic = new CosmeticOutputs(LOG::warn);
+        if (spec.preview()) cosmetic.run("preview.png",
+                () -> writePreview(out, dp.meta(), wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet()));
         int computed = total - reused.size();
         Map<String, Object> workflow = VolumeReconstructor.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(), dp.groupRows(),
                 wf.haloRows(), dp.requestedRows(), dp.inputWarnings());
@@ -312,7 +315,9 @@ public final class SparkReconstruction {
         Map<String, Object> report = report(sc, req, sum, dp.meta(), paramsJson, dp.memory(), dp.groups().size(), outcomes, runNs,
                 System.nanoTime() - wall0, dp.centerNanos(), dp.local(), dp.devices());
         report.put("groupRowsRaw", dp.groupRows());
-        String summary = RunReport.summary(req, sum) + sparkSummary(spec, report);
+        cosmetic.addTo(report);
+        // the files line names preview.png only when it was written
+        String summary = RunReport.summary(req, sum) + sparkSummary(spec.withPreview(spec.preview() && !cosmetic.failed("preview.png")), report);
         lock.ensureHeld();
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(RunManifest.build(Version.get(), "spark", signature, identity, Json.describe(spec.inputOptions()), paramsJson,
