@@ -1,6 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.backend.GroupShape;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -60,6 +61,31 @@ class MemoryPlannerTest {
         assertEquals(64, MemoryPlanner.plan(auto).groupRows());
         MemoryPlanner.Input few = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 12, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
         assertEquals(3, MemoryPlanner.plan(few).groupRows());
+    }
+
+    /** The small-scan case: 8 rows on 2 slots with the java backend's pass of 8 make one group of 8, not two of 4. */
+    @Test
+    void neverSmallerThanTheBackendsPass() {
+        GroupShape java = new GroupShape(8, 8);
+        MemoryPlanner.Input small = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 8, 0, 4 * GIB, 2, 0.5, 0, 1, 2, 1, 0, java);
+        assertEquals(8, MemoryPlanner.plan(small).groupRows());
+        // fewer rows than a pass: one group of all of them
+        MemoryPlanner.Input tiny = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 5, 0, 4 * GIB, 2, 0.5, 0, 1, 2, 1, 0, java);
+        assertEquals(5, MemoryPlanner.plan(tiny).groupRows());
+        // many rows: still enough groups for every slot, in whole passes
+        MemoryPlanner.Input many = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 64, 0, 4 * GIB, 2, 0.5, 0, 1, 4, 1, 0, java);
+        assertEquals(16, MemoryPlanner.plan(many).groupRows());
+    }
+
+    /** On GPUs (no task-slot rule) groups fill the tensor-core kernels' 32-slice blocks. */
+    @Test
+    void gpuGroupsFillTensorCoreBlocks() {
+        GroupShape cuda = new GroupShape(8, 32);
+        MemoryPlanner.Input in = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 0, 1, 0, cuda);
+        assertEquals(32, MemoryPlanner.plan(in).groupRows());
+        // the same scan planned for 16 CPU slots would make groups of 16, half a block
+        MemoryPlanner.Input slots = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 16, 1, 0, cuda);
+        assertEquals(16, MemoryPlanner.plan(slots).groupRows());
     }
 
     @Test
