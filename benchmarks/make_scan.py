@@ -17,7 +17,9 @@ def main(out, angles, rows, cols):
     theta = np.linspace(0.0, 180.0, angles, endpoint=False)
     c = (cols - 1) / 2.0
     x = np.arange(cols, dtype=np.float64) - c
-    discs = [(0.0, 0.0, 0.42 * cols, 0.004), (0.18 * cols, 0.05 * cols, 0.12 * cols, 0.01), (-0.2 * cols, -0.1 * cols, 0.08 * cols, 0.02)]
+    # attenuation per pixel, scaled so that the longest ray keeps about 1 % of the beam at any size
+    discs = [(0.0, 0.0, 0.42 * cols, 2.0), (0.18 * cols, 0.05 * cols, 0.12 * cols, 4.0), (-0.2 * cols, -0.1 * cols, 0.08 * cols, 6.0)]
+    discs = [(dx, dy, r, mu / cols) for (dx, dy, r, mu) in discs]
     row_scale = 0.8 + 0.4 * np.sin(np.linspace(0, np.pi, rows))[:, None]
     flat, dark = 20000.0, 100.0
     block = max(1, int((256 << 20) // (rows * cols * 2)))

@@ -1,15 +1,17 @@
 package org.tomospark.executor.io;
 
 import io.jhdf.HdfFile;
-import io.jhdf.Superblock;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
+import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.exceptions.HdfException;
 import org.tomospark.executor.preprocess.RawStack;
 
-import java.lang.reflect.Array;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.BufferUnderflowException;
+import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +22,9 @@ import java.util.function.Supplier;
  * Reads an APS DataExchange HDF5 file with jhdf: {@code /exchange/data} [angle, row, col] (uint16 or
  * float32), {@code /exchange/data_white}, {@code /exchange/data_dark} and {@code /exchange/theta} (degrees).
  * Works over any {@link SeekableByteChannel}, so a Hadoop FSDataInputStream can back it without copying the
- * file. Bands are read as hyperslabs.
+ * file. Each band is read as a hyperslab: jhdf reads the metadata, and the bands of contiguous and chunked datasets
+ * are read directly ({@link HdfBandReaders} chooses how), by positioned reads through a {@link RangeReader} on
+ * {@link ReadOptions#threads()} threads.
  */
 public final class DataExchangeSource implements ProjectionSource {
     public static final String DATA = "/exchange/data";
@@ -30,20 +34,68 @@ public final class DataExchangeSource implements ProjectionSource {
 
     private final String name;
     private final HdfFile hdf;
+    private final RangeReader ranges;
     private final Dataset data;
     private final Dataset white;
     private final Dataset dark;
     private final ScanMetadata meta;
+    private final BandReader dataBands, whiteBands, darkBands;
 
     public static DataExchangeSource open(Path file) {
+        return open(file, ReadOptions.defaults());
+    }
+
+    public static DataExchangeSource open(Path file, ReadOptions options) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
-        return new DataExchangeSource(file.toString(), openHdf(() -> new HdfFile(file), file.toString()));
+        HdfFile hdf = openHdf(() -> new HdfFile(file), file.toString());
+        return new DataExchangeSource(file.toString(), hdf, jhdfChannel(hdf, file.toString()), options);
     }
 
     /** Opens over a channel; {@code name} (e.g. the URI) is used in messages. */
     public static DataExchangeSource open(SeekableByteChannel channel, String name) {
-        return new DataExchangeSource(name, openHdf(() -> new HdfFile(channel,
-                URI.create("file:///" + name.replaceAll("[^A-Za-z0-9._/-]", "_"))), name));
+        return open(channel, name, ReadOptions.defaults());
+    }
+
+    /**
+     * Opens over a channel. Bands are read through the same channel: in parallel if it is a {@link FileChannel},
+     * otherwise one read at a time.
+     */
+    public static DataExchangeSource open(SeekableByteChannel channel, String name, ReadOptions options) {
+        HdfFile hdf = openHdf(() -> new HdfFile(channel, uri(name)), name);
+        RangeReader ranges = channel instanceof FileChannel fc ? FileChannelRangeReader.over(fc, name) : jhdfChannel(hdf, name);
+        return new DataExchangeSource(name, hdf, ranges, options);
+    }
+
+    /**
+     * Opens over a channel for jhdf's metadata reads, with {@code ranges} for the bands' positioned reads (a second
+     * handle on the same file, which this source closes).
+     */
+    public static DataExchangeSource open(SeekableByteChannel channel, RangeReader ranges, String name, ReadOptions options) {
+        HdfFile hdf;
+        try {
+            hdf = openHdf(() -> new HdfFile(channel, uri(name)), name);
+        } catch (RuntimeException e) {
+            closeQuietly(ranges, e);
+            throw e;
+        }
+        return new DataExchangeSource(name, hdf, ranges, options);
+    }
+
+    private static URI uri(String name) {
+        return URI.create("file:///" + name.replaceAll("[^A-Za-z0-9._/-]", "_"));
+    }
+
+    /** jhdf's own channel: a FileChannel for a path; for other channels an adapter that reads one call at a time. */
+    private static RangeReader jhdfChannel(HdfFile hdf, String name) {
+        return FileChannelRangeReader.over(hdf.getHdfBackingStorage().getFileChannel(), name);
+    }
+
+    private static void closeQuietly(RangeReader ranges, RuntimeException cause) {
+        try {
+            ranges.close();
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /**
@@ -60,8 +112,9 @@ public final class DataExchangeSource implements ProjectionSource {
             throw new IllegalArgumentException(name + ": not a readable HDF5 file (" + e.getMessage() + ")", e);
         }
         try {
-            Superblock sb = hdf.getHdfBackingStorage().getSuperblock();
-            long storedEof = sb.getBaseAddressByte() + sb.getEndOfFileAddress();
+            // unlike every other address in the file, the stored end of file counts from the start of the file, a user
+            // block included (libhdf5 compares it with the file's whole length)
+            long storedEof = hdf.getHdfBackingStorage().getSuperblock().getEndOfFileAddress();
             long length = hdf.size();
             if (length < storedEof)
                 throw new IllegalArgumentException(name + ": truncated HDF5 file: it has " + length + " bytes but its superblock"
@@ -73,9 +126,10 @@ public final class DataExchangeSource implements ProjectionSource {
         }
     }
 
-    private DataExchangeSource(String name, HdfFile hdf) {
+    private DataExchangeSource(String name, HdfFile hdf, RangeReader ranges, ReadOptions options) {
         this.name = name;
         this.hdf = hdf;
+        this.ranges = ranges;
         try {
             this.data = dataset(DATA, true);
             this.white = dataset(WHITE, false);
@@ -92,13 +146,24 @@ public final class DataExchangeSource implements ProjectionSource {
             double[] theta = readTheta(d[0]);
             this.meta = new ScanMetadata(name, d[0], d[1], d[2], type, theta,
                     white == null ? 0 : white.getDimensions()[0], dark == null ? 0 : dark.getDimensions()[0]);
+            long base = hdf.getUserBlockSize();
+            this.dataBands = HdfBandReaders.forDataset(data, name, DATA, type, ranges, base, options);
+            this.whiteBands = white == null ? null : HdfBandReaders.forDataset(white, name, WHITE, sampleType(white, WHITE), ranges, base, options);
+            this.darkBands = dark == null ? null : HdfBandReaders.forDataset(dark, name, DARK, sampleType(dark, DARK), ranges, base, options);
         } catch (HdfException e) {
-            hdf.close();
-            throw new IllegalArgumentException(name + ": cannot read DataExchange metadata (" + e.getMessage() + "); truncated or corrupt file?", e);
+            IllegalArgumentException bad = new IllegalArgumentException(name + ": cannot read DataExchange metadata (" + e.getMessage()
+                    + "); truncated or corrupt file?", e);
+            closeAfter(bad);
+            throw bad;
         } catch (RuntimeException e) {
-            hdf.close();
+            closeAfter(e);
             throw e;
         }
+    }
+
+    private void closeAfter(RuntimeException cause) {
+        closeQuietly(ranges, cause);
+        hdf.close();
     }
 
     private Dataset dataset(String path, boolean required) {
@@ -154,17 +219,42 @@ public final class DataExchangeSource implements ProjectionSource {
 
     @Override
     public RawStack readProjections(int rowStart, int rows) {
-        return band(data, DATA, rowStart, rows);
+        return band(dataBands, DATA, rowStart, rows);
     }
 
     @Override
     public RawStack readFlats(int rowStart, int rows) {
-        return white == null ? null : band(white, WHITE, rowStart, rows);
+        return white == null ? null : band(whiteBands, WHITE, rowStart, rows);
     }
 
     @Override
     public RawStack readDarks(int rowStart, int rows) {
-        return dark == null ? null : band(dark, DARK, rowStart, rows);
+        return dark == null ? null : band(darkBands, DARK, rowStart, rows);
+    }
+
+    /** How the bands of {@code path} ({@link #DATA}, {@link #WHITE} or {@link #DARK}) are read; null if it is absent. */
+    public ReadPath readPath(String path) {
+        BandReader r = bandReader(path);
+        return r == null ? null : r.path();
+    }
+
+    /**
+     * Rows of one chunk of {@link #DATA}, or 1 where it is not chunked. A chunk is decoded whole whatever part of it a
+     * band needs, so bands that start and end on multiples of this decode each chunk once: a scan chunked one
+     * projection per chunk reads fastest in one band of every row.
+     */
+    public int dataChunkRows() {
+        return data instanceof ChunkedDataset c && c.getChunkDimensions().length == 3 ? c.getChunkDimensions()[1] : 1;
+    }
+
+    /** The reader of {@code path}'s bands (null if the dataset is absent). */
+    BandReader bandReader(String path) {
+        return switch (path) {
+            case DATA -> dataBands;
+            case WHITE -> whiteBands;
+            case DARK -> darkBands;
+            default -> throw new IllegalArgumentException(path + ": not one of " + DATA + ", " + WHITE + ", " + DARK);
+        };
     }
 
     @Override
@@ -187,49 +277,27 @@ public final class DataExchangeSource implements ProjectionSource {
         return name + ":" + THETA;
     }
 
-    private RawStack band(Dataset ds, String path, int rowStart, int rows) {
-        int[] d = ds.getDimensions();
-        if (rowStart < 0 || rows < 1 || rowStart + rows > d[1])
+    private RawStack band(BandReader reader, String path, int rowStart, int rows) {
+        int frameRows = meta.rows();
+        if (rowStart < 0 || rows < 1 || rowStart + rows > frameRows)
             throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + path
-                    + " (" + d[1] + " rows)");
-        int n = RawStack.samples(d[0], rows, d[2], name + ":" + path);  // before jhdf allocates the band
-        Object o;
+                    + " (" + frameRows + " rows)");
         try {
-            o = ds.getData(new long[]{0, rowStart, 0}, new int[]{d[0], rows, d[2]});
-        } catch (HdfException | BufferUnderflowException | IndexOutOfBoundsException e) {
+            return reader.read(rowStart, rows);
+        } catch (IOException | HdfException | BufferUnderflowException | IndexOutOfBoundsException e) {
             throw new IllegalArgumentException(name + ": cannot read rows " + rowStart + ".." + (rowStart + rows - 1) + " of " + path
                     + " (" + e + "); truncated or corrupt file?", e);
         }
-        int frames = d[0], w = d[2];
-        if (sampleType(ds, path) == ScanMetadata.SampleType.UINT16) {
-            short[] out = new short[n];
-            int i = 0;
-            for (int f = 0; f < frames; f++) {
-                Object plane = Array.get(o, f);
-                for (int r = 0; r < rows; r++) {
-                    Object row = Array.get(plane, r);
-                    if (row instanceof int[] ir) for (int c = 0; c < w; c++) out[i++] = (short) ir[c];
-                    else if (row instanceof short[] sr) { System.arraycopy(sr, 0, out, i, w); i += w; }
-                    else if (row instanceof char[] cr) for (int c = 0; c < w; c++) out[i++] = (short) cr[c];
-                    else throw new IllegalArgumentException(name + ": unexpected element type in " + path);
-                }
-            }
-            return RawStack.ofUint16(frames, rows, w, out);
-        }
-        float[] out = new float[n];
-        int i = 0;
-        for (int f = 0; f < frames; f++) {
-            float[][] plane = (float[][]) Array.get(o, f);
-            for (int r = 0; r < rows; r++) {
-                System.arraycopy(plane[r], 0, out, i, w);
-                i += w;
-            }
-        }
-        return RawStack.ofFloat(frames, rows, w, out);
     }
 
     @Override
     public void close() {
-        hdf.close();
+        try {
+            ranges.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(name + ": cannot close", e);
+        } finally {
+            hdf.close();
+        }
     }
 }

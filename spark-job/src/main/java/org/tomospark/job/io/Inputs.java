@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.io.DataExchangeSource;
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ReadOptions;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -39,6 +40,14 @@ public final class Inputs {
 
     /** Opens a DataExchange HDF5 file; the file is read by positioned reads, never copied. */
     public static ProjectionSource openHdf5(String uri, Configuration conf) {
+        return openHdf5(uri, conf, ReadThreads.options());
+    }
+
+    /**
+     * Opens a DataExchange HDF5 file, with two handles: a stream for jhdf's metadata reads, and a {@link RangeReaders}
+     * reader for the bands' positioned reads on {@code options.threads()} threads.
+     */
+    public static ProjectionSource openHdf5(String uri, Configuration conf, ReadOptions options) {
         Path p = path(uri);
         FileSystem fs;
         FileStatus st;
@@ -55,8 +64,8 @@ public final class Inputs {
             FSDataInputStream in = fs.open(p);
             HadoopSeekableChannel ch = new HadoopSeekableChannel(in, st.getLen(), uri);
             try {
-                return DataExchangeSource.open(ch, uri);
-            } catch (RuntimeException e) {
+                return DataExchangeSource.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri, options);
+            } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
             }

@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ReadOptions;
 
 import java.io.IOException;
 import java.util.Locale;
@@ -37,20 +38,30 @@ public final class ProjectionInputs {
 
     /** Opens on the driver: checks everything that can be checked from headers. */
     public static ProjectionSource open(String uri, InputOptions o, Configuration conf) {
+        return open(uri, o, conf, ReadThreads.options());
+    }
+
+    /** Opens on the driver, reading bands as {@code read} says. */
+    public static ProjectionSource open(String uri, InputOptions o, Configuration conf, ReadOptions read) {
         return switch (resolveFormat(uri, o, conf)) {
-            case "hdf5" -> Inputs.openHdf5(uri, conf);
+            case "hdf5" -> Inputs.openHdf5(uri, conf, read);
             case "tiff" -> TiffStackSource.open(uri, o, conf);
-            case "raw" -> RawBinarySource.open(uri, o, conf);
+            case "raw" -> RawBinarySource.open(uri, o, conf, read);
             default -> throw new IllegalStateException();
         };
     }
 
     /** Opens on an executor, for a format the driver already resolved. */
     public static ProjectionSource reopen(String uri, String format, InputOptions o, Configuration conf) {
+        return reopen(uri, format, o, conf, ReadThreads.options());
+    }
+
+    /** Opens on an executor, reading bands as {@code read} says. */
+    public static ProjectionSource reopen(String uri, String format, InputOptions o, Configuration conf, ReadOptions read) {
         return switch (format) {
-            case "hdf5" -> Inputs.openHdf5(uri, conf);
+            case "hdf5" -> Inputs.openHdf5(uri, conf, read);
             case "tiff" -> TiffStackSource.reopen(uri, o, conf);
-            case "raw" -> RawBinarySource.open(uri, o, conf);
+            case "raw" -> RawBinarySource.open(uri, o, conf, read);
             default -> throw new IllegalArgumentException("unknown input format " + format);
         };
     }

@@ -1,25 +1,26 @@
 package org.tomospark.job.io;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.tomospark.executor.io.ContiguousBandReader;
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.RangeReader;
+import org.tomospark.executor.io.ReadOptions;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.RawStack;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
  * A scan stored as headerless binary [projection][row][column] (uint16 or float32, either byte order; shape,
  * type, order and header size from the {@code job.input.raw.*} keys), with optional flat and dark files of
- * the same frame shape. A band is read as one positioned read per projection. The file length must match the
- * configured shape exactly, so a wrong shape fails before any work.
+ * the same frame shape. A band is read by positioned reads, one or more per projection, on several threads
+ * ({@link ContiguousBandReader}). The file length must match the configured shape exactly, so a wrong shape fails
+ * before any work.
  */
 public final class RawBinarySource implements ProjectionSource {
     private final String name;
@@ -29,12 +30,18 @@ public final class RawBinarySource implements ProjectionSource {
     private final InputOptions o;
     private final ScanMetadata meta;
     private final int bytesPerSample;
+    private final int threads;
 
     public static RawBinarySource open(String uri, InputOptions o, Configuration conf) {
+        return open(uri, o, conf, ReadThreads.options());
+    }
+
+    /** Opens, with bands read on {@code read.threads()} threads. */
+    public static RawBinarySource open(String uri, InputOptions o, Configuration conf, ReadOptions read) {
         if (o.rawShape() == null)
             throw new IllegalArgumentException(uri + ": a raw input needs its shape (config key job.input.raw.shape=PROJECTIONS,ROWS,COLUMNS)");
         try {
-            return new RawBinarySource(uri, o, conf);
+            return new RawBinarySource(uri, o, conf, read.effectiveThreads());
         } catch (FileNotFoundException e) {
             throw new IllegalArgumentException(e.getMessage() + ": input not found", e);
         } catch (IOException e) {
@@ -42,9 +49,10 @@ public final class RawBinarySource implements ProjectionSource {
         }
     }
 
-    private RawBinarySource(String uri, InputOptions o, Configuration conf) throws IOException {
+    private RawBinarySource(String uri, InputOptions o, Configuration conf, int threads) throws IOException {
         this.name = uri;
         this.o = o;
+        this.threads = threads;
         this.data = Inputs.path(uri);
         this.fs = data.getFileSystem(conf);
         int[] sh = o.rawShape();
@@ -95,28 +103,19 @@ public final class RawBinarySource implements ProjectionSource {
 
     private RawStack band(Path p, int frames, int rowStart, int rows) {
         if (p == null || frames == 0) return null;
-        int w = meta.width();
         if (rowStart < 0 || rows < 1 || rowStart + rows > meta.rows())
             throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows() + " rows");
-        long frameBytes = (long) meta.rows() * w * bytesPerSample;
-        int n = rows * w;
-        int total = RawStack.samples(frames, rows, w, name);
-        byte[] buf = new byte[n * bytesPerSample];
         ByteOrder order = o.rawBigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
-        short[] s = bytesPerSample == 2 ? new short[total] : null;
-        float[] f = bytesPerSample == 4 ? new float[total] : null;
-        try (FSDataInputStream in = p.getFileSystem(fs.getConf()).open(p)) {
-            for (int fr = 0; fr < frames; fr++) {
-                in.readFully(o.rawOffset() + fr * frameBytes + (long) rowStart * w * bytesPerSample, buf);
-                ByteBuffer bb = ByteBuffer.wrap(buf).order(order);
-                if (s != null) bb.asShortBuffer().get(s, fr * n, n);
-                else bb.asFloatBuffer().get(f, fr * n, n);
+        try {
+            FileSystem pfs = p.getFileSystem(fs.getConf());
+            try (RangeReader ranges = RangeReaders.open(pfs, p, pfs.getFileStatus(p).getLen(), p.toString())) {
+                return new ContiguousBandReader(ranges, p.toString(), o.rawOffset(), frames, meta.rows(), meta.width(),
+                        meta.sampleType(), order, threads).read(rowStart, rows);
             }
         } catch (IOException e) {
             throw new IllegalArgumentException(p + ": cannot read rows " + rowStart + ".." + (rowStart + rows - 1) + " ("
                     + e.getMessage() + "); truncated file?", e);
         }
-        return s != null ? RawStack.ofUint16(frames, rows, w, s) : RawStack.ofFloat(frames, rows, w, f);
     }
 
     @Override

@@ -8,6 +8,7 @@ import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ReadOptions;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.GroupResult;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
@@ -47,7 +48,9 @@ public final class GroupTask {
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
         int[] hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows()); // {from, count, above, below}
         RawStack band;
-        try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf)) {
+        // the task's threads (planned from spark.task.cpus and the cores the groups share) read its band
+        ReadOptions reads = ReadOptions.threads(plan.params().backendOptions().effectiveThreads());
+        try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf, reads)) {
             band = src.readProjections(hb[0], hb[1]);
         }
         FlatDark fd = plan.fields().subBand(hb[0] - plan.fields().rowStart(), hb[1]);

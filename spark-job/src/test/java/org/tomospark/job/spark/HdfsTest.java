@@ -1,6 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -8,10 +9,21 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.tomospark.executor.io.DataExchangeSource;
+import org.tomospark.executor.io.LayoutScans;
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ReadOptions;
+import org.tomospark.executor.io.ReadPath;
+import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.Inputs;
 import org.tomospark.job.io.Json;
+import org.tomospark.job.io.RawBinarySource;
 
+import java.nio.file.Files;
+import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,5 +92,32 @@ class HdfsTest {
                 TestScans.spark(), TestScans.spec(base + "/scans/missing.h5", base + "/rec/x"), null));
         assertTrue(e.getMessage().contains(base + "/scans/missing.h5") && e.getMessage().contains("not found"), e.getMessage());
         assertFalse(fs.exists(new Path(base + "/rec/x")));
+    }
+
+    /** Bands read by parallel positioned reads from files of several HDFS blocks, as their writer (h5py, numpy) wrote them. */
+    @Test
+    @Timeout(120)
+    void bandsReadInParallelAcrossBlocks() throws Exception {
+        java.nio.file.Path scans = LayoutScans.write(TestScans.tmp("layouts"));
+        FileSystem fs = FileSystem.get(java.net.URI.create(base), conf);
+        int n = LayoutScans.N, rows = LayoutScans.R, w = LayoutScans.W;
+        for (String file : List.of("u16_be_contiguous.h5", "f32_le_contiguous.h5", "u16_le_chunk_4x5x100_gzip.h5", "u16_be.raw")) {
+            String uri = base + "/layouts/" + file;
+            try (FSDataOutputStream out = fs.create(new Path(uri), true, 1 << 16, (short) 1, 1 << 20)) { // 1 MiB blocks
+                out.write(Files.readAllBytes(scans.resolve(file)));
+            }
+            try (ProjectionSource src = file.endsWith(".raw")
+                    ? RawBinarySource.open(uri, InputOptions.raw(n, rows, w, "uint16", true, 64, "", "", ""), conf, ReadOptions.threads(4))
+                    : Inputs.openHdf5(uri, conf, ReadOptions.threads(4))) {
+                if (src instanceof DataExchangeSource dx)
+                    assertEquals(file.contains("chunk") ? ReadPath.CHUNKED : ReadPath.CONTIGUOUS, dx.readPath(DataExchangeSource.DATA));
+                for (int[] band : new int[][]{{0, rows}, {5, 3}, {rows - 1, 1}}) {
+                    var s = src.readProjections(band[0], band[1]);
+                    if (file.startsWith("u16"))
+                        assertArrayEquals(LayoutScans.u16Band(0, n, band[0], band[1], w), s.uint16Data(), file);
+                    else assertArrayEquals(LayoutScans.f32Band(0, n, band[0], band[1], w), s.floatData(), file);
+                }
+            }
+        }
     }
 }

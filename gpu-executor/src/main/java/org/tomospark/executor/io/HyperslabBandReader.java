@@ -1,0 +1,67 @@
+package org.tomospark.executor.io;
+
+import io.jhdf.api.Dataset;
+import io.jhdf.object.message.DataLayout;
+import org.tomospark.executor.preprocess.RawStack;
+
+import java.lang.reflect.Array;
+
+/**
+ * Reads a band with jhdf's own hyperslab reader ({@link Dataset#getData(long[], int[])}), one thread, then copies
+ * jhdf's nested Java arrays into one flat array. Takes every layout, filter and integer type jhdf does; the direct
+ * readers are checked against it.
+ */
+final class HyperslabBandReader implements BandReader {
+    private final Dataset ds;
+    private final String file, path;
+    private final ScanMetadata.SampleType type;
+
+    /** @param file and {@code path} name the dataset in errors */
+    HyperslabBandReader(Dataset ds, String file, String path, ScanMetadata.SampleType type) {
+        this.ds = ds;
+        this.file = file;
+        this.path = path;
+        this.type = type;
+    }
+
+    @Override
+    public RawStack read(int rowStart, int rows) {
+        int[] d = ds.getDimensions();
+        int n = RawStack.samples(d[0], rows, d[2], file + ":" + path);  // before jhdf allocates the band
+        // jhdf slices no compact dataset; one is at most 64 KiB, so it is read whole and its rows taken
+        boolean whole = ds.getDataLayout() == DataLayout.COMPACT;
+        Object o = whole ? ds.getData() : ds.getData(new long[]{0, rowStart, 0}, new int[]{d[0], rows, d[2]});
+        int first = whole ? rowStart : 0;
+        int frames = d[0], w = d[2];
+        if (type == ScanMetadata.SampleType.UINT16) {
+            short[] out = new short[n];
+            int i = 0;
+            for (int f = 0; f < frames; f++) {
+                Object plane = Array.get(o, f);
+                for (int r = 0; r < rows; r++) {
+                    Object row = Array.get(plane, first + r);
+                    if (row instanceof int[] ir) for (int c = 0; c < w; c++) out[i++] = (short) ir[c];
+                    else if (row instanceof short[] sr) { System.arraycopy(sr, 0, out, i, w); i += w; }
+                    else if (row instanceof char[] cr) for (int c = 0; c < w; c++) out[i++] = (short) cr[c];
+                    else throw new IllegalArgumentException(file + ": unexpected element type in " + path);
+                }
+            }
+            return RawStack.ofUint16(frames, rows, w, out);
+        }
+        float[] out = new float[n];
+        int i = 0;
+        for (int f = 0; f < frames; f++) {
+            float[][] plane = (float[][]) Array.get(o, f);
+            for (int r = 0; r < rows; r++) {
+                System.arraycopy(plane[first + r], 0, out, i, w);
+                i += w;
+            }
+        }
+        return RawStack.ofFloat(frames, rows, w, out);
+    }
+
+    @Override
+    public ReadPath path() {
+        return ReadPath.HYPERSLAB;
+    }
+}

@@ -1,0 +1,38 @@
+package org.tomospark.executor.io;
+
+import java.io.Serializable;
+
+/**
+ * How a {@link ProjectionSource} reads a band.
+ *
+ * @param threads       positioned reads or chunk decodings in flight at once for one band (0 = one per available
+ *                      processor); a Spark task passes its {@code spark.task.cpus}, so that concurrent tasks do not
+ *                      oversubscribe the executor's cores
+ * @param hyperslabOnly read every band through jhdf's own hyperslab path, one thread, instead of the direct path
+ *                      (slower; the reference the direct path is checked against)
+ */
+public record ReadOptions(int threads, boolean hyperslabOnly) implements Serializable {
+
+    public ReadOptions {
+        if (threads < 0) throw new IllegalArgumentException("read threads must be >= 0 (0 = all available processors), got " + threads);
+    }
+
+    /** Direct reads on every available processor. */
+    public static ReadOptions defaults() {
+        return new ReadOptions(0, false);
+    }
+
+    /** Direct reads on {@code threads} threads (0 = all available processors). */
+    public static ReadOptions threads(int threads) {
+        return new ReadOptions(threads, false);
+    }
+
+    /** jhdf's hyperslab reads only. */
+    public static ReadOptions hyperslab() {
+        return new ReadOptions(1, true);
+    }
+
+    public int effectiveThreads() {
+        return threads == 0 ? Runtime.getRuntime().availableProcessors() : threads;
+    }
+}

@@ -1,0 +1,11 @@
+package org.tomospark.executor.io;
+
+/** How a dataset's bands are read. */
+public enum ReadPath {
+    /** Contiguous storage: each frame's band is one byte range, read by positioned reads in parallel. */
+    CONTIGUOUS,
+    /** Chunked storage: only the chunks the band overlaps are read, and decoded in parallel. */
+    CHUNKED,
+    /** jhdf's own hyperslab reader, one thread: layouts, types and filters the direct paths do not take. */
+    HYPERSLAB
+}
