@@ -47,9 +47,14 @@ public final class OutputCommit {
     private final String uri;
 
     public OutputCommit(String outputUri, Configuration conf) {
+        this(outputUri, conf, false);
+    }
+
+    /** {@code viaHadoop}: local files through Hadoop's local file system too ({@link SliceWriter}), to compare the two ways. */
+    OutputCommit(String outputUri, Configuration conf, boolean viaHadoop) {
         this.uri = outputUri;
         this.conf = conf;
-        this.writer = new SliceWriter(outputUri, conf);
+        this.writer = new SliceWriter(outputUri, conf, viaHadoop);
     }
 
     public Path dir() {
@@ -95,7 +100,16 @@ public final class OutputCommit {
 
     /** Executor side: writes a slice and its marker; returns the slice's checksum. */
     public Committed commitSlice(int row, byte[] tiff) {
-        String sha = Json.sha256(tiff);
+        return commitSlice(row, tiff, checksum(tiff));
+    }
+
+    /** The checksum a slice's marker records for its bytes. */
+    static String checksum(byte[] tiff) {
+        return Json.sha256(tiff);
+    }
+
+    /** As {@link #commitSlice(int, byte[])}, with {@code sha} = {@link #checksum}{@code (tiff)} already computed. */
+    Committed commitSlice(int row, byte[] tiff, String sha) {
         writer.writeBytes(SliceWriter.sliceName(row), tiff);
         writer.writeBytes(markerName(row), (sha + " " + tiff.length + "\n").getBytes(StandardCharsets.US_ASCII));
         return new Committed(row, sha, tiff.length);
@@ -272,7 +286,7 @@ public final class OutputCommit {
                 } catch (FileNotFoundException e) {
                     continue;
                 }
-                if (b.length == Long.parseLong(parts[1]) && Json.sha256(b).equals(parts[0]))
+                if (b.length == Long.parseLong(parts[1]) && checksum(b).equals(parts[0]))
                     m.put(row, new Committed(row, parts[0], b.length));
             }
         } catch (IOException e) {

@@ -3,21 +3,21 @@ package org.tomospark.job.io;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSError;
-import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.io.FloatTiff;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
  * Writes float32 TIFF slices {@code slice_00000.tif …} (numbered by detector row) through the Hadoop
- * FileSystem API. Each slice is written under {@code _temporary/} with a unique attempt name, then renamed
+ * FileSystem API (a local disk served by {@code RawLocalFileSystem}, as {@link HadoopConf#tune} sets it, through
+ * java.nio). Each slice is written under {@code _temporary/} with a unique attempt name, then renamed
  * into place with an overwriting rename, so a slice appears whole or not at all, and a retried or
  * speculative attempt replaces it with identical bytes instead of leaving a duplicate.
  */
@@ -28,11 +28,18 @@ public final class SliceWriter {
     private final Path dir;
     private final Configuration conf;
     private final String attempt;
+    private final boolean viaHadoop;
 
     public SliceWriter(String outputUri, Configuration conf) {
+        this(outputUri, conf, false);
+    }
+
+    /** {@code viaHadoop}: write local files through Hadoop's local file system too (to compare the two ways). */
+    SliceWriter(String outputUri, Configuration conf, boolean viaHadoop) {
         this.dir = Inputs.path(outputUri, "output (--output)");
         this.conf = conf;
         this.attempt = UUID.randomUUID().toString();
+        this.viaHadoop = viaHadoop;
     }
 
     public static String sliceName(int row) {
@@ -56,7 +63,7 @@ public final class SliceWriter {
     /** Content written to an output stream; may throw IOException. */
     @FunctionalInterface
     public interface StreamBody {
-        void writeTo(java.io.OutputStream out) throws IOException;
+        void writeTo(OutputStream out) throws IOException;
     }
 
     /**
@@ -68,17 +75,17 @@ public final class SliceWriter {
         Path tmp = new Path(new Path(dir, TEMP_DIR), name + "." + attempt + ".tmp");
         try {
             FileSystem fs = dir.getFileSystem(conf);
+            OutputFiles files = OutputFiles.of(fs, dir, conf, viaHadoop);
             try {
-                try (FSDataOutputStream out = fs.create(tmp, true)) {
+                try (OutputStream out = files.create(tmp)) {
                     body.writeTo(out);
                 }
-                FileContext fc = FileContext.getFileContext(dir.toUri(), conf);
-                fc.rename(tmp, fin, Options.Rename.OVERWRITE);
+                files.renameOver(tmp, fin);
                 return fin;
             } catch (IOException | RuntimeException | FSError e) {
                 // a failed write (body or rename) leaves no partial temporary file behind
                 try {
-                    fs.delete(tmp, false);
+                    files.delete(tmp);
                 } catch (IOException | FSError cleanup) {
                     e.addSuppressed(cleanup);
                 }

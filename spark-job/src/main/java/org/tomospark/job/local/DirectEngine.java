@@ -27,6 +27,7 @@ import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OutputLock;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.RunManifest;
+import org.tomospark.job.io.SliceCommitPool;
 import org.tomospark.job.io.SliceWriter;
 import org.tomospark.job.spark.SparkKeys;
 
@@ -208,23 +209,29 @@ public final class DirectEngine {
         ScanMetadata meta = src.metadata();
         // slices kept from an earlier run, with the checksums verified against their bytes
         Map<Integer, OutputCommit.Committed> reused = req.resume() ? out.verifiedCommitted(first, end) : Map.of();
-        Map<Integer, OutputCommit.Committed> committed = new TreeMap<>();
         log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
                 + sg.roiCols() + "x" + sg.roiRows() + " slices"
                 + (cr.found() != null ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px",
                 cr.found().method().id(), rp.center()) : ""));
         ProgressBar bar = new ProgressBar(log);
         OrthoPreview preview = new OrthoPreview(first, end);
-        long[] writeNs = {0};
         String description = rp.workflow().sliceDescription();
         CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
-        VolumeReconstructor.Summary s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
-            lock.ensureHeld();
-            long t0 = System.nanoTime();
-            committed.put(row, out.commitSlice(row, FloatTiff.encode(px, w, h, description)));
-            writeNs[0] += System.nanoTime() - t0;
-            if (req.preview()) cosmetic.run("preview.png", () -> preview.accept(row, px, w, h));
-        }, bar::update, req.resume() ? reused::containsKey : null);
+        // slices are encoded, hashed and committed by a pool of writers while the next groups are read and processed;
+        // its queue holds at most one group, so memory stays bounded
+        int queue = Math.max(1, VolumeReconstructor.defaultGroupRows(rp, meta));
+        Map<Integer, OutputCommit.Committed> committed;
+        VolumeReconstructor.Summary s0;
+        SliceCommitPool.Timings writes;
+        try (SliceCommitPool pool = new SliceCommitPool(out, rp.backendOptions().effectiveThreads(), queue, description,
+                row -> lock.ensureHeld())) {
+            s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
+                if (req.preview()) cosmetic.run("preview.png", () -> preview.accept(row, px, w, h));
+                pool.submit(row, px, w, h); // the pool owns the pixels from here
+            }, bar::update, req.resume() ? reused::containsKey : null);
+            committed = pool.finish();
+            writes = pool.timings();
+        }
         // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
         Map<String, Object> workflow = VolumeReconstructor.describe(rp, wf, cr.found(), centerNs,
                 s0.workflow().get("groupRows") instanceof Integer g ? g : 0, wf.haloRows(), requestedRows, inputWarnings);
@@ -248,7 +255,7 @@ public final class DirectEngine {
         JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
                 req.settings());
         Map<String, Object> report = RunReport.build(resolved, s, "direct",
-                new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writeNs[0]));
+                new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos()));
         cosmetic.addTo(report);
         lock.ensureHeld();
         out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));

@@ -5,7 +5,6 @@ import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
@@ -16,6 +15,7 @@ import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
 import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.SliceCommitPool;
 import org.tomospark.job.io.ProjectionInputs;
 
 import java.util.ArrayList;
@@ -60,17 +60,22 @@ public final class GroupTask {
         long t2 = System.nanoTime();
         GroupResult res = p.result();
         OutputCommit out = new OutputCommit(plan.output(), conf);
-        List<OutputCommit.Committed> committed = new ArrayList<>();
         List<SliceProfile> profiles = new ArrayList<>();
-        String description = plan.params().workflow().sliceDescription();
-        for (int i = 0; i < res.slices().length; i++) {
-            int index = res.firstRow() + i; // output slice index: detector row, or row bin
-            if (plan.skipped(index)) continue;
-            float[] px = res.slices()[i];
-            committed.add(out.commitSlice(index, FloatTiff.encode(px, res.width(), res.height(), description)));
-            profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
-                    OrthoPreview.centralColumn(px, res.width(), res.height())));
+        Map<Integer, OutputCommit.Committed> written;
+        // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
+        try (SliceCommitPool pool = new SliceCommitPool(out, plan.params().backendOptions().effectiveThreads(), res.slices().length,
+                plan.params().workflow().sliceDescription(), row -> { })) {
+            for (int i = 0; i < res.slices().length; i++) {
+                int index = res.firstRow() + i; // output slice index: detector row, or row bin
+                if (plan.skipped(index)) continue;
+                float[] px = res.slices()[i];
+                profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
+                        OrthoPreview.centralColumn(px, res.width(), res.height())));
+                pool.submit(index, px, res.width(), res.height());
+            }
+            written = pool.finish();
         }
+        List<OutputCommit.Committed> committed = new ArrayList<>(written.values());
         long t3 = System.nanoTime();
         TaskContext tc = TaskContext.get();
         String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();

@@ -3,6 +3,9 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
+import org.apache.spark.SparkJobInfo;
+import org.apache.spark.SparkStageInfo;
+import org.apache.spark.api.java.JavaSparkStatusTracker;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
@@ -245,7 +248,8 @@ public final class SparkReconstruction {
         LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
         String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
         // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
-        jsc.setJobGroup("tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime(), desc, true);
+        String group = "tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime();
+        jsc.setJobGroup(group, desc, true);
         long t0 = System.nanoTime();
         JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
             GroupOutcome o = GroupTask.run(bplan.value(), g);
@@ -273,15 +277,53 @@ public final class SparkReconstruction {
             }
         } catch (InterruptedException e) {
             f.cancel(true);
+            awaitTasksStopped(jsc, group);
             Thread.currentThread().interrupt();
             throw new RunFailedException("interrupted; the output is unfinished (rerun with --resume)", e);
         } catch (ExecutionException e) {
+            awaitTasksStopped(jsc, group);
             throw new RunFailedException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
                     + rootMessage(e), e.getCause());
+        } catch (RuntimeException e) {
+            awaitTasksStopped(jsc, group);
+            throw e;
         } finally {
             jsc.clearJobGroup();
             bplan.destroy();
         }
+    }
+
+    /** How long a failed run waits for its other tasks to stop before it cleans up after them. */
+    static final long STOP_WAIT_MS = 120_000;
+
+    /**
+     * After a failure: cancels the job group and waits until none of its tasks is running, so that no task still writes
+     * into _temporary (or commits a slice) after the run has cleaned up and said it failed. A task that will not stop
+     * in {@link #STOP_WAIT_MS} is left, with a warning.
+     */
+    private static void awaitTasksStopped(JavaSparkContext jsc, String group) {
+        jsc.cancelJobGroup(group);
+        JavaSparkStatusTracker st = jsc.statusTracker();
+        long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
+        while (System.currentTimeMillis() < deadline) {
+            int active = 0;
+            for (int job : st.getJobIdsForGroup(group)) {
+                SparkJobInfo info = st.getJobInfo(job);
+                if (info == null) continue;
+                for (int stage : info.stageIds()) {
+                    SparkStageInfo si = st.getStageInfo(stage);
+                    if (si != null) active += si.numActiveTasks();
+                }
+            }
+            if (active == 0) return;
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.warn("tasks of {} still run {} s after the job failed; they may still commit whole slices", group, STOP_WAIT_MS / 1000);
     }
 
     /** The run's finish: raw volume, preview, report, manifest and _SUCCESS, after every slice is committed. */

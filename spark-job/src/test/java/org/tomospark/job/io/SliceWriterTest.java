@@ -2,8 +2,9 @@ package org.tomospark.job.io;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSError;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.job.ExitCode;
 
 import java.io.IOException;
@@ -26,10 +27,24 @@ class SliceWriterTest {
         }
     }
 
-    @Test
-    void aStreamedFileAppearsWholeOrNotAtAll() throws Exception {
+    /**
+     * The three ways a local output is written: java.nio (Hadoop's raw local file system, as the engines configure it),
+     * the same file system through Hadoop's API, and Hadoop's checksummed local file system (.crc side files).
+     */
+    static SliceWriter writer(Path out, String way) {
+        return switch (way) {
+            case "nio" -> new SliceWriter(out.toString(), HadoopConf.create());
+            case "hadoop-raw" -> new SliceWriter(out.toString(), HadoopConf.create(), true);
+            case "hadoop-checksummed" -> new SliceWriter(out.toString(), new Configuration());
+            default -> throw new IllegalArgumentException(way);
+        };
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "hadoop-raw", "hadoop-checksummed"})
+    void aStreamedFileAppearsWholeOrNotAtAll(String way) throws Exception {
         Path out = tmp.resolve("out");
-        SliceWriter w = new SliceWriter(out.toString(), new Configuration());
+        SliceWriter w = writer(out, way);
         w.writeStream("volume.raw", os -> {
             for (int i = 0; i < 3; i++) os.write(new byte[]{(byte) i, 7});
         });
@@ -52,6 +67,18 @@ class SliceWriterTest {
         assertEquals(0, filesUnder(out.resolve(SliceWriter.TEMP_DIR)));
     }
 
+    /** A retried attempt renames its file over the first one's; the checksummed file system keeps a .crc beside it. */
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "hadoop-raw", "hadoop-checksummed"})
+    void anotherAttemptReplacesTheFileInOneStep(String way) throws Exception {
+        Path out = tmp.resolve("out");
+        writer(out, way).writeBytes("slice_00001.tif", new byte[]{1, 2, 3});
+        writer(out, way).writeBytes("slice_00001.tif", new byte[]{4, 5});
+        assertArrayEquals(new byte[]{4, 5}, Files.readAllBytes(out.resolve("slice_00001.tif")));
+        assertEquals(0, filesUnder(out.resolve(SliceWriter.TEMP_DIR)));
+        assertEquals(way.equals("hadoop-checksummed"), Files.exists(out.resolve(".slice_00001.tif.crc")));
+    }
+
     /** Hadoop's FSError, as the local file system throws it when a disk write fails (its constructor is not public). */
     static FSError fsError(IOException cause) throws Exception {
         Constructor<FSError> c = FSError.class.getDeclaredConstructor(Throwable.class);
@@ -59,10 +86,11 @@ class SliceWriterTest {
         return c.newInstance(cause);
     }
 
-    @Test
-    void aFullDiskIsAnIoErrorNamingTheOutputAndTheFile() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"nio", "hadoop-raw", "hadoop-checksummed"})
+    void aFullDiskIsAnIoErrorNamingTheOutputAndTheFile(String way) throws Exception {
         Path out = tmp.resolve("full");
-        SliceWriter w = new SliceWriter(out.toString(), new Configuration());
+        SliceWriter w = writer(out, way);
         FSError full = fsError(new IOException("No space left on device"));
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> w.writeStream("slice_00003.tif", os -> {
             os.write(new byte[4096]);

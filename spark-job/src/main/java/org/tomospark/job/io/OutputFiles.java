@@ -1,0 +1,76 @@
+package org.tomospark.job.io;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+
+import java.io.BufferedOutputStream;
+import java.io.File;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+
+/** How the files of an output are created, renamed over their final name in one atomic step, and removed. */
+interface OutputFiles {
+    OutputStream create(Path file) throws IOException;
+
+    /** Renames {@code from} to {@code to} in one atomic step, replacing a file already there. */
+    void renameOver(Path from, Path to) throws IOException;
+
+    void delete(Path file) throws IOException;
+
+    /**
+     * java.nio for a local disk served by {@code RawLocalFileSystem} (as {@link HadoopConf#tune} configures it), unless
+     * {@code viaHadoop}; Hadoop's API for every other file system.
+     */
+    static OutputFiles of(FileSystem fs, Path dir, Configuration conf, boolean viaHadoop) {
+        return fs instanceof RawLocalFileSystem raw && !viaHadoop ? new Local(raw) : new Hadoop(fs, dir, conf);
+    }
+
+    /** Any Hadoop file system (HDFS, ...): create, then FileContext's overwriting rename, atomic on HDFS. */
+    record Hadoop(FileSystem fs, Path dir, Configuration conf) implements OutputFiles {
+        @Override
+        public OutputStream create(Path file) throws IOException {
+            return fs.create(file, true);
+        }
+
+        @Override
+        public void renameOver(Path from, Path to) throws IOException {
+            FileContext.getFileContext(dir.toUri(), conf).rename(from, to, Options.Rename.OVERWRITE);
+        }
+
+        @Override
+        public void delete(Path file) throws IOException {
+            fs.delete(file, false);
+        }
+    }
+
+    /**
+     * A local disk, through java.nio: {@code rename(2)} replaces the final file atomically. Hadoop's local file system
+     * would start a process for every permission it sets and every link it resolves ({@code chmod}, {@code readlink}:
+     * ten per committed slice) wherever its native library is missing, as on most hosts.
+     */
+    record Local(RawLocalFileSystem fs) implements OutputFiles {
+        @Override
+        public OutputStream create(Path file) throws IOException {
+            File f = fs.pathToFile(file);
+            Files.createDirectories(f.getParentFile().toPath());
+            return new BufferedOutputStream(new FileOutputStream(f), 1 << 16);
+        }
+
+        @Override
+        public void renameOver(Path from, Path to) throws IOException {
+            Files.move(fs.pathToFile(from).toPath(), fs.pathToFile(to).toPath(), StandardCopyOption.ATOMIC_MOVE);
+        }
+
+        @Override
+        public void delete(Path file) throws IOException {
+            Files.deleteIfExists(fs.pathToFile(file).toPath());
+        }
+    }
+}
