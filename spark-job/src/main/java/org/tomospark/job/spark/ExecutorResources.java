@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
 
@@ -137,7 +138,9 @@ public final class ExecutorResources {
     static Lease lease(String backend, String device, String signature, int tasksPerDevice,
                        java.util.function.Function<BackprojectionBackend, SliceGroupProcessor> make,
                        Supplier<BackendOptions> options) throws InterruptedException {
-        Semaphore permit = device.isEmpty() ? null : DEVICE_PERMITS.computeIfAbsent(device, d -> new Semaphore(tasksPerDevice));
+        // a GPU backend with no device assigned uses its default device: bounded like any other
+        String permitKey = device.isEmpty() && !backend.equals(JavaBackend.ID) ? backend + ":default" : device;
+        Semaphore permit = permitKey.isEmpty() ? null : DEVICE_PERMITS.computeIfAbsent(permitKey, d -> new Semaphore(tasksPerDevice));
         if (permit != null) permit.acquire();
         try {
             String key = backend + "|" + device + "|" + signature;

@@ -202,7 +202,13 @@ public final class SparkReconstruction {
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
-            boolean gpus = local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
+            // a GPU backend named outright runs on a GPU (its default device when none is assigned); auto only where
+            // GPUs are assigned
+            boolean gpus = switch (params.backend()) {
+                case "java" -> false;
+                case "auto" -> local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
+                default -> true;
+            };
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
                     wf.haloRows(), gpus);
             int groupRows = mp.groupRows() * rb;
