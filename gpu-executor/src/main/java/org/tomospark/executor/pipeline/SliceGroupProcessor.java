@@ -34,6 +34,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final boolean ownsBackend;
     private final ForkJoinPool pool;
     private final Preprocessor preprocessor;
+    private final SliceBuffers buffers;
 
     /**
      * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
@@ -45,6 +46,12 @@ public final class SliceGroupProcessor implements AutoCloseable {
      */
     public SliceGroupProcessor(ScanGeometry scan, SliceGeometry slice, ReconstructionParams params,
                                BackprojectionBackend backend, int maxRows, boolean ownsBackend) {
+        this(scan, slice, params, backend, maxRows, ownsBackend, null);
+    }
+
+    /** As above, taking its output arrays from {@code buffers} (null: its own, for two groups). */
+    public SliceGroupProcessor(ScanGeometry scan, SliceGeometry slice, ReconstructionParams params,
+                               BackprojectionBackend backend, int maxRows, boolean ownsBackend, SliceBuffers buffers) {
         this.rawScan = scan;
         this.workflow = new Workflow(scan, params);
         this.preprocessor = params.preprocessor();
@@ -54,6 +61,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.maxRows = maxRows;
         this.ownsBackend = ownsBackend;
         int maxSlices = Math.max(1, maxRows / workflow.rowBin());
+        // two groups' worth: the one being computed and the one being written
+        this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), 2 * maxSlices);
         this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
         this.filter = requisition.filtersOnDevice() ? null : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.filter());
         int threads = params.backendOptions().effectiveThreads();
@@ -125,7 +134,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         long t0 = System.nanoTime();
         Preprocessor.Fields f = preprocessor.fields(fields, flatName);
         int n = band.rows();
-        float[][] out = new float[n][slice.pixels()];
+        float[][] out = outputs(n);
         long t1 = System.nanoTime();
         long clamped = backend.processRaw(new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor()), out);
         long t2 = System.nanoTime();
@@ -135,9 +144,23 @@ public final class SliceGroupProcessor implements AutoCloseable {
         return new GroupResult(firstRow, out, slice.roiCols(), slice.roiRows(), stats, t1 - t0, 0, t2 - t1, updates);
     }
 
+    private float[][] outputs(int n) {
+        float[][] out = new float[n][];
+        for (int i = 0; i < n; i++) out[i] = buffers.take();
+        return out;
+    }
+
+    /**
+     * Hands back a slice array of a result once it is written (encoded): the next groups reuse it instead of allocating.
+     * Nothing may read the array afterwards.
+     */
+    public void recycle(float[] slice) {
+        buffers.give(slice);
+    }
+
     /** Back-projects already corrected sinograms (filtered or not, as the backend expects). */
     public float[][] backproject(int firstRow, float[][] sinos, boolean filtered) {
-        float[][] out = new float[sinos.length][slice.pixels()];
+        float[][] out = outputs(sinos.length);
         backend.process(new SliceBatch(firstRow, sinos, scan.numProjections(), scan.detectorWidth(), filtered), out);
         return out;
     }

@@ -125,6 +125,15 @@ public final class VolumeReconstructor {
      */
     public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
                               IntPredicate skip) {
+        return run(src, params, sink, progress, skip, null);
+    }
+
+    /**
+     * As above; the slices come in arrays from {@code buffers} (null: fresh ones), which the sink may hand back
+     * ({@link SliceBuffers#give}) once it no longer reads them.
+     */
+    public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
+                              IntPredicate skip, SliceBuffers buffers) {
         long start0 = System.nanoTime();
         ScanMetadata meta = src.metadata();
         Workflow.CenterResolution cr = Workflow.resolveCenter(src, params);
@@ -163,7 +172,7 @@ public final class VolumeReconstructor {
         }
         // a conveyor: the next group is read while this one is processed, and the sink may commit slices on threads of
         // its own while the next group is processed
-        try (SliceGroupProcessor proc = new SliceGroupProcessor(scan, slice, params, backend, groupRows, true);
+        try (SliceGroupProcessor proc = new SliceGroupProcessor(scan, slice, params, backend, groupRows, true, buffers);
              BandPrefetcher reads = new BandPrefetcher(src, wf, toRun)) {
             String variant = proc.requisition().description();
             while (reads.hasNext()) {

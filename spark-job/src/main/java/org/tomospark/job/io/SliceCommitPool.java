@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
@@ -59,6 +60,7 @@ public final class SliceCommitPool implements AutoCloseable {
     private final OutputCommit out;
     private final String description;
     private final IntConsumer beforeEachCommit;
+    private final Consumer<float[]> afterEncode;
     private final int threads, queueSlices;
     private final BlockingQueue<Job> queue;
     private final List<Thread> workers = new ArrayList<>();
@@ -83,12 +85,23 @@ public final class SliceCommitPool implements AutoCloseable {
      *                         pool like a failed write (e.g. a check that this run still owns the output)
      */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit) {
+        this(out, threads, queueSlices, description, beforeEachCommit, pixels -> {
+        });
+    }
+
+    /**
+     * As above; {@code afterEncode} gets each slice's pixel array once its TIFF is encoded, when the pool no longer
+     * reads it (to be reused for a later slice).
+     */
+    public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit,
+                           Consumer<float[]> afterEncode) {
         if (threads < 1) throw new IllegalArgumentException("a slice commit pool needs at least one thread, not " + threads);
         if (queueSlices < 1) throw new IllegalArgumentException("a slice commit pool needs room for at least one waiting slice, not " + queueSlices);
         TiffEncoder.size(1, 1, description); // refuses a description a TIFF cannot hold, before any slice
         this.out = out;
         this.description = description;
         this.beforeEachCommit = beforeEachCommit;
+        this.afterEncode = afterEncode;
         this.threads = threads;
         this.queueSlices = queueSlices;
         this.queue = new ArrayBlockingQueue<>(queueSlices);
@@ -241,6 +254,7 @@ public final class SliceCommitPool implements AutoCloseable {
                 int size = TiffEncoder.size(j.width(), j.height(), description);
                 if (tiff.length != size) tiff = new byte[size];
                 TiffEncoder.encodeInto(j.pixels(), j.width(), j.height(), description, tiff);
+                afterEncode.accept(j.pixels());
                 long t1 = System.nanoTime();
                 String sha = OutputCommit.checksum(tiff);
                 long t2 = System.nanoTime();

@@ -13,6 +13,7 @@ import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.SliceBuffers;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
@@ -223,12 +224,15 @@ public final class DirectEngine {
         Map<Integer, OutputCommit.Committed> committed;
         VolumeReconstructor.Summary s0;
         SliceCommitPool.Timings writes;
+        // the arrays of written slices go back to the processor for the next groups: the group being computed, the one
+        // being written and the queue's
+        SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * queue);
         try (SliceCommitPool pool = new SliceCommitPool(out, rp.backendOptions().effectiveThreads(), queue, description,
-                row -> lock.ensureHeld())) {
+                row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
                 if (req.preview()) cosmetic.run("preview.png", () -> preview.accept(row, px, w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
-            }, bar::update, req.resume() ? reused::containsKey : null);
+            }, bar::update, req.resume() ? reused::containsKey : null, buffers);
             committed = pool.finish();
             writes = pool.timings();
         }

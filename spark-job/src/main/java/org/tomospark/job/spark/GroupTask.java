@@ -64,7 +64,8 @@ public final class GroupTask {
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         try (SliceCommitPool pool = new SliceCommitPool(out, plan.params().backendOptions().effectiveThreads(), res.slices().length,
-                plan.params().workflow().sliceDescription(), row -> { })) {
+                plan.params().workflow().sliceDescription(), row -> {
+        }, p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {
                 int index = res.firstRow() + i; // output slice index: detector row, or row bin
                 if (plan.skipped(index)) continue;
@@ -85,7 +86,7 @@ public final class GroupTask {
     }
 
     /** A processed group and what processed it. */
-    private record Processed(GroupResult result, String backend, String device, String variant) {
+    private record Processed(GroupResult result, String backend, String device, String variant, SliceGroupProcessor processor) {
     }
 
     /** Takes a device (if any) and a cached processor for it, processes the band, and gives both back. */
@@ -106,7 +107,7 @@ public final class GroupTask {
                 ok = true;
                 return new Processed(res, lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",
-                        lease.processor.requisition().description());
+                        lease.processor.requisition().description(), lease.processor);
             } finally {
                 if (ok) lease.close();
                 else lease.discard();

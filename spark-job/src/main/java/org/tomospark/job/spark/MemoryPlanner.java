@@ -7,11 +7,11 @@ import org.tomospark.executor.backend.GroupShape;
  * and, for GPU backends, of device memory. A pure function of its {@link Input}: no Spark, no I/O.
  *
  * <p>Host bytes of a task of g rows (n projections, w columns, p output pixels, k slices per pass, s bytes per
- * raw sample): the raw band g·n·w·s plus the reader's temporary copy g·n·w·4, the sinograms g·n·w·4, the
- * slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded slices 2·p·4. The raw band, its copy and the
- * float band hold the detector rows read, R = g·b + 2·h with b detector rows per slice (bin.rows) and h halo rows
- * above and below (Paganin): R·n·w·(s+8) in place of g·n·w·(s+8). Device bytes: the
- * sinograms and slices of the group, g·(n·w + p)·4.
+ * raw sample): the raw band g·n·w·s (read straight into its array), the float sinograms g·n·w·4 unless the backend
+ * corrects the raw counts on its device, the slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded
+ * slices 2·p·4. The raw band and the float band hold the detector rows read, R = g·b + 2·h with b detector rows per
+ * slice (bin.rows) and h halo rows above and below (Paganin). Device bytes: the sinograms and slices of the group,
+ * g·(n·w + p)·4.
  */
 public final class MemoryPlanner {
     private MemoryPlanner() {
@@ -42,8 +42,16 @@ public final class MemoryPlanner {
      */
     public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                         int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
-                        int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape)
-            implements java.io.Serializable {
+                        int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape,
+                        boolean correctedOnDevice) implements java.io.Serializable {
+        /** Corrected on the host. */
+        public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
+                     int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
+                     int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape) {
+            this(numProjections, width, bytesPerSample, slicePixels, slicesPerPass, rows, requestedRows, executorMemory,
+                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, rowBin, haloRows, shape, false);
+        }
+
         /** The shape of a backend that runs any group size, preferring multiples of 16 (or of the slices per pass). */
         public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                      int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
@@ -91,8 +99,8 @@ public final class MemoryPlanner {
 
     public static long hostBytes(Input in, int g) {
         long nw = (long) in.numProjections() * in.width();
-        return in.detectorRows(g) * nw * (in.bytesPerSample() + 4 + 4) + g * in.slicePixels() * 4 + preferred(in) * nw * 4
-                + 2 * in.slicePixels() * 4;
+        return in.detectorRows(g) * nw * (in.bytesPerSample() + (in.correctedOnDevice() ? 0 : 4)) + g * in.slicePixels() * 4
+                + preferred(in) * nw * 4 + 2 * in.slicePixels() * 4;
     }
 
     public static long deviceBytes(Input in, int g) {
@@ -139,7 +147,7 @@ public final class MemoryPlanner {
         int least = smallest(in);
         g = g >= pref ? g / pref * pref : Math.max(least, g / k * k);
         // ... and within the budgets
-        while (g > least && (hostBytes(in, g) > hostBudget || deviceBytes(in, g) > devBudget)) g -= k;
+        while (g > least && (hostBytes(in, g) > hostBudget || deviceBytes(in, g) > devBudget)) g = Math.max(least, g - least);
         return new Plan(g, hostBytes(in, g), hostBudget, deviceBytes(in, g), devBudget);
     }
 }

@@ -209,8 +209,11 @@ public final class SparkReconstruction {
                 case "auto" -> local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
                 default -> true;
             };
+            String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
+            boolean correctedOnDevice = planned.equals("cuda") && wf.correctionOnly()
+                    && meta.sampleType() == ScanMetadata.SampleType.UINT16 && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
-                    wf.haloRows(), gpus);
+                    wf.haloRows(), gpus, Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
             int groupRows = mp.groupRows() * rb;
             Preflight.check(src, params, fields, range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
@@ -380,19 +383,18 @@ public final class SparkReconstruction {
      * devices, not the slots, bound how many groups compute at once.
      */
     static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local,
-                                   int rowBin, int haloRows, boolean gpus) {
+                                   int rowBin, int haloRows, boolean gpus, GroupShape shape, boolean correctedOnDevice) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         int k = params.backendOptions().slicesPerPass();
         long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
         int taskCpus = sconf.getInt("spark.task.cpus", 1);
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
-        String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
-        GroupShape shape = Backends.groupShape(planned, params.backendOptions());
         return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
                 meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
-                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape));
+                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape,
+                correctedOnDevice));
     }
 
     /**
