@@ -597,7 +597,10 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         long clamped = guarded("correcting and back-projecting batch at row " + batch.firstRow(), () -> {
             dev.makeCurrent();
             correction.resetCount(sCompute);
-            runPipeline(batch.count(), true, (b, first, n) -> correction.stage(batch, first, n, bIn[b]),
+            runPipeline(batch.count(), true, (b, first, n) -> {
+                        parallel(hostPool(), n, s -> correction.stageCounts(batch, first + s, s, bIn[b]));
+                        correction.stageFields(batch, first, n, bIn[b]);
+                    },
                     (b, n) -> correction.upload(b, hIn[b], n, sIn), out, batch.transmissionFloor());
             return correction.count();
         });

@@ -67,13 +67,20 @@ final class DeviceCorrection {
         return bufferBytes(chunk, np, width) <= pinnedBytes;
     }
 
-    /** Host side: slices [first, first + n) of the batch into a pinned buffer, laid out as the device buffer. */
-    void stage(RawSliceBatch batch, int first, int n, ByteBuffer pinned) {
-        ByteBuffer b = pinned.duplicate().order(ByteOrder.nativeOrder());
-        ShortBuffer counts = b.position(0).limit((int) fieldsOffset).slice().order(ByteOrder.nativeOrder()).asShortBuffer();
-        batch.copyCounts(first, n, counts);
-        FloatBuffer fields = b.limit((int) bufferBytes(chunk, np, width)).position((int) fieldsOffset).slice()
-                .order(ByteOrder.nativeOrder()).asFloatBuffer();
+    /**
+     * Host side, one slice: the counts of batch slice {@code slice} into position {@code at} of the chunk staged in a
+     * pinned buffer, laid out as the device buffer. Slices of a chunk may be staged on several threads at once.
+     */
+    void stageCounts(RawSliceBatch batch, int slice, int at, ByteBuffer pinned) {
+        ShortBuffer counts = pinned.duplicate().order(ByteOrder.nativeOrder()).position(0).limit((int) fieldsOffset).slice()
+                .order(ByteOrder.nativeOrder()).asShortBuffer();
+        batch.copyCounts(slice, 1, counts.position(at * np * width).slice());
+    }
+
+    /** Host side: the dark and denominator rows of slices [first, first + n) after the chunk's counts. */
+    void stageFields(RawSliceBatch batch, int first, int n, ByteBuffer pinned) {
+        FloatBuffer fields = pinned.duplicate().order(ByteOrder.nativeOrder()).limit((int) bufferBytes(chunk, np, width))
+                .position((int) fieldsOffset).slice().order(ByteOrder.nativeOrder()).asFloatBuffer();
         fields.put(0, batch.dark(), first * width, n * width);
         fields.put(chunk * width, batch.den(), first * width, n * width);
     }
