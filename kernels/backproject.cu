@@ -4,8 +4,8 @@
 // and sums the (linearly or nearest) interpolated bin of the filtered sinogram over all projections, K
 // slices at once (compound sinogram of K interleaved slices). Bins outside [0, width) count as 0.
 //
-// Families (instantiated at the end of this file through macros; the Java side names them through
-// org.tomospark.executor.backend.cuda.KernelVariant):
+// Families (instantiated at the end of this file from the rows of variants.def; kernels/manifest.cpp describes the
+// same rows to the Java side):
 //   bp_std_*  Algorithm 1: texture fetch, one pixel per thread, 16x16 blocks, constants in __constant__;
 //             with K=2/4 the plain interleaved float2/float4/half4 texture; "z" = Algorithm 2 Z-order remap.
 //   bp_tex_*  Algorithm 3/4: Z-order remap, 4 projections in parallel per block, 4 pixels per thread,
@@ -23,7 +23,8 @@
 //   bp_pack_* interleaves K float sinograms into the compound layout (float or half), on the device.
 //   bp_entries_* builds the array of cache entries (value and difference per bin) from the compound layout,
 //             for the asynchronous cache and for the entries hybrid (TX 2).
-#include "common.cuh"
+#include "layout.cuh"
+#include "variants.cuh"
 
 __constant__ float4 c_proj[TS_MAX_CONST_PROJ];  // cos, sin, offset, 0
 
@@ -85,7 +86,7 @@ __device__ __forceinline__ void bpStd(cudaTextureObject_t tex, const ProjD* __re
         lx = t & 15;
         ly = t >> 4;
     }
-    int c = blockIdx.x * 16 + lx, r = blockIdx.y * 16 + ly;
+    int c = blockIdx.x * TS_TEX_TILE + lx, r = blockIdx.y * TS_TEX_TILE + ly;
     if (c >= cols || r >= rows) return;
     float x = (float)c, y = (float)r;
     float acc[K];
@@ -115,7 +116,7 @@ __device__ __forceinline__ void bpTex(cudaTextureObject_t tex, const ProjD* __re
     int pz = t & 15, sq = (t >> 4) & 3, mp = t >> 6;
     int lx = sq * 4 + ((pz & 1) | ((pz >> 1) & 2));
     int ly0 = ((pz >> 1) & 1) | ((pz >> 2) & 2);
-    float x = (float)(blockIdx.x * 16 + lx), y0 = (float)(blockIdx.y * 16 + ly0);
+    float x = (float)(blockIdx.x * TS_TEX_TILE + lx), y0 = (float)(blockIdx.y * TS_TEX_TILE + ly0);
     float acc[4][K];
 #pragma unroll
     for (int q = 0; q < 4; q++)
@@ -140,7 +141,7 @@ __device__ __forceinline__ void bpTex(cudaTextureObject_t tex, const ProjD* __re
         for (int s = 0; s < K; s++) red[mp][s][pix] = acc[q][s];
     }
     __syncthreads();
-    int c = blockIdx.x * 16 + (t & 15), r = blockIdx.y * 16 + (t >> 4);
+    int c = blockIdx.x * TS_TEX_TILE + (t & 15), r = blockIdx.y * TS_TEX_TILE + (t >> 4);
     if (c < cols && r < rows) {
         size_t o = (size_t)r * cols + c;
 #pragma unroll
@@ -149,22 +150,8 @@ __device__ __forceinline__ void bpTex(cudaTextureObject_t tex, const ProjD* __re
 }
 
 // ------------------------------------------------------------------------------------------------------
-// ALU kernel (Algorithm 6), advanced caching (Algorithm 9 idea), hybrid (sect. 7.1).
-//
-// Cache entry for linear interpolation with advanced caching:
-//   float32: (mid, diff) = ((v0+v1)/2, v1-v0): value = mid + (f-1/2)*diff, one FADD+FFMA per slice;
-//   half:    (v0, v1) both stored raw, interpolated in float: value = (1-f)*v0 + f*v1.
-template <int K, bool HALF, bool ADV> struct __align__(2 * sizeof(typename Bin<K, HALF>::T) >= 16 ? 16 : 2 * sizeof(typename Bin<K, HALF>::T)) CacheEntry {
-    typedef typename Bin<K, HALF>::T B;
-    B a, b;
-};
-template <int K, bool HALF> struct CacheEntry<K, HALF, false> {
-    typedef typename Bin<K, HALF>::T B;
-    B a;
-};
-
-// Cache width in bins for a TILE x TILE block: (TILE-1)*sqrt(2) + 4 rounded up to 16.
-template <int TILE> struct CacheW { static const int value = (((TILE - 1) * 1415) / 1000 + 4 + 15) / 16 * 16; };
+// ALU kernel (Algorithm 6), advanced caching (Algorithm 9 idea), hybrid (sect. 7.1). Cache entries and widths:
+// layout.cuh.
 
 template <int K, bool HALF>
 __device__ __forceinline__ typename Bin<K, HALF>::T loadBin(const typename Bin<K, HALF>::T* __restrict__ sino,
@@ -754,19 +741,20 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
                                          const ProjD* __restrict__ pd, float* __restrict__ out, int rows, int cols,
                                          long long plane, const unsigned* __restrict__ gmax) {
     constexpr int K = 8;
-    constexpr int CW = CacheW<TILE>::value;
+    typedef WinLayout<TILE, SD> L;
+    constexpr int CW = L::CW;
     constexpr int SEGS = NT / TILE;
     constexpr int PPT = TILE / SEGS;
     constexpr int FB = WinMag<TILE>::FB;
     static_assert(NT % TILE == 0 && SD % STEP == 0 && SD <= NT, "mapping");
     sino += (size_t)blockIdx.z * np * pitch;
     out += (size_t)blockIdx.z * K * plane;
-    // dynamic shared memory (KernelVariant.dynamicSharedBytes): double-buffered cache, triple-buffered constants
+    // dynamic shared memory (WinLayout, the manifest's dynamicShared): double-buffered cache, triple-buffered constants
     extern __shared__ __align__(16) uint4 dsm[];
     uint4 (*cache)[SD][CW] = reinterpret_cast<uint4 (*)[SD][CW]>(dsm);
-    float4 (*spc)[SD] = reinterpret_cast<float4 (*)[SD]>(dsm + 2 * SD * CW);
-    int4 (*sps)[SD] = reinterpret_cast<int4 (*)[SD]>(dsm + 2 * SD * CW + 3 * SD);
-    int2 (*scp)[SD] = reinterpret_cast<int2 (*)[SD]>(dsm + 2 * SD * CW + 6 * SD);
+    float4 (*spc)[SD] = reinterpret_cast<float4 (*)[SD]>(dsm + L::SPC);
+    int4 (*sps)[SD] = reinterpret_cast<int4 (*)[SD]>(dsm + L::SPS);
+    int2 (*scp)[SD] = reinterpret_cast<int2 (*)[SD]>(dsm + L::SCP);
     const int tid = threadIdx.x;
     const int lx = tid % TILE, ly0 = (tid / TILE) * PPT;
     const int X0 = blockIdx.x * TILE, Y0 = blockIdx.y * TILE;
@@ -911,16 +899,6 @@ __device__ __forceinline__ void absMax(const float* __restrict__ raw, int width,
 // [0, width), past the last projection and for groups past ngroups). The data is packed scaled by 2^e per group
 // (bp_absmax_kKB, bp_pack_kKB_h_win: e keeps it below 2^13 in half) and scaled back at the end; the weights are
 // normal halves (11 bits, error <= 2^-12).
-constexpr int isqrtUp(int v) {
-    int r = 0;
-    while (r * r < v) r++;
-    return r;
-}
-// bins cached per projection and cache row for a TX x TY tile: one margin bin below, the tile's t span (at most its
-// diagonal), an 8-bin patch window, rounding: KernelVariant.tcCacheWidth
-template <int TX, int TY> struct CacheWT {
-    static const int value = (isqrtUp((TX - 1) * (TX - 1) + (TY - 1) * (TY - 1)) + 17) / 8 * 8;
-};
 // relu(1 - |u|) and relu(1 - |u - 1|) as a half2 (low: u): the weights of two adjacent bins, u = tau - bin
 __device__ __forceinline__ unsigned tentPair(float u) {
     const __half2 U = __floats2half2_rn(u, u - 1.f);
@@ -942,24 +920,26 @@ __device__ __forceinline__ void bpTc(const typename Bin<KB, true>::T* __restrict
                                      const ProjD* __restrict__ pd, const unsigned* __restrict__ gmax, float* __restrict__ out,
                                      int rows, int cols, long long plane, int ngroups) {
     static_assert(KB == 8 || KB == 4, "8 or 4 half slices per bin");
-    constexpr int G = 4;            // 8-slice cache rows per projection (mma n = 8 slices)
-    constexpr int H = 8 / KB;       // groups per cache row
-    constexpr int GB = G * H;       // groups per block
-    constexpr int NT = 32 * BWX * BWY, TX = 8 * BWX, TY = 8 * BWY;
-    constexpr int CWT = CacheWT<TX, TY>::value;
+    constexpr int TX = 8 * BWX, TY = 8 * BWY;
+    typedef TcLayout<KB, TX, TY, SD> L;
+    constexpr int G = L::G;    // 8-slice cache rows per projection (mma n = 8 slices)
+    constexpr int H = L::H;    // groups per cache row
+    constexpr int GB = L::GB;  // groups per block
+    constexpr int NT = L::NT;
+    constexpr int CWT = L::CWT;
     constexpr int ROWB = G * CWT * 16;  // cache bytes per projection
     static_assert(SD % 2 == 0 && SD <= NT, "projection pairs");
     extern __shared__ __align__(16) uint4 dsm[];
     {
-        // the launch must give the layout below (KernelVariant.dynamicSharedBytes): a smaller size is a programming
-        // error, trapped rather than read out of bounds
+        // the launch must give the layout below (TcLayout, the manifest's dynamicShared): a smaller size is a
+        // programming error, trapped rather than read out of bounds
         unsigned dyn;
         asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(dyn));
-        if (dyn < (unsigned)((2 * SD * G * CWT + 3 * SD) * 16 + 3 * SD * 8)) __trap();
+        if (dyn < (unsigned)L::BYTES) __trap();
     }
-    // dynamic shared memory (KernelVariant.dynamicSharedBytes): cache [2][SD][G][CWT] entries, then per projection of
-    // three batches (c, -s, t of the tile origin above hm, lowest t of a patch above its origin) and (hm, p*pitch+hm)
-    float4* spc = reinterpret_cast<float4*>(dsm + 2 * SD * G * CWT);
+    // dynamic shared memory (TcLayout): cache [2][SD][G][CWT] entries, then per projection of three batches (c, -s, t
+    // of the tile origin above hm, lowest t of a patch above its origin) and (hm, p*pitch+hm)
+    float4* spc = reinterpret_cast<float4*>(dsm + L::SPC);
     int2* shm = reinterpret_cast<int2*>(spc + 3 * SD);
     const int tid = threadIdx.x, lane = tid & 31, w = tid >> 5;
     const int g = lane >> 2, t4 = lane & 3;
@@ -1117,205 +1097,47 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
 }
 
 // ---- instantiation -----------------------------------------------------------------------------------
+// The kernels are the rows of variants.def (token meanings and names: variants.cuh); each family's macro below
+// defines one extern "C" kernel.
 #define TS_STD(K, NN, Z, NAME)                                                                              \
-    extern "C" __global__ void __launch_bounds__(256) NAME(cudaTextureObject_t tex, const ProjD* pd, float* out, \
-                                                           int rows, int cols, long long plane, int np) {  \
+    extern "C" __global__ void __launch_bounds__(TS_TEX_THREADS) NAME(cudaTextureObject_t tex, const ProjD* pd, \
+                                                                      float* out, int rows, int cols,        \
+                                                                      long long plane, int np) {            \
         bpStd<K, NN, Z>(tex, pd, out, rows, cols, plane, np);                                              \
     }
-TS_STD(1, false, false, bp_std_k1_lin_l)
-TS_STD(1, true, false, bp_std_k1_nn_l)
-TS_STD(2, false, false, bp_std_k2_lin_l)
-TS_STD(2, true, false, bp_std_k2_nn_l)
-TS_STD(4, false, false, bp_std_k4_lin_l)
-TS_STD(4, true, false, bp_std_k4_nn_l)
-TS_STD(1, false, true, bp_std_k1_lin_z)
-TS_STD(1, true, true, bp_std_k1_nn_z)
-TS_STD(2, false, true, bp_std_k2_lin_z)
-TS_STD(2, true, true, bp_std_k2_nn_z)
-TS_STD(4, false, true, bp_std_k4_lin_z)
-TS_STD(4, true, true, bp_std_k4_nn_z)
-
 #define TS_TEX(K, NN, NAME)                                                                                 \
-    extern "C" __global__ void __launch_bounds__(256) NAME(cudaTextureObject_t tex, const ProjD* pd, float* out, \
-                                                           int rows, int cols, long long plane, int np) {  \
+    extern "C" __global__ void __launch_bounds__(TS_TEX_THREADS) NAME(cudaTextureObject_t tex, const ProjD* pd, \
+                                                                      float* out, int rows, int cols,        \
+                                                                      long long plane, int np) {            \
         bpTex<K, NN>(tex, pd, out, rows, cols, plane, np);                                                 \
     }
-TS_TEX(1, false, bp_tex_k1_lin)
-TS_TEX(1, true, bp_tex_k1_nn)
-TS_TEX(2, false, bp_tex_k2_lin)
-TS_TEX(2, true, bp_tex_k2_nn)
-TS_TEX(4, false, bp_tex_k4_lin)
-TS_TEX(4, true, bp_tex_k4_nn)
-
-// ALU/hybrid: name = bp_alu_k{K}_{f|h}_{lin|nn}_{adv|std}_t{TILE}p{PPT}_s{ST}
-#define TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX, NAME)                                       \
-    extern "C" __global__ void __launch_bounds__(NT) NAME(const void* sino, int pitch, int width, int np,   \
-                                                          const ProjD* pd, cudaTextureObject_t tex,         \
-                                                          float* out, int rows, int cols, long long plane) { \
+// ALU and hybrid kernels; MB: minimum resident blocks per SM asked of the register allocator (0: none)
+#define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX, MB, NAME)                                        \
+    extern "C" __global__ void TS_MINB_##MB(NT) NAME(const void* sino, int pitch, int width, int np,       \
+                                                     const ProjD* pd, cudaTextureObject_t tex, float* out,   \
+                                                     int rows, int cols, long long plane) {                 \
         bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
                                                           np, pd, tex, out, rows, cols, plane);             \
     }
-// MB: minimum resident blocks per SM asked of the register allocator (occupancy tuning; name suffix _bMB)
-#define TS_ALU_B(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, MB, NAME)                                         \
-    extern "C" __global__ void __launch_bounds__(NT, MB) NAME(const void* sino, int pitch, int width, int np, \
-                                                              const ProjD* pd, cudaTextureObject_t tex,     \
-                                                              float* out, int rows, int cols, long long plane) { \
-        bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, 0>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
-                                                             np, pd, tex, out, rows, cols, plane);          \
-    }
-#define TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, NAME) TS_ALU_X(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, 0, NAME)
-#define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, NAME) TS_ALU_HM(K, HALF, NN, ADV, TILE, NT, SD, ST, 0, NAME)
-// per (K, format): linear adv/std, nearest; tile 32 with 4 px/thread (256 threads) and 8 px/thread (128)
-#define TS_ALU_MODE(K, HALF, F, SD)                                                                         \
-    TS_ALU(K, HALF, false, true, 32, 256, SD, 0, bp_alu_k##K##_##F##_lin_adv_t32p4_s0)                     \
-    TS_ALU(K, HALF, false, true, 32, 128, SD, 0, bp_alu_k##K##_##F##_lin_adv_t32p8_s0)                     \
-    TS_ALU(K, HALF, false, false, 32, 256, SD, 0, bp_alu_k##K##_##F##_lin_std_t32p4_s0)                    \
-    TS_ALU(K, HALF, false, false, 32, 128, SD, 0, bp_alu_k##K##_##F##_lin_std_t32p8_s0)                    \
-    TS_ALU(K, HALF, true, false, 32, 256, SD, 0, bp_alu_k##K##_##F##_nn_std_t32p4_s0)                      \
-    TS_ALU(K, HALF, true, false, 32, 128, SD, 0, bp_alu_k##K##_##F##_nn_std_t32p8_s0)
-TS_ALU_MODE(1, false, f, 16)
-TS_ALU_MODE(2, false, f, 16)
-TS_ALU_MODE(4, false, f, 16)
-TS_ALU_MODE(1, true, h, 16)
-TS_ALU_MODE(2, true, h, 16)
-TS_ALU_MODE(4, true, h, 16)
-TS_ALU_MODE(8, true, h, 16)
-TS_ALU_MODE(8, false, f, 8)
-// 64x64 tiles, 16 px/thread, for the 4- and 8-slice half modes
-TS_ALU(4, true, false, true, 64, 256, 8, 0, bp_alu_k4_h_lin_adv_t64p16_s0)
-TS_ALU(8, true, false, true, 64, 256, 8, 0, bp_alu_k8_h_lin_adv_t64p16_s0)
-// hybrid: ST of every SD+ST projections through the texture (hardware linear filtering / point fetch)
-#define TS_HYB_MODE(K, HALF, F)                                                                             \
-    TS_ALU(K, HALF, false, true, 32, 128, 16, 4, bp_alu_k##K##_##F##_lin_adv_t32p8_s4)                     \
-    TS_ALU(K, HALF, false, true, 32, 128, 16, 8, bp_alu_k##K##_##F##_lin_adv_t32p8_s8)                     \
-    TS_ALU(K, HALF, false, true, 32, 256, 16, 4, bp_alu_k##K##_##F##_lin_adv_t32p4_s4)                     \
-    TS_ALU(K, HALF, true, false, 32, 128, 16, 4, bp_alu_k##K##_##F##_nn_std_t32p8_s4)
-TS_HYB_MODE(1, false, f)
-TS_HYB_MODE(2, false, f)
-TS_HYB_MODE(4, false, f)
-TS_HYB_MODE(1, true, h)
-TS_HYB_MODE(2, true, h)
-TS_HYB_MODE(4, true, h)
-
-// packed half2 arithmetic (name suffix _h2: per projection, _h2p: projection pairs), half modes with K >= 2
-#define TS_H2_MODE(K)                                                                                        \
-    TS_ALU_HM(K, true, false, true, 32, 256, 16, 0, 1, bp_alu_k##K##_h_lin_adv_t32p4_s0_h2)                \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 0, 1, bp_alu_k##K##_h_lin_adv_t32p8_s0_h2)                \
-    TS_ALU_HM(K, true, false, true, 32, 256, 16, 0, 2, bp_alu_k##K##_h_lin_adv_t32p4_s0_h2p)               \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 0, 2, bp_alu_k##K##_h_lin_adv_t32p8_s0_h2p)
-TS_H2_MODE(2)
-TS_H2_MODE(4)
-TS_H2_MODE(8)
-// four projections per half2 partial sum (name suffix _h4p)
-TS_ALU_HM(4, true, false, true, 32, 128, 16, 0, 3, bp_alu_k4_h_lin_adv_t32p8_s0_h4p)
-TS_ALU_HM(8, true, false, true, 32, 128, 16, 0, 3, bp_alu_k8_h_lin_adv_t32p8_s0_h4p)
-TS_ALU_HM(8, true, false, true, 32, 256, 16, 0, 3, bp_alu_k8_h_lin_adv_t32p4_s0_h4p)
-TS_ALU_HM(4, true, false, true, 32, 128, 16, 0, 4, bp_alu_k4_h_lin_adv_t32p8_s0_h8p)
-#define TS_H2_HYB(K)                                                                                         \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 1, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2)                \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 8, 2, bp_alu_k##K##_h_lin_adv_t32p8_s8_h2p)               \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 4, 2, bp_alu_k##K##_h_lin_adv_t32p8_s4_h2p)                \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 12, 2, bp_alu_k##K##_h_lin_adv_t32p8_s12_h2p)              \
-    TS_ALU_HM(K, true, false, true, 32, 128, 16, 16, 2, bp_alu_k##K##_h_lin_adv_t32p8_s16_h2p)
-TS_H2_HYB(2)
-TS_H2_HYB(4)
-
-// occupancy-tuned packed-half kernels
-TS_ALU_B(4, true, false, true, 32, 128, 16, 0, 2, 10, bp_alu_k4_h_lin_adv_t32p8_s0_h2p_b10)
-TS_ALU_B(4, true, false, true, 32, 128, 16, 8, 2, 8, bp_alu_k4_h_lin_adv_t32p8_s8_h2p_b8)
-TS_ALU_B(4, true, false, true, 32, 128, 16, 12, 2, 8, bp_alu_k4_h_lin_adv_t32p8_s12_h2p_b8)
-TS_ALU_B(2, true, false, true, 32, 128, 16, 8, 2, 10, bp_alu_k2_h_lin_adv_t32p8_s8_h2p_b10)
-TS_ALU_B(8, true, true, false, 32, 256, 16, 0, 0, 4, bp_alu_k8_h_nn_std_t32p4_s0_b4)
-
-// exact hybrid (name suffix _x): texture fetches at bin centres, float interpolation
-#define TS_X_MODE(K, HALF, F)                                                                                \
-    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 4, 0, 1, bp_alu_k##K##_##F##_lin_adv_t32p8_s4_x)            \
-    TS_ALU_X(K, HALF, false, true, 32, 128, 16, 8, 0, 1, bp_alu_k##K##_##F##_lin_adv_t32p8_s8_x)
-TS_X_MODE(1, false, f)
-TS_X_MODE(2, false, f)
-TS_X_MODE(4, false, f)
-TS_X_MODE(2, true, h)
-TS_X_MODE(4, true, h)
-
-// entries hybrid (name suffix _xe): the texture share reads cache entries (TX 2); 8-slice half entries are
-// 32 bytes (two texels), so that mode gets a hybrid too
-#define TS_XE(K, HALF, F, ST, HM, HS)                                                                        \
-    TS_ALU_X(K, HALF, false, true, 32, 128, 16, ST, HM, 2, bp_alu_k##K##_##F##_lin_adv_t32p8_s##ST##HS##_xe)
-TS_XE(1, false, f, 4, 0, )
-TS_XE(1, false, f, 8, 0, )
-TS_XE(2, false, f, 2, 0, )
-TS_XE(2, false, f, 4, 0, )
-TS_XE(2, false, f, 8, 0, )
-TS_XE(2, true, h, 4, 2, _h2p)
-TS_XE(2, true, h, 8, 2, _h2p)
-TS_XE(4, true, h, 4, 2, _h2p)
-TS_XE(4, true, h, 8, 2, _h2p)
-TS_XE(4, true, h, 4, 3, _h4p)
-TS_XE(4, true, h, 8, 3, _h4p)
-TS_XE(4, true, h, 12, 3, _h4p)
-TS_XE(8, true, h, 4, 2, _h2p)
-TS_XE(8, true, h, 8, 2, _h2p)
-TS_XE(8, true, h, 4, 3, _h4p)
-TS_XE(8, true, h, 8, 3, _h4p)
-// asynchronous double-buffered cache from the entries array (name suffix _a); ALU signature with sino = the
-// entries array and pitch = its pitch in entries
-// TS_ASYNC_X: NT threads (tile 32, PP pixels per thread), SD projections per buffer, RG: register cap per thread
-// (0: the compiler's choice; else __maxnreg__, name suffix _rRG), SUF = _a (default batch: 16, 12 for 8 slices) or
-// _aSD. Occupancy matters here: a minimum-blocks bound of 1 let ptxas take 126-173 registers and cost 5-12%.
-#define TS_BOUNDS_0(NT) __launch_bounds__(NT)
-#define TS_BOUNDS_80(NT) __maxnreg__(80)
-#define TS_BOUNDS_96(NT) __maxnreg__(96)
-#define TS_BOUNDS_112(NT) __maxnreg__(112)
-#define TS_ASYNC_T(K, HALF, F, TILE, NT, PP, SD, HM, HS, RG, RS, SUF)                                       \
-    extern "C" __global__ void TS_BOUNDS_##RG(NT)                                                             \
-    bp_alu_k##K##_##F##_lin_adv_t##TILE##p##PP##_s0##HS##RS##SUF(                                             \
+// asynchronous double-buffered cache from the entries array: the ALU signature with sino = the entries array and
+// pitch = its pitch in entries; RG: register cap per thread (0: the compiler's choice)
+#define TS_ASYNC(K, HALF, TILE, NT, SD, HM, RG, NAME)                                                       \
+    extern "C" __global__ void TS_BOUNDS_##RG(NT) NAME(                                                       \
         const void* sino, int pitch, int width, int np, const ProjD* pd, cudaTextureObject_t tex, float* out,  \
         int rows, int cols, long long plane) {                                                                 \
         bpAluAsync<K, HALF, TILE, NT, SD, HM>((const CacheEntry<K, HALF, true>*)sino, pitch, width, np, pd, out, rows, \
                                               cols, plane);                                                    \
     }
-#define TS_ASYNC_X(K, HALF, F, NT, PP, SD, HM, HS, RG, RS, SUF) TS_ASYNC_T(K, HALF, F, 32, NT, PP, SD, HM, HS, RG, RS, SUF)
-#define TS_ASYNC(K, HALF, F, SD, HM, HS) TS_ASYNC_X(K, HALF, F, 128, 8, SD, HM, HS, 0, , _a)
-TS_ASYNC(1, false, f, 16, 0, )
-TS_ASYNC(2, false, f, 16, 0, )
-TS_ASYNC(2, true, h, 16, 2, _h2p)
-TS_ASYNC(4, true, h, 16, 2, _h2p)
-TS_ASYNC(4, true, h, 16, 3, _h4p)
-TS_ASYNC(4, true, h, 16, 4, _h8p)
-TS_ASYNC(8, true, h, 12, 2, _h2p)
-TS_ASYNC(8, true, h, 12, 3, _h4p)
-// tuning of the batch, register cap and thread count
-TS_ASYNC_X(4, true, h, 128, 8, 24, 3, _h4p, 0, , _a24)
-TS_ASYNC_X(4, true, h, 128, 8, 16, 3, _h4p, 80, _r80, _a)
-TS_ASYNC_X(4, true, h, 128, 8, 24, 3, _h4p, 80, _r80, _a24)
-TS_ASYNC_X(4, true, h, 256, 4, 16, 3, _h4p, 0, , _a)
-TS_ASYNC_X(8, true, h, 128, 8, 12, 3, _h4p, 112, _r112, _a)
-TS_ASYNC_X(8, true, h, 128, 8, 12, 3, _h4p, 96, _r96, _a)
-TS_ASYNC_X(2, false, f, 128, 8, 24, 0, , 0, , _a24)
-TS_ASYNC_X(2, false, f, 128, 8, 16, 0, , 80, _r80, _a)
-TS_ASYNC_X(2, false, f, 128, 8, 24, 0, , 80, _r80, _a24)
-// 64x64 tiles, 16 pixels per thread: half the fill traffic per update
-TS_ASYNC_T(2, false, f, 64, 256, 16, 12, 0, , 0, , _a12)
-TS_ASYNC_T(4, true, h, 64, 256, 16, 12, 3, _h4p, 0, , _a12)
-// 64x64 tiles with 512 threads (8 pixels per thread): the fill saving of 64x64 tiles at t32p8's register count
-#define TS_BOUNDS_64(NT) __maxnreg__(64)
-TS_ASYNC_T(4, true, h, 64, 512, 8, 12, 3, _h4p, 64, _r64, _a12)
-TS_ASYNC_T(2, false, f, 64, 512, 8, 12, 0, , 64, _r64, _a12)
 // register-window kernels (8 half slices, bins cached, one 16-byte load per update): tile, threads, pixels per
 // thread, projections per cache buffer, projections per half2 partial sum. gmax: per group (grid z), the largest
 // magnitude bits its packing was scaled by (bp_absmax_k8, bp_pack_k8_h_win).
-#define TS_WIN(TILE, NT, PP, SD, STEP, HS)                                                                  \
-    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) bp_alu_k8_h_lin_win_t##TILE##p##PP##_s##SD##HS( \
+#define TS_WIN(TILE, NT, PP, SD, STEP, NAME)                                                                \
+    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) NAME(                                         \
         const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
         const unsigned* __restrict__ gmax, float* __restrict__ out, int rows, int cols, long long plane) {     \
         static_assert(TILE / (NT / TILE) == PP, "pixels per thread");                                        \
         bpAluWin<TILE, NT, SD, STEP>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane, gmax);  \
     }
-TS_WIN(32, 128, 8, 16, 4, _h4p)
-TS_WIN(32, 128, 8, 16, 8, _h8p)
-TS_WIN(32, 128, 8, 24, 4, _h4p)
-TS_WIN(32, 128, 8, 24, 8, _h8p)
-TS_WIN(32, 256, 4, 16, 8, _h8p)
 // tensor-core kernels (KB = 8 or 4 half slices per bin, 32 slices per block): warps BWX x BWY of 8x8 pixels, SD
 // projections per buffer. gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the
 // launch (grid z: 32-slice blocks).
@@ -1326,19 +1148,29 @@ TS_WIN(32, 256, 4, 16, 8, _h8p)
         bpTc<KB, BWX, BWY, SD>((const typename Bin<KB, true>::T*)sino, pitch, width, np, pd, gmax, out, rows, cols, plane, \
                                ngroups);                                                                     \
     }
-TS_TC(8, 4, 2, 16, bp_tc_k8_h_lin_t32x16_s16)
-TS_TC(8, 4, 2, 8, bp_tc_k8_h_lin_t32x16_s8)
-TS_TC(8, 4, 4, 16, bp_tc_k8_h_lin_t32x32_s16)
-TS_TC(4, 4, 2, 16, bp_tc_k4_h_lin_t32x16_s16)
-TS_TC(4, 4, 4, 16, bp_tc_k4_h_lin_t32x32_s16)
+
+// the rows of variants.def, in the sets this build compiles
+#define BP_STD(SET, K, IN, ORD) TS_IN_SET_##SET(TS_STD(K, TS_NN_##IN, TS_Z_##ORD, TS_NAME_STD(K, IN, ORD)))
+#define BP_TEX(SET, K, IN) TS_IN_SET_##SET(TS_TEX(K, TS_NN_##IN, TS_NAME_TEX(K, IN)))
+#define BP_ALU(SET, K, F, IN, CA, TILE, PPT, SD, ST, HM, TX, MB)                                             \
+    TS_IN_SET_##SET(TS_ALU(K, TS_HALF_##F, TS_NN_##IN, TS_ADV_##CA, TILE, (TILE * TILE / PPT), SD, ST, TS_HM_##HM, \
+                           TS_TX_##TX, MB, TS_NAME_ALU(K, F, IN, CA, TILE, PPT, ST, HM, TX, MB)))
+#define BP_ASYNC(SET, K, F, TILE, PPT, SD, HM, RG, SUF)                                                      \
+    TS_IN_SET_##SET(TS_ASYNC(K, TS_HALF_##F, TILE, (TILE * TILE / PPT), SD, TS_HM_##HM, RG,                 \
+                             TS_NAME_ASYNC(K, F, TILE, PPT, HM, RG, SUF)))
+#define BP_WIN(SET, TILE, PPT, SD, HM)                                                                       \
+    TS_IN_SET_##SET(TS_WIN(TILE, (TILE * TILE / PPT), PPT, SD, TS_STEP_##HM, TS_NAME_WIN(TILE, PPT, SD, HM)))
+#define BP_TC(SET, KB, TX, TY, SD) TS_IN_SET_##SET(TS_TC(KB, (TX / 8), (TY / 8), SD, TS_NAME_TC(KB, TX, TY, SD)))
+#include "variants.def"
+
 // the scaled packing of the window and tensor-core kernels: a group's largest magnitude, then its packing
 #define TS_ABSMAX(K)                                                                                         \
-    extern "C" __global__ void bp_absmax_k##K(const float* raw, int width, int np, long long sliceStride, int nValid, \
-                                              unsigned* gmax) {                                              \
+    extern "C" __global__ void TS_NAME_ABSMAX(K)(const float* raw, int width, int np, long long sliceStride,     \
+                                                   int nValid, unsigned* gmax) {                                              \
         absMax<K>(raw, width, np, sliceStride, nValid, gmax);                                                \
     }
 #define TS_PACK_WIN(K)                                                                                       \
-    extern "C" __global__ void bp_pack_k##K##_h_win(const float* raw, int width, int np, long long sliceStride,  \
+    extern "C" __global__ void TS_NAME_PACK_WIN(K)(const float* raw, int width, int np, long long sliceStride,   \
                                                     int nValid, void* dst, int pitch, const unsigned* gmax) {    \
         packSino<K, true, true>(raw, width, np, sliceStride, nValid, (typename Bin<K, true>::T*)dst, pitch, gmax); \
     }
@@ -1351,22 +1183,22 @@ TS_PACK_WIN(4)
         makeEntries<K, HALF, HM>((const typename Bin<K, HALF>::T*)sino, pitch, width, np,                     \
                                  (CacheEntry<K, HALF, true>*)dst, epitch);                                    \
     }
-TS_ENTRIES(1, false, 0, bp_entries_k1_f)
-TS_ENTRIES(2, false, 0, bp_entries_k2_f)
-TS_ENTRIES(2, true, 2, bp_entries_k2_h_h2)
-TS_ENTRIES(4, true, 2, bp_entries_k4_h_h2)
-TS_ENTRIES(8, true, 2, bp_entries_k8_h_h2)
+TS_ENTRIES(1, false, 0, TS_NAME_ENTRIES_f(1))
+TS_ENTRIES(2, false, 0, TS_NAME_ENTRIES_f(2))
+TS_ENTRIES(2, true, 2, TS_NAME_ENTRIES_h(2))
+TS_ENTRIES(4, true, 2, TS_NAME_ENTRIES_h(4))
+TS_ENTRIES(8, true, 2, TS_NAME_ENTRIES_h(8))
 
 #define TS_PACK(K, HALF, NAME)                                                                              \
     extern "C" __global__ void NAME(const float* raw, int width, int np, long long sliceStride, int nValid, \
                                     void* dst, int pitch) {                                                  \
         packSino<K, HALF>(raw, width, np, sliceStride, nValid, (typename Bin<K, HALF>::T*)dst, pitch);       \
     }
-TS_PACK(1, false, bp_pack_k1_f)
-TS_PACK(2, false, bp_pack_k2_f)
-TS_PACK(4, false, bp_pack_k4_f)
-TS_PACK(8, false, bp_pack_k8_f)
-TS_PACK(1, true, bp_pack_k1_h)
-TS_PACK(2, true, bp_pack_k2_h)
-TS_PACK(4, true, bp_pack_k4_h)
-TS_PACK(8, true, bp_pack_k8_h)
+TS_PACK(1, false, TS_NAME_PACK(1, f))
+TS_PACK(2, false, TS_NAME_PACK(2, f))
+TS_PACK(4, false, TS_NAME_PACK(4, f))
+TS_PACK(8, false, TS_NAME_PACK(8, f))
+TS_PACK(1, true, TS_NAME_PACK(1, h))
+TS_PACK(2, true, TS_NAME_PACK(2, h))
+TS_PACK(4, true, TS_NAME_PACK(4, h))
+TS_PACK(8, true, TS_NAME_PACK(8, h))

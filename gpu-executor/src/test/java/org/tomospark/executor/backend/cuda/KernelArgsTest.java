@@ -33,7 +33,7 @@ class KernelArgsTest {
         String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu"), pre = cudaSource("preprocess.cu");
         Map<KernelArgs.Signature, List<String>> declared = new EnumMap<>(KernelArgs.Signature.class);
         declared.put(KernelArgs.Signature.TEXTURE, params(bp, "#define TS_STD("));
-        declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU_X("));
+        declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU("));
         declared.put(KernelArgs.Signature.WINDOW, params(bp, "#define TS_WIN("));
         declared.put(KernelArgs.Signature.TENSOR, params(bp, "#define TS_TC("));
         declared.put(KernelArgs.Signature.PACK, params(bp, "#define TS_PACK("));
@@ -46,7 +46,7 @@ class KernelArgsTest {
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists
         assertEquals(params(bp, "#define TS_TEX("), KernelArgs.Signature.TEXTURE.names);
-        assertEquals(params(bp, "#define TS_ALU_B("), KernelArgs.Signature.ALU.names);
+        assertEquals(params(bp, "#define TS_ASYNC("), KernelArgs.Signature.ALU.names);
     }
 
     private static String cudaSource(String name) throws Exception {

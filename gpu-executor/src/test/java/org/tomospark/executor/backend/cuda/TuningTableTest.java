@@ -61,7 +61,7 @@ class TuningTableTest {
                     String mode = KernelVariant.modeKey(k, f, i);
                     String v = t.generic(mode);
                     assertNotNull(v, "conf/cuda-tuning.properties lacks " + mode);
-                    KernelVariant kv = KernelVariant.parse(v, k, f, i);
+                    KernelVariant kv = KernelBuild.packaged().catalog().parse(v, k, f, i);
                     assertEquals(i, kv.interpolation());
                     n++;
                 }

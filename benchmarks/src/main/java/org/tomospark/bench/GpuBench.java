@@ -1,6 +1,7 @@
-package org.tomospark.executor.bench;
+package org.tomospark.bench;
 
 import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
@@ -9,21 +10,23 @@ import org.tomospark.executor.backend.KernelTimer;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.cuda.KernelVariant;
-import org.tomospark.executor.backend.cuda.TuningTable;
+import org.tomospark.executor.backend.cuda.CudaVariants;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.function.Supplier;
 import java.util.stream.IntStream;
 
 /**
@@ -92,7 +95,7 @@ public final class GpuBench {
 
     record Mode(int k, SampleFormat format, Interpolation interp) {
         String key() {
-            return KernelVariant.modeKey(k, format, interp);
+            return CudaVariants.modeKey(k, format, interp);
         }
 
         static Mode parse(String s) {
@@ -126,20 +129,16 @@ public final class GpuBench {
             l.add("auto");
             return l;
         }
-        for (KernelVariant v : KernelVariant.all(m.k, m.format, m.interp)) {
-            // texture kernels serve at most 4 slices per fetch: in 8-slice modes they only repeat the 4-slice run
-            if (m.k > 4 && (v.family() == KernelVariant.Family.STD || v.family() == KernelVariant.Family.TEX)) continue;
-            if (m.k > 4 && v.hybrid() && v.k() < m.k) continue;
-            l.add(v.id());
-        }
-        return l;
+        // the variants this build compiles for the mode (texture kernels, which fetch at most 4 slices, only repeat their
+        // 4-slice run in 8-slice modes and are left out there)
+        return CudaVariants.variants(m.k, m.format, m.interp);
     }
 
     private int run() {
         // probe only the backend under test: initialising NVIDIA OpenCL after a CUDA probe in the same JVM
         // crashed the JVM on the H200 (driver 580), see BENCHMARKS.md
         String why = "unknown backend";
-        for (org.tomospark.executor.backend.BackendProvider p : Backends.providers())
+        for (BackendProvider p : Backends.providers())
             if (p.id().equals(backend)) why = String.valueOf(p.unavailableReason());
         System.out.println("GpuBench: backend " + backend + ", unavailable reason: " + why);
         if (check) runChecks();
@@ -175,7 +174,7 @@ public final class GpuBench {
     // ------------------------------------------------------------------------------------------- checks
 
     private static double relL2(float[][] got, float[][] ref) {
-        return org.tomospark.executor.util.ImageErrors.relL2(got, ref);
+        return ImageErrors.relL2(got, ref);
     }
 
     private static float[][] reconstruct(String id, BackendOptions o, BackprojectionJob job, SliceBatch batch) {
@@ -185,7 +184,7 @@ public final class GpuBench {
                 throw new IllegalStateException(id + " does not filter on the device");
             int px = job.slice().pixels();
             float[][] out = new float[batch.count()][px];
-            for (float[] a : out) java.util.Arrays.fill(a, Float.NaN); // poison: every pixel must be written
+            for (float[] a : out) Arrays.fill(a, Float.NaN); // poison: every pixel must be written
             b.process(batch, out);
             return out;
         }
@@ -197,8 +196,20 @@ public final class GpuBench {
         return c;
     }
 
+    /** A check's geometry and sinograms. */
+    private record Case(ScanGeometry scan, SliceGeometry slice, float[][] sinograms) {
+        BackprojectionJob job(int count) {
+            return new BackprojectionJob(scan, slice, count);
+        }
+
+        /** The sinograms (a copy: backends may not keep them intact), filtered or not. */
+        SliceBatch batch(boolean filtered) {
+            return new SliceBatch(0, copy(sinograms), scan.numProjections(), scan.detectorWidth(), filtered);
+        }
+    }
+
     /** Random filtered-like data, odd sizes, axis correction, off-centre rotation axis, full slice. */
-    private static Object[] randomCase(int count, long seed) {
+    private static Case randomCase(int count, long seed) {
         int w = 333, np = 181;
         SplittableRandom r = new SplittableRandom(seed);
         double[] corr = new double[np];
@@ -208,11 +219,11 @@ public final class GpuBench {
         SliceGeometry sg = SliceGeometry.full(w, 317);
         float[][] s = new float[count][np * w];
         for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = (float) r.nextDouble(-1, 1);
-        return new Object[]{scan, sg, s};
+        return new Case(scan, sg, s);
     }
 
     /** Filtered sinogram of a smooth ellipse phantom, ROI, 360° scan. */
-    private static Object[] phantomCase(int count, boolean filter) {
+    private static Case phantomCase(int count, boolean filter) {
         int w = 256, np = 180;
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(360, np).centerOfRotation(127.8).build();
         SliceGeometry sg = new SliceGeometry(256, 256, 37, 21, 181, 199);
@@ -221,7 +232,7 @@ public final class GpuBench {
             s[i] = phantomSinogram(scan, 1.0 + 0.1 * i, 3 * i);
             if (filter) new RampFilter(w, np, FilterSpec.of(FilterWindow.SHEPP_LOGAN)).filterRows(s[i], np, null);
         }
-        return new Object[]{scan, sg, s};
+        return new Case(scan, sg, s);
     }
 
     /** Analytic line integrals of a few ellipses (x0, y0, a, b, phi, density). */
@@ -250,11 +261,7 @@ public final class GpuBench {
     private static double limitFor(String backend, String variant, Mode m, boolean random) {
         boolean texWeights = false;
         if (backend.equals("cuda")) {
-            try {
-                texWeights = KernelVariant.parse(variant, m.k, m.format, m.interp).textureWeights();
-            } catch (IllegalArgumentException e) {
-                texWeights = false;
-            }
+            texWeights = CudaVariants.textureWeights(variant, m.k, m.format, m.interp);
         } else if (!backend.equals("java")) {
             texWeights = m.interp == Interpolation.LINEAR; // other GPU backends may use hardware filtering
         }
@@ -269,7 +276,7 @@ public final class GpuBench {
     }
 
     /** Runs a reconstruction and compares it with {@code ref}; an exception or a miss counts as a failure. */
-    private Cmp compare(float[][] ref, double limit, java.util.function.Supplier<float[][]> run) {
+    private Cmp compare(float[][] ref, double limit, Supplier<float[][]> run) {
         Cmp c;
         try {
             double e = relL2(run.get(), ref);
@@ -285,26 +292,20 @@ public final class GpuBench {
     private void runChecks() {
         for (Mode m : modes()) {
             int count = 2 * m.k + 1; // one partial pass
-            Object[] rc = randomCase(count, 1234 + m.k);
-            Object[] pc = phantomCase(count, true);
+            Case rc = randomCase(count, 1234 + m.k);
+            Case pc = phantomCase(count, true);
             BackendOptions base = BackendOptions.defaults().withSlicesPerPass(m.k).withFormat(m.format).withInterpolation(m.interp);
             BackendOptions tested = base.withDevice(device).withExtra("opencl.filter", "device");
-            float[][] refR = reconstruct("java", base.withVariant("scalar"),
-                    new BackprojectionJob((ScanGeometry) rc[0], (SliceGeometry) rc[1], count),
-                    new SliceBatch(0, (float[][]) rc[2], ((ScanGeometry) rc[0]).numProjections(), 333, true));
-            float[][] refP = reconstruct("java", base.withVariant("scalar"),
-                    new BackprojectionJob((ScanGeometry) pc[0], (SliceGeometry) pc[1], count),
-                    new SliceBatch(0, (float[][]) pc[2], 180, 256, true));
+            float[][] refR = reconstruct("java", base.withVariant("scalar"), rc.job(count), rc.batch(true));
+            float[][] refP = reconstruct("java", base.withVariant("scalar"), pc.job(count), pc.batch(true));
             for (String v : variantsFor(m)) {
                 BackendOptions o = tested.withVariant(v).withExtra("cuda.autotune", "false");
                 String er, ep;
                 double lr = limitFor(backend, v, m, true), lp = limitFor(backend, v, m, false);
                 boolean ok;
                 try {
-                    float[][] gr = reconstruct(backend, o, new BackprojectionJob((ScanGeometry) rc[0], (SliceGeometry) rc[1], count),
-                            new SliceBatch(0, copy((float[][]) rc[2]), ((ScanGeometry) rc[0]).numProjections(), 333, true));
-                    float[][] gp = reconstruct(backend, o, new BackprojectionJob((ScanGeometry) pc[0], (SliceGeometry) pc[1], count),
-                            new SliceBatch(0, copy((float[][]) pc[2]), 180, 256, true));
+                    float[][] gr = reconstruct(backend, o, rc.job(count), rc.batch(true));
+                    float[][] gp = reconstruct(backend, o, pc.job(count), pc.batch(true));
                     double dr = relL2(gr, refR), dp = relL2(gp, refP);
                     er = String.format(Locale.ROOT, "%.2e", dr);
                     ep = String.format(Locale.ROOT, "%.2e", dp);
@@ -325,13 +326,10 @@ public final class GpuBench {
             // the same case as one chunk, its three groups in one launch with grid z = 3), with the mode's default
             // variant from the fallback table: what a run without auto-tuning uses
             if (backend.equals("cuda")) {
-                String fallback = TuningTable.fallback().generic(m.key());
-                String v = fallback != null ? fallback : "alu";
+                String v = CudaVariants.fallback(m.k, m.format, m.interp);
                 double lim = m.format == SampleFormat.HALF ? 1e-3 : 1e-5;
                 Cmp c = compare(refR, lim, () -> reconstruct(backend, tested.withVariant(v).withExtra("cuda.autotune", "false")
-                                .withExtra("cuda.chunkSlices", Integer.toString(m.k)),
-                        new BackprojectionJob((ScanGeometry) rc[0], (SliceGeometry) rc[1], count),
-                        new SliceBatch(0, copy((float[][]) rc[2]), ((ScanGeometry) rc[0]).numProjections(), 333, true)));
+                                .withExtra("cuda.chunkSlices", Integer.toString(m.k)), rc.job(count), rc.batch(true)));
                 String row = String.format(Locale.ROOT, "| %s | %s, chunks of %d slices | %s | - | %.0e | %s |", m.key(), v, m.k,
                         c.text(), lim, c.ok() ? "pass" : "FAIL");
                 System.out.println(row);
@@ -341,10 +339,10 @@ public final class GpuBench {
             if (!backend.equals("java")) {
                 for (Padding pad : Padding.values()) {
                     FilterSpec fs = new FilterSpec(pad == Padding.EDGE ? FilterWindow.HANN : FilterWindow.RAMLAK, pad == Padding.EDGE ? 0.9 : 1.0, pad);
-                    Object[] raw = pad == Padding.EDGE ? phantomCase(count, false) : randomCase(count, 99);
-                    ScanGeometry scan = (ScanGeometry) raw[0];
-                    SliceGeometry sg = (SliceGeometry) raw[1];
-                    float[][] s = (float[][]) raw[2];
+                    Case raw = pad == Padding.EDGE ? phantomCase(count, false) : randomCase(count, 99);
+                    ScanGeometry scan = raw.scan();
+                    SliceGeometry sg = raw.slice();
+                    float[][] s = raw.sinograms();
                     int w = scan.detectorWidth(), np = scan.numProjections();
                     float[][] filtered = copy(s);
                     RampFilter rf = new RampFilter(w, np, fs);

@@ -1,0 +1,95 @@
+package org.tomospark.executor.backend.cuda;
+
+import java.nio.FloatBuffer;
+import java.util.concurrent.ExecutorService;
+
+import static jcuda.driver.JCudaDriver.cuEventRecord;
+import static jcuda.driver.JCudaDriver.cuEventSynchronize;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
+import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
+
+/**
+ * The double-buffered chunk pipeline of one validated job: a batch is cut into chunks of the plan's size; while chunk
+ * i is staged on the host and uploaded on the copy-in stream, chunk i−1 is computed on the compute stream (corrected
+ * when raw counts were uploaded, filtered when the batch is unfiltered, interleaved, back-projected) and chunk i−2
+ * downloaded on the copy-out stream; events order the streams per buffer.
+ */
+final class ChunkPipeline {
+    private final CudaStreams streams;
+    private final DeviceBuffers buffers;
+    private final KernelLauncher launcher;
+    private final ExecutorService hostPool;
+
+    /** Host side of a chunk: fills pinned input buffer b with slices [first, first + n). */
+    interface Stager {
+        void stage(int b, int first, int n);
+    }
+
+    /** Copy-in stream side of a chunk: uploads pinned buffer b's n slices. */
+    interface Uploader {
+        void upload(int b, int n);
+    }
+
+    /** Compute stream side of a chunk before the filter: turns device input buffer b's n slices into sinograms. */
+    interface Converter {
+        void convert(int b, int n);
+    }
+
+    ChunkPipeline(CudaStreams streams, DeviceBuffers buffers, KernelLauncher launcher, ExecutorService hostPool) {
+        this.streams = streams;
+        this.buffers = buffers;
+        this.launcher = launcher;
+        this.hostPool = hostPool;
+    }
+
+    /**
+     * Runs {@code count} slices through the pipeline into {@code out}.
+     *
+     * @param filter    whether to ramp-filter the sinograms on the device
+     * @param converter what the compute stream does first (the flat/dark correction of raw counts), or null
+     */
+    void run(int count, boolean filter, Stager stager, Uploader uploader, Converter converter, float[][] out) {
+        DeviceBuffers.Shape sh = buffers.shape;
+        int c = sh.plan().chunkSlices();
+        int chunks = (count + c - 1) / c;
+        long sliceOut = (long) sh.rows() * sh.cols();
+        for (int i = 0; i < chunks; i++) {
+            int b = i & 1;
+            if (i >= 2) deliver(b, (i - 2) * c, Math.min(c, count - (i - 2) * c), out);
+            int first = i * c, n = Math.min(c, count - first);
+            stager.stage(b, first, n);
+            if (i >= 2) cuStreamWaitEvent(streams.in(), streams.computed[b], 0);
+            uploader.upload(b, n);
+            cuEventRecord(streams.uploaded[b], streams.in());
+            cuStreamWaitEvent(streams.compute(), streams.uploaded[b], 0);
+            if (converter != null) converter.convert(b, n);
+            if (filter) launcher.filter(buffers.in[b], (long) n * sh.np(), streams.compute());
+            launcher.chunk(buffers.in[b], n, buffers.out[b], streams.compute(), Runnable::run);
+            cuEventRecord(streams.computed[b], streams.compute());
+            cuStreamWaitEvent(streams.out(), streams.computed[b], 0);
+            cuMemcpyDtoHAsync(buffers.hostOut[b], buffers.out[b], n * sliceOut * 4, streams.out());
+            cuEventRecord(streams.downloaded[b], streams.out());
+        }
+        for (int i = Math.max(0, chunks - 2); i < chunks; i++)
+            deliver(i & 1, i * c, Math.min(c, count - i * c), out);
+    }
+
+    /** Runs a host task for each of n slices on the copy threads. */
+    void parallel(int n, HostCopyPool.SliceTask task) {
+        HostCopyPool.parallel(hostPool, n, task);
+    }
+
+    /** Stages float sinograms: slices [first, first + n) of {@code sinograms} into pinned buffer b, in parallel. */
+    void stageFloats(float[][] sinograms, int b, int first, int n) {
+        FloatBuffer fb = buffers.floatsIn[b];
+        long sliceIn = (long) buffers.shape.np() * buffers.shape.width();
+        HostCopyPool.parallel(hostPool, n, s -> fb.put((int) (s * sliceIn), sinograms[first + s]));
+    }
+
+    private void deliver(int b, int first, int n, float[][] out) {
+        cuEventSynchronize(streams.downloaded[b]);
+        long sliceOut = (long) buffers.shape.rows() * buffers.shape.cols();
+        FloatBuffer fb = buffers.floatsOut[b];
+        HostCopyPool.parallel(hostPool, n, s -> fb.get((int) (s * sliceOut), out[first + s]));
+    }
+}

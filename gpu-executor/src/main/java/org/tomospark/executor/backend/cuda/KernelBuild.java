@@ -1,0 +1,102 @@
+package org.tomospark.executor.backend.cuda;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The kernels this jar carries: the fatbins the Maven profile "cuda-kernels" packages ({@code /kernels-fatbin/},
+ * SASS for sm_80 and sm_90, the product kernels or with "cuda-explore" every variant), else the committed PTX of the
+ * product kernels ({@code /kernels-ptx/}, JIT-compiled by the driver). Each folder holds its modules and the variant
+ * manifest that says which rows of kernels/variants.def they contain. Read once per JVM, on first use.
+ */
+final class KernelBuild {
+    private static final String FATBIN_DIR = "/kernels-fatbin/", PTX_DIR = "/kernels-ptx/";
+    private static final String MANIFEST = "variants.manifest";
+
+    private final boolean fatbin;
+    private final KernelManifest manifest;
+    private final KernelCatalog catalog;
+    private final String version;
+
+    private KernelBuild(boolean fatbin) {
+        this.fatbin = fatbin;
+        byte[] text = require(dir() + MANIFEST);
+        this.manifest = KernelManifest.parse(new String(text, StandardCharsets.UTF_8));
+        this.catalog = KernelCatalog.compiled(manifest);
+        this.version = hash(text, require(dir() + "backproject" + extension()));
+    }
+
+    /** The build on the classpath. */
+    static KernelBuild packaged() {
+        return Holder.BUILD;
+    }
+
+    private static final class Holder {
+        static final KernelBuild BUILD = new KernelBuild(KernelBuild.class.getResource(FATBIN_DIR + MANIFEST) != null);
+    }
+
+    private String dir() {
+        return fatbin ? FATBIN_DIR : PTX_DIR;
+    }
+
+    private String extension() {
+        return fatbin ? ".fatbin" : ".ptx";
+    }
+
+    KernelManifest manifest() {
+        return manifest;
+    }
+
+    KernelCatalog catalog() {
+        return catalog;
+    }
+
+    /** Whether the modules are fatbins (loaded as they are) rather than PTX (compiled by the driver when loaded). */
+    boolean fatbin() {
+        return fatbin;
+    }
+
+    /** How the modules are loaded, for logs and the device description. */
+    String source() {
+        return fatbin ? "fatbin" : "ptx (driver JIT)";
+    }
+
+    /**
+     * Short hash of the manifest and the back-projection module: auto-tuning caches its choices per device and
+     * kernel build, so a kernel change or another set of variants tunes again.
+     */
+    String version() {
+        return version;
+    }
+
+    /** The bytes of module {@code name} (backproject, filter, preprocess). */
+    byte[] module(String name) {
+        return require(dir() + name + extension());
+    }
+
+    private static byte[] require(String path) {
+        try (InputStream in = KernelBuild.class.getResourceAsStream(path)) {
+            if (in == null)
+                throw new IllegalStateException("cuda: " + path + " is not on the classpath (build gpu-executor with the "
+                        + "output of kernels/build-ptx.sh)");
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cuda: cannot read resource " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static String hash(byte[] manifest, byte[] module) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update(manifest);
+            d.update(module);
+            return HexFormat.of().formatHex(d.digest(), 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

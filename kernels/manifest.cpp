@@ -1,0 +1,213 @@
+// Prints the variant manifest: one line per row of variants.def, with the facts the Java side launches it by
+// (org.tomospark.executor.backend.cuda.KernelManifest reads it). Every number comes from the constants and types
+// the kernels themselves are compiled with (layout.cuh), and every name from the macros that name the kernels
+// (variants.cuh). A host program: kernels/build-ptx.sh compiles it with nvcc and runs it on the build machine.
+//
+// Line format: the kernel's symbol, then key=value pairs:
+//   set             product | explore (variants.def)
+//   family          std | tex | alu | tc
+//   k               slices per bin; format float32 | half; interpolation linear | nearest
+//   order           thread order of the texture kernels: l | z, else -
+//   caching         adv | std for the shared-memory kernels, else -
+//   tile, rows      pixels per block along x and y; threads per block; ppt pixels per thread
+//   texShare        projections of every batch read through the texture (hybrids), else 0
+//   halfMath        none | h2 | h2p | h4p | h8p
+//   texRead         how the texture is read: filtered (hardware interpolation) | exact | entries | none
+//   minBlocks       minimum resident blocks per SM asked of the compiler, else 0; maxRegs register cap, else 0
+//   fill            how the cache is filled: registers | entries (cp.async from the entries array) |
+//                   bins (cp.async from the compound sinogram) | none
+//   batch           projections per buffer of a cp.async-filled cache, else 0
+//   groupsPerBlock  groups (compound sinograms) one block back-projects
+//   dynamicShared   bytes of dynamic shared memory the launch must give
+//   maxProjections  projections the kernel takes at most (constant memory), 0 for any number
+//   entryBytes      bytes of one entry of the entries array it reads, else 0
+//   args            its parameter list (KernelArgs.Signature)
+//   pack, absmax, entries  the helper kernels that prepare its input, or -
+// The first line that is not a comment, compiled=SETS, names the sets compiled into the modules beside the manifest.
+#include <cstdio>
+
+#include "layout.cuh"
+#include "variants.cuh"
+
+namespace {
+
+struct Row {
+    const char* name = "";
+    const char* set = "";
+    const char* family = "";
+    int k = 0;
+    const char* format = "";
+    const char* interpolation = "";
+    const char* order = "-";
+    const char* caching = "-";
+    int tile = 0, rows = 0, threads = 0, ppt = 0, texShare = 0;
+    const char* halfMath = "none";
+    const char* texRead = "none";
+    int minBlocks = 0, maxRegs = 0;
+    const char* fill = "none";
+    int batch = 0, groupsPerBlock = 1, dynamicShared = 0, maxProjections = 0, entryBytes = 0;
+    const char* args = "";
+    const char* pack = "-";
+    const char* absmax = "-";
+    const char* entries = "-";
+};
+
+void print(const Row& r) {
+    std::printf("%s set=%s family=%s k=%d format=%s interpolation=%s order=%s caching=%s tile=%d rows=%d threads=%d "
+                "ppt=%d texShare=%d halfMath=%s texRead=%s minBlocks=%d maxRegs=%d fill=%s batch=%d groupsPerBlock=%d "
+                "dynamicShared=%d maxProjections=%d entryBytes=%d args=%s pack=%s absmax=%s entries=%s\n",
+                r.name, r.set, r.family, r.k, r.format, r.interpolation, r.order, r.caching, r.tile, r.rows, r.threads,
+                r.ppt, r.texShare, r.halfMath, r.texRead, r.minBlocks, r.maxRegs, r.fill, r.batch, r.groupsPerBlock,
+                r.dynamicShared, r.maxProjections, r.entryBytes, r.args, r.pack, r.absmax, r.entries);
+}
+
+const char* formatName(bool half) { return half ? "half" : "float32"; }
+const char* interpolationName(bool nearest) { return nearest ? "nearest" : "linear"; }
+const char* texReadName(int tx) { return tx == 2 ? "entries" : tx == 1 ? "exact" : "filtered"; }
+
+// The texture kernels read the compound sinogram as a float or half texture: one kernel serves both storages, with
+// the packing of each; it is listed once per storage.
+void textureRows(Row r, const char* packF, const char* packH) {
+    r.tile = r.rows = TS_TEX_TILE;
+    r.threads = TS_TEX_THREADS;
+    r.texRead = "filtered";
+    r.maxProjections = TS_MAX_CONST_PROJ;
+    r.args = "TEXTURE";
+    r.format = formatName(false);
+    r.pack = packF;
+    print(r);
+    r.format = formatName(true);
+    r.pack = packH;
+    print(r);
+}
+
+template <int K, bool HALF>
+int entryBytes() {
+    return (int)sizeof(CacheEntry<K, HALF, true>);
+}
+
+}  // namespace
+
+#define TS_ROW(SET, NAME) \
+    Row r;                \
+    r.name = TS_STR(NAME); \
+    r.set = #SET;
+
+#define BP_STD(SET, K, IN, ORD)                                                                                 \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_STD(K, IN, ORD))                                                                   \
+        r.family = "std";                                                                                      \
+        r.k = K;                                                                                               \
+        r.interpolation = interpolationName(TS_NN_##IN);                                                       \
+        r.order = #ORD;                                                                                        \
+        r.ppt = 1;                                                                                             \
+        textureRows(r, TS_STR(TS_NAME_PACK(K, f)), TS_STR(TS_NAME_PACK(K, h)));                                \
+    }
+#define BP_TEX(SET, K, IN)                                                                                      \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_TEX(K, IN))                                                                        \
+        r.family = "tex";                                                                                      \
+        r.k = K;                                                                                               \
+        r.interpolation = interpolationName(TS_NN_##IN);                                                       \
+        r.order = "z";                                                                                         \
+        r.ppt = 4;                                                                                             \
+        textureRows(r, TS_STR(TS_NAME_PACK(K, f)), TS_STR(TS_NAME_PACK(K, h)));                                \
+    }
+#define BP_ALU(SET, K, F, IN, CA, TILE, PPT, SD, ST, HM, TX, MB)                                                \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_ALU(K, F, IN, CA, TILE, PPT, ST, HM, TX, MB))                                      \
+        r.family = "alu";                                                                                      \
+        r.k = K;                                                                                               \
+        r.format = formatName(TS_HALF_##F);                                                                    \
+        r.interpolation = interpolationName(TS_NN_##IN);                                                       \
+        r.caching = #CA;                                                                                       \
+        r.tile = r.rows = TILE;                                                                                \
+        r.threads = TILE * TILE / PPT;                                                                         \
+        r.ppt = PPT;                                                                                           \
+        r.texShare = ST;                                                                                       \
+        r.halfMath = #HM;                                                                                      \
+        r.texRead = ST > 0 ? texReadName(TS_TX_##TX) : "none";                                                 \
+        r.minBlocks = MB;                                                                                      \
+        r.fill = "registers";                                                                                  \
+        r.args = "ALU";                                                                                        \
+        r.pack = TS_STR(TS_NAME_PACK(K, F));                                                                   \
+        if (ST > 0 && TS_TX_##TX == 2) {                                                                       \
+            r.entryBytes = entryBytes<K, TS_HALF_##F>();                                                       \
+            r.entries = TS_STR(TS_NAME_ENTRIES_##F(K));                                                        \
+        }                                                                                                      \
+        print(r);                                                                                              \
+    }
+#define BP_ASYNC(SET, K, F, TILE, PPT, SD, HM, RG, SUF)                                                         \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_ASYNC(K, F, TILE, PPT, HM, RG, SUF))                                               \
+        r.family = "alu";                                                                                      \
+        r.k = K;                                                                                               \
+        r.format = formatName(TS_HALF_##F);                                                                    \
+        r.interpolation = interpolationName(false);                                                            \
+        r.caching = "adv";                                                                                     \
+        r.tile = r.rows = TILE;                                                                                \
+        r.threads = TILE * TILE / PPT;                                                                         \
+        r.ppt = PPT;                                                                                           \
+        r.halfMath = #HM;                                                                                      \
+        r.maxRegs = RG;                                                                                        \
+        r.fill = "entries";                                                                                    \
+        r.batch = SD;                                                                                          \
+        r.entryBytes = entryBytes<K, TS_HALF_##F>();                                                           \
+        r.args = "ALU";                                                                                        \
+        r.pack = TS_STR(TS_NAME_PACK(K, F));                                                                   \
+        r.entries = TS_STR(TS_NAME_ENTRIES_##F(K));                                                            \
+        print(r);                                                                                              \
+    }
+#define BP_WIN(SET, TILE, PPT, SD, HM)                                                                          \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_WIN(TILE, PPT, SD, HM))                                                            \
+        r.family = "alu";                                                                                      \
+        r.k = 8;                                                                                               \
+        r.format = formatName(true);                                                                           \
+        r.interpolation = interpolationName(false);                                                            \
+        r.caching = "std";                                                                                     \
+        r.tile = r.rows = TILE;                                                                                \
+        r.threads = TILE * TILE / PPT;                                                                         \
+        r.ppt = PPT;                                                                                           \
+        r.halfMath = #HM;                                                                                      \
+        r.fill = "bins";                                                                                       \
+        r.batch = SD;                                                                                          \
+        r.dynamicShared = WinLayout<TILE, SD>::BYTES;                                                          \
+        r.args = "WINDOW";                                                                                     \
+        r.pack = TS_STR(TS_NAME_PACK_WIN(8));                                                                  \
+        r.absmax = TS_STR(TS_NAME_ABSMAX(8));                                                                  \
+        print(r);                                                                                              \
+    }
+#define BP_TC(SET, KB, TX, TY, SD)                                                                              \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_TC(KB, TX, TY, SD))                                                                \
+        typedef TcLayout<KB, TX, TY, SD> L;                                                                    \
+        r.family = "tc";                                                                                       \
+        r.k = KB;                                                                                              \
+        r.format = formatName(true);                                                                           \
+        r.interpolation = interpolationName(false);                                                            \
+        r.tile = TX;                                                                                           \
+        r.rows = TY;                                                                                           \
+        r.threads = L::NT;                                                                                     \
+        r.fill = "bins";                                                                                       \
+        r.batch = SD;                                                                                          \
+        r.groupsPerBlock = L::GB;                                                                              \
+        r.dynamicShared = L::BYTES;                                                                            \
+        r.args = "TENSOR";                                                                                     \
+        r.pack = TS_STR(TS_NAME_PACK_WIN(KB));                                                                 \
+        r.absmax = TS_STR(TS_NAME_ABSMAX(KB));                                                                 \
+        print(r);                                                                                              \
+    }
+
+// argv[1]: the sets compiled into the modules beside the manifest, e.g. "product" or "product,explore"
+int main(int argc, char** argv) {
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: manifest SETS (the sets compiled beside it: product or product,explore)\n");
+        return 2;
+    }
+    std::printf("# tomospark CUDA variant manifest: every row of kernels/variants.def, printed by kernels/manifest.cpp\n"
+                "# (kernels/build-ptx.sh); the modules beside it hold the rows of the sets named by 'compiled'.\n"
+                "compiled=%s\n", argv[1]);
+#include "variants.def"
+    return 0;
+}
