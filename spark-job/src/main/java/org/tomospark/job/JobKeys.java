@@ -1,7 +1,7 @@
 package org.tomospark.job;
 
 import org.tomospark.executor.config.ConfigKey;
-import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.pipeline.CoreKeys;
 
 /** Keys of the job itself: input, output, commit policy, engine and the built-in demo dataset. */
 public final class JobKeys {
@@ -29,6 +29,10 @@ public final class JobKeys {
     public static final ConfigKey<Boolean> PREVIEW = ConfigKey.bool(IO, "output.preview",
             "Write preview.png next to the slices: the central XY slice and the central XZ and YZ planes of the volume, "
                     + "with the grey range printed on it.", true);
+
+    public static final ConfigKey<Boolean> OUTPUT_RAW = ConfigKey.bool(IO, "job.output.raw",
+            "Also write volume.raw: float32 little-endian [slice][y][x], streamed from the committed slices once every slice "
+                    + "is committed (either engine).", false);
 
     public static final ConfigKey<Integer> LOCK_TIMEOUT = ConfigKey.integer(IO, "job.output.lockTimeout",
             "Seconds without a heartbeat after which a run may take over the claim (_lock) that another run holds on the "

@@ -1,6 +1,7 @@
 package org.tomospark.job;
 
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -11,25 +12,12 @@ import java.util.TreeSet;
 
 /**
  * The checks both engines run before they touch the output, for what would otherwise fail half-way through a run:
- * the rows a binned run can reconstruct, the flat/dark denominators of every group, and the first and last rows of
- * the projections (read and preprocessed, which catches a file cut short and unusable data).
+ * the flat/dark denominators of every group, and the first and last rows of the projections (read and preprocessed,
+ * which catches a file cut short and unusable data). The rows a binned run can reconstruct are checked by
+ * {@link GroupPlanner#binnedRange}.
  */
 public final class Preflight {
     private Preflight() {
-    }
-
-    /**
-     * The detector rows a run reconstructs when {@code bin.rows} = {@code rowBin}: the requested range cut down to whole
-     * bins. An error names the key when the range does not start on a bin or holds no whole bin.
-     */
-    public static int[] binnedRange(int[] range, int rowBin) {
-        if (range[0] % rowBin != 0)
-            throw new IllegalArgumentException("bin.rows " + rowBin + ": the first row " + range[0] + " must be a multiple of it");
-        int requested = range[1] - range[0];
-        int end = range[0] + requested / rowBin * rowBin;
-        if (end <= range[0])
-            throw new IllegalArgumentException("bin.rows " + rowBin + " exceeds the " + requested + " rows requested");
-        return new int[]{range[0], end};
     }
 
     /**

@@ -1,5 +1,7 @@
 package org.tomospark.executor.center;
 
+import org.tomospark.executor.util.Cubic;
+
 import java.util.Locale;
 import java.util.stream.IntStream;
 
@@ -147,7 +149,7 @@ public final class CenterFinder {
                 int o2 = 2 * (p + n) * m;
                 for (int j = 0; j < m; j++) {
                     double x = j - s;
-                    double v = (x < 0 || x > m - 1) ? sino[p][j] : cubic(flipped[p], x);
+                    double v = (x < 0 || x > m - 1) ? sino[p][j] : Cubic.at(flipped[p], x);
                     a[o2 + 2 * j] = v - mean;
                 }
             }
@@ -329,19 +331,6 @@ public final class CenterFinder {
         while (k < n && Math.abs(ang[k] - ang[0]) < Math.PI - 0.5 * Math.abs(step)) k++;
         if (k < 4) throw new IllegalArgumentException("centre search needs at least 4 projections within 180 degrees");
         return java.util.Arrays.copyOf(s, k);
-    }
-
-    /** Keys cubic interpolation (a = −0.5) of a row at x ∈ [0, len−1], edge-clamped. */
-    public static double cubic(double[] f, double x) {
-        int n = f.length;
-        int i = (int) Math.floor(x);
-        double t = x - i;
-        double fm1 = f[clamp(i - 1, n)], f0 = f[clamp(i, n)], f1 = f[clamp(i + 1, n)], f2 = f[clamp(i + 2, n)];
-        return f0 + 0.5 * t * (f1 - fm1 + t * (2 * fm1 - 5 * f0 + 4 * f1 - f2 + t * (3 * (f0 - f1) + f2 - fm1)));
-    }
-
-    private static int clamp(int i, int n) {
-        return i < 0 ? 0 : (i >= n ? n - 1 : i);
     }
 
     /** Vertex offset (in steps, within [−1, 1]) of the parabola through (−1, a), (0, b), (1, c). */

@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * The one registry of configuration keys. Keys register themselves when their declaring class is
- * initialised ({@link CoreKeys}, and the job's keys in spark-job). Generates the Markdown reference in conf/.
+ * initialised (pipeline.CoreKeys, backend.BackendKeys, and the job's keys in spark-job). Generates the Markdown reference
+ * in conf/.
  */
 public final class ConfigRegistry {
     private static final Map<String, ConfigKey<?>> KEYS = Collections.synchronizedMap(new LinkedHashMap<>());

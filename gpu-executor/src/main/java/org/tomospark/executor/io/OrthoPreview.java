@@ -1,7 +1,5 @@
 package org.tomospark.executor.io;
 
-import org.tomospark.executor.pipeline.SliceSink;
-
 import java.awt.image.BufferedImage;
 import java.util.Locale;
 import java.util.TreeMap;
@@ -13,7 +11,7 @@ import java.util.TreeMap;
  * (percentiles 0.5–99.5 of the three), the grey range printed at the top. Planes with fewer than 48 slices are
  * stretched along z (factor printed). Memory: one slice plus (width + height) values per slice.
  */
-public final class OrthoPreview implements SliceSink {
+public final class OrthoPreview {
     private final int firstSlice, lastSlice, middle;
     private final TreeMap<Integer, float[]> xz = new TreeMap<>(), yz = new TreeMap<>();
     private float[] xy;
@@ -26,7 +24,7 @@ public final class OrthoPreview implements SliceSink {
         this.middle = (firstSlice + endSlice - 1) / 2;
     }
 
-    @Override
+    /** A whole slice ({@code w × h}): its profiles, and all of it when it is the middle slice (the XY panel). */
     public synchronized void accept(int slice, float[] px, int w, int h) {
         if (slice == middle) xy = px.clone();
         acceptProfiles(slice, centralRow(px, w, h), centralColumn(px, w, h));

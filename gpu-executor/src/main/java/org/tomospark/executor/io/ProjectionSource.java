@@ -1,5 +1,6 @@
 package org.tomospark.executor.io;
 
+import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
 
 /**
@@ -18,6 +19,20 @@ public interface ProjectionSource extends AutoCloseable {
 
     /** Dark fields of the band, or null if the scan has none. */
     RawStack readDarks(int rowStart, int rows);
+
+    /**
+     * Reads and averages the flats and darks of rows [rowStart, rowStart+rows). Either or both may be absent (flat = 1,
+     * dark = 0): the band shape comes from the metadata, not from the frames. Darks without flats are refused, since the
+     * correction (data - dark) / (flat - dark) needs the flats.
+     */
+    default FlatDark readFlatDark(int rowStart, int rows) {
+        ScanMetadata meta = metadata();
+        if (meta.numFlats() == 0 && meta.numDarks() > 0)
+            throw new IllegalArgumentException(flatName() + ": the scan has no flat fields but " + meta.numDarks()
+                    + " dark fields; flat-field correction (data - dark) / (flat - dark) needs the flats");
+        return FlatDark.average(rowStart, rows, meta.width(), readFlats(rowStart, rows), readDarks(rowStart, rows),
+                flatName(), darkName());
+    }
 
     /** Names used in error messages for the projection, flat and dark data. */
     default String dataName() {

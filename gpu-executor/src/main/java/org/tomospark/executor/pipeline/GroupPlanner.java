@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Splits a row range into slice groups. Pure function: a group size is a multiple of the backend's slices
- * per pass (the last group may be shorter).
+ * Plans the rows of a run: the rows a binned run reconstructs, and their split into slice groups. Pure functions: a
+ * group size is a multiple of the backend's slices per pass (the last group may be shorter).
  */
 public final class GroupPlanner {
     private GroupPlanner() {
@@ -16,6 +16,20 @@ public final class GroupPlanner {
         public int end() {
             return start + rows;
         }
+    }
+
+    /**
+     * The detector rows a run reconstructs when {@code bin.rows} = {@code rowBin}: the requested range [start, end) cut
+     * down to whole bins. An error names the key when the range does not start on a bin or holds no whole bin.
+     */
+    public static int[] binnedRange(int[] range, int rowBin) {
+        if (range[0] % rowBin != 0)
+            throw new IllegalArgumentException("bin.rows " + rowBin + ": the first row " + range[0] + " must be a multiple of it");
+        int requested = range[1] - range[0];
+        int end = range[0] + requested / rowBin * rowBin;
+        if (end <= range[0])
+            throw new IllegalArgumentException("bin.rows " + rowBin + " exceeds the " + requested + " rows requested");
+        return new int[]{range[0], end};
     }
 
     public static List<Group> plan(int start, int end, int groupRows, int slicesPerPass) {

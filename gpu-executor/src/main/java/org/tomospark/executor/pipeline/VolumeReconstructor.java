@@ -11,6 +11,7 @@ import org.tomospark.executor.preprocess.PreprocessStats;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntPredicate;
 
 /**
@@ -28,18 +29,26 @@ public final class VolumeReconstructor {
 
     /**
      * What a run did. {@code scan} is the effective geometry (after binning/stitching; its centre is the one
-     * used), {@code workflow} describes the issue-5 stages (centre search, stitching, binning, …) for the report.
+     * used), {@code workflow} describes the workflow stages (centre search, stitching, binning, …) for the report
+     * ({@link WorkflowReport}).
      */
     public record Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                           long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
                           PreprocessStats preprocess, String backend, String device, String variant,
-                          java.util.Map<String, Object> workflow) {
+                          Map<String, Object> workflow) {
         public Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                        long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
                        PreprocessStats preprocess, String backend, String device, String variant) {
             this(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos, backprojectNanos,
-                    preprocess, backend, device, variant, java.util.Map.of());
+                    preprocess, backend, device, variant, Map.of());
         }
+
+        /** This summary with {@code workflow} as its workflow description. */
+        public Summary withWorkflow(Map<String, Object> workflow) {
+            return new Summary(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos,
+                    backprojectNanos, preprocess, backend, device, variant, workflow);
+        }
+
         public double gups() {
             return elapsedNanos == 0 ? 0 : updates / (double) elapsedNanos;
         }
@@ -47,67 +56,6 @@ public final class VolumeReconstructor {
         public double backprojectGups() {
             return backprojectNanos == 0 ? 0 : updates / (double) backprojectNanos;
         }
-    }
-
-    private static int halo(Workflow wf) {
-        return wf.haloRows();
-    }
-
-    /**
-     * The workflow part of a run, for the report: centre and how it was found, stages, geometry changes, and warnings
-     * (the input's own, {@link InputWarnings}, first).
-     */
-    public static java.util.Map<String, Object> describe(ReconstructionParams p, Workflow wf, org.tomospark.executor.center.CenterFinder.Result found,
-                                                         long centerNanos, int groupRows, int haloRows, int requestedRows,
-                                                         List<String> inputWarnings) {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-        java.util.Map<String, Object> c = new java.util.LinkedHashMap<>();
-        c.put("value", wf.raw().centerOfRotation());
-        c.put("source", found == null ? (Double.isNaN(p.center()) ? "detector centre" : "given") : "auto");
-        if (found != null) {
-            c.put("method", found.method().id());
-            if (!Double.isNaN(found.score())) c.put("score", found.score());
-            c.put("searchSeconds", centerNanos / 1e9);
-        }
-        c.put("effective", wf.effective().centerOfRotation());
-        m.put("center", c);
-        WorkflowParams w = p.workflow();
-        m.put("stripeRemoval", w.stripe().describe());
-        if (w.paganin() != null) {
-            java.util.Map<String, Object> pg = new java.util.LinkedHashMap<>();
-            pg.put("energyKeV", w.paganin().energyKeV());
-            pg.put("distanceM", w.paganin().distanceM());
-            pg.put("pixelSizeM", w.paganin().pixelSizeM());
-            pg.put("deltaOverBeta", w.paganin().deltaOverBeta());
-            pg.put("kernelLengthPx", w.paganin().kernelLengthPx());
-            pg.put("haloRows", haloRows);
-            m.put("phaseRetrieval", pg);
-        }
-        if (w.halfAcquisition()) {
-            java.util.Map<String, Object> h = new java.util.LinkedHashMap<>();
-            double cb = wf.binned().centerOfRotation();
-            int mb = wf.binned().detectorWidth();
-            h.put("overlapColumns", cb <= (mb - 1) / 2.0 ? 2 * cb + 1 : 2 * (mb - 1 - cb) + 1);
-            h.put("stitchedWidth", wf.effective().detectorWidth());
-            h.put("stitchedProjections", wf.effective().numProjections());
-            m.put("halfAcquisition", h);
-        }
-        if (w.binning()) m.put("binning", java.util.Map.of("columns", w.binColumns(), "rows", w.binRows(), "projections", w.binProjections()));
-        m.put("rawDetector", java.util.Map.of("width", wf.raw().detectorWidth(), "projections", wf.raw().numProjections()));
-        m.put("groupRows", groupRows);
-        java.util.List<String> warn = new java.util.ArrayList<>(inputWarnings);
-        if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.CORRELATION
-                && !Double.isNaN(found.score()) && found.score() < 0.9)
-            warn.add(String.format(java.util.Locale.ROOT, "centre search: weak correlation peak %.3f; check the centre with --center-sweep", found.score()));
-        if (found != null && found.method() == org.tomospark.executor.center.CenterFinder.Method.VO && found.score() > 0.9)
-            warn.add(String.format(java.util.Locale.ROOT, "centre search: the Vo metric has no clear minimum (%.3f of its median); check with --center-sweep", found.score()));
-        if (w.halfAcquisition() && m.get("halfAcquisition") instanceof java.util.Map<?, ?> h
-                && ((Number) h.get("overlapColumns")).doubleValue() < 16)
-            warn.add("half acquisition: the overlap is only " + h.get("overlapColumns") + " columns; the stitch may show a seam");
-        if (w.binRows() > 1 && requestedRows % w.binRows() != 0)
-            warn.add("bin.rows " + w.binRows() + ": the last " + requestedRows % w.binRows() + " rows do not fill a bin and were not reconstructed");
-        m.put("warnings", warn);
-        return m;
     }
 
     /** Default rows per group when the parameters leave it to the planner. */
@@ -144,12 +92,8 @@ public final class VolumeReconstructor {
         SliceGeometry slice = params.sliceGeometry(wf.effective().detectorWidth());
         int[] range = params.rowRange(meta);
         int rb = wf.rowBin();
-        if (range[0] % rb != 0)
-            throw new IllegalArgumentException("bin.rows " + rb + ": the first row " + range[0] + " must be a multiple of it");
         int requestedRows = range[1] - range[0];
-        range[1] = range[0] + (range[1] - range[0]) / rb * rb;
-        if (range[1] <= range[0])
-            throw new IllegalArgumentException("bin.rows " + rb + " exceeds the " + (params.rowRange(meta)[1] - range[0]) + " rows requested");
+        range = GroupPlanner.binnedRange(range, rb);
         int groupRows = defaultGroupRows(params, meta) * rb;
         List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
         int total = (range[1] - range[0]) / rb;
@@ -199,7 +143,7 @@ public final class VolumeReconstructor {
                 if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
             }
             return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, describe(params, wf, cr.found(), centerNs, groupRows, halo(wf), requestedRows,
+                    stats, backend.id(), device, variant, WorkflowReport.describe(params, wf, cr.found(), centerNs, groupRows, requestedRows,
                     InputWarnings.of(src)));
         }
     }

@@ -1,7 +1,6 @@
 package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.center.CenterFinder;
-import org.tomospark.executor.center.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
@@ -233,7 +232,7 @@ public final class Workflow {
     public Band read(ProjectionSource src, int start, int rows) {
         int[] b = haloBand(start, rows, src.metadata().rows());
         RawStack band = src.readProjections(b[0], b[1]);
-        FlatDark fd = FlatDark.read(src, b[0], b[1]);
+        FlatDark fd = src.readFlatDark(b[0], b[1]);
         return new Band(band, fd, b[2], b[3]);
     }
 }

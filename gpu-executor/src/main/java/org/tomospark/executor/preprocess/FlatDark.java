@@ -1,8 +1,5 @@
 package org.tomospark.executor.preprocess;
 
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
-
 /**
  * Averaged flat (white) and dark fields for a band of detector rows, {@code rows × width} each.
  * Immutable after construction.
@@ -30,19 +27,6 @@ public final class FlatDark implements java.io.Serializable {
         RawStack ref = flats != null && flats.frames() > 0 ? flats : darks;
         if (ref == null) throw new IllegalArgumentException("neither flats nor darks given: cannot determine the band shape");
         return average(rowStart, ref.rows(), ref.width(), flats, darks, flatName, darkName);
-    }
-
-    /**
-     * Reads and averages the flats and darks of rows [rowStart, rowStart+rows) of a source. Either or both may be
-     * absent (flat = 1, dark = 0): the band shape comes from the source's metadata, not from the frames.
-     */
-    public static FlatDark read(ProjectionSource src, int rowStart, int rows) {
-        ScanMetadata meta = src.metadata();
-        if (meta.numFlats() == 0 && meta.numDarks() > 0)
-            throw new IllegalArgumentException(src.flatName() + ": the scan has no flat fields but " + meta.numDarks()
-                    + " dark fields; flat-field correction (data - dark) / (flat - dark) needs the flats");
-        return average(rowStart, rows, meta.width(), src.readFlats(rowStart, rows), src.readDarks(rowStart, rows),
-                src.flatName(), src.darkName());
     }
 
     /** As {@link #average(int, RawStack, RawStack, String, String)} for a band of the given shape. */

@@ -2,6 +2,7 @@ package org.tomospark.executor.stitch;
 
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.util.Cubic;
 
 import java.util.Arrays;
 
@@ -94,11 +95,11 @@ public final class HalfAcquisition {
                     double wo = hi > lo ? (t - lo) / (hi - lo) : 0.5;
                     if (!l.axisLeft) wo = 1 - wo;
                     wo = Math.max(0, Math.min(1, wo));
-                    v = wo * CenterFinder.cubic(own, clamp(xo, m)) + (1 - wo) * CenterFinder.cubic(opp, clamp(xp, m));
+                    v = wo * Cubic.at(own, clamp(xo, m)) + (1 - wo) * Cubic.at(opp, clamp(xp, m));
                 } else if (inO) {
-                    v = CenterFinder.cubic(own, clamp(xo, m));
+                    v = Cubic.at(own, clamp(xo, m));
                 } else if (inP) {
-                    v = CenterFinder.cubic(opp, clamp(xp, m));
+                    v = Cubic.at(opp, clamp(xp, m));
                 } else { // a fraction of a pixel beyond both (the outermost stitched column)
                     v = l.axisLeft ? (jj < l.center ? opp[m - 1] : own[m - 1]) : (jj < l.center ? own[0] : opp[0]);
                 }

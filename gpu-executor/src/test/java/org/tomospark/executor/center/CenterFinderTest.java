@@ -5,6 +5,7 @@ import org.tomospark.executor.io.DataExchangeSource;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ToothScan;
 import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import static org.junit.jupiter.api.Assertions.*;

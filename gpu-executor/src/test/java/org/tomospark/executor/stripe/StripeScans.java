@@ -2,7 +2,7 @@ package org.tomospark.executor.stripe;
 
 import org.tomospark.executor.Metrics;
 import org.tomospark.executor.TestRecon;
-import org.tomospark.executor.center.CenterSearch;
+import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.ProjectionSource;

@@ -3,19 +3,20 @@ package org.tomospark.job.api;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.tomospark.executor.center.CenterFinder;
-import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.Workflow;
+import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.local.DirectEngine;
-import org.tomospark.job.local.JobRequest;
+import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.spark.SparkJobSpec;
 import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;
@@ -146,7 +147,7 @@ public final class Reconstruction {
         public Builder devices(String... addresses) { return with(SparkKeys.DEVICES.name(), String.join(",", addresses)); }
         /** How to read a TIFF stack or raw input (else the job.input.* keys). */
         public Builder inputOptions(InputOptions o) { this.inputOptions = o; return this; }
-        public Builder rawVolume(boolean r) { return with(SparkKeys.OUTPUT_RAW.name(), r); }
+        public Builder rawVolume(boolean r) { return with(JobKeys.OUTPUT_RAW.name(), r); }
         public Builder progress(boolean p) { return with(SparkKeys.PROGRESS.name(), p); }
         /** Write preview.png (central XY, XZ and YZ views) next to the slices; on by default. */
         public Builder preview(boolean p) { return with(JobKeys.PREVIEW.name(), p); }
@@ -230,7 +231,7 @@ public final class Reconstruction {
         }
 
         private ProjectionSource open() {
-            InputOptions o = inputOptions != null ? inputOptions : SparkKeys.inputOptions(settings);
+            InputOptions o = inputOptions != null ? inputOptions : InputKeys.inputOptions(settings);
             return ProjectionInputs.open(input(), o, HadoopConf.tune(sc.hadoopConfiguration()));
         }
     }

@@ -1,7 +1,8 @@
 package org.tomospark.job.cli;
 
 import org.tomospark.executor.config.ConfigRegistry;
-import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +21,7 @@ public final class ConfigDocsCommand implements Callable<Integer> {
     public static void registerAll() {
         CoreKeys.CENTER.name();
         JobKeys.INPUT.name();
+        InputKeys.INPUT_FORMAT.name();
         for (String c : new String[]{"org.tomospark.job.spark.SparkKeys"}) {
             try {
                 Class.forName(c, true, ConfigDocsCommand.class.getClassLoader());

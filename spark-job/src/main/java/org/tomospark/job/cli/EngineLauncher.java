@@ -2,7 +2,7 @@ package org.tomospark.job.cli;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
-import org.tomospark.job.local.JobRequest;
+import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.local.ProgressBar;
 import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;

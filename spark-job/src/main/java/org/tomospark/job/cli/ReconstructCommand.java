@@ -1,12 +1,13 @@
 package org.tomospark.job.cli;
 
-import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
+import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.local.DemoInput;
 import org.tomospark.job.local.DirectEngine;
-import org.tomospark.job.local.JobRequest;
+import org.tomospark.job.run.JobRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -123,11 +124,12 @@ public final class ReconstructCommand implements Callable<Integer> {
         String eng = s.get(JobKeys.ENGINE);
         // a centre sweep is one slice: always in this JVM
         if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null) return EngineLauncher.runSpark(req);
-        new DirectEngine(org.tomospark.job.io.HadoopConf.create(), System.err).run(req);
+        new DirectEngine(HadoopConf.create(), System.err).run(req);
         return 0;
     }
 
     public Settings settings() throws IOException {
+        ConfigDocsCommand.registerAll(); // every key is known before a config file or --conf names it
         Settings s = Settings.empty();
         if (config != null) {
             if (!Files.isRegularFile(config)) throw new IllegalArgumentException(config + ": config file not found");
@@ -135,8 +137,6 @@ public final class ReconstructCommand implements Callable<Integer> {
                 s = Settings.load(r, config.toString());
             }
         }
-        JobKeys.INPUT.name(); // registers the keys
-        org.tomospark.job.spark.SparkKeys.INPUT_FORMAT.name();
         for (String kv : conf) {
             int eq = kv.indexOf('=');
             if (eq <= 0) throw new IllegalArgumentException("--conf expects KEY=VALUE, got '" + kv + "'");

@@ -44,7 +44,7 @@ public final class TomoCli {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"tomospark " + org.tomospark.job.local.Version.get()};
+            return new String[]{"tomospark " + org.tomospark.job.run.Version.get()};
         }
     }
 }

@@ -1,27 +1,29 @@
 package org.tomospark.job.local;
 
 import org.apache.hadoop.conf.Configuration;
-import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.Backends;
-import org.tomospark.executor.center.CenterSweep;
-import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.SliceBuffers;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
+import org.tomospark.executor.pipeline.WorkflowReport;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.job.CosmeticOutputs;
+import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.io.InputIdentity;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
@@ -30,18 +32,19 @@ import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.RunManifest;
 import org.tomospark.job.io.SliceCommitPool;
 import org.tomospark.job.io.SliceWriter;
-import org.tomospark.job.spark.SparkKeys;
+import org.tomospark.job.run.JobRequest;
+import org.tomospark.job.run.RunFinisher;
+import org.tomospark.job.run.RunOutput;
+import org.tomospark.job.run.RunReport;
+import org.tomospark.job.run.Version;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -90,7 +93,7 @@ public final class DirectEngine {
         ReconstructionParams p = req.params();
         Backends.resolve(p.backend());
         OutputCommit out = new OutputCommit(req.output(), hadoopConf);
-        try (OutputLock lock = out.claim(lockTimeout(req), "centre sweep, " + req.input())) {
+        try (OutputLock lock = out.claim(Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT)), "centre sweep, " + req.input())) {
             SliceWriter writer = out.writer();
             checkOutput(req, writer);
             return sweepInto(req, src, writer, lock, sweep, range, p);
@@ -125,7 +128,7 @@ public final class DirectEngine {
             report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
             report.put("seconds", (System.nanoTime() - t0) / 1e9);
             cosmetic.addTo(report);
-            writer.writeBytes("report.json", RunReport.toJson(report));
+            writer.writeBytes(OutputCommit.REPORT, Json.write(report));
             writer.writeBytes("_SUCCESS", new byte[0]);
             log.printf("Centre sweep: %d images center_*.tif%s in %s (%.2f s)%n", imgs.size(), sheet ? " and contact-sheet.png" : "",
                     req.output(), (System.nanoTime() - t0) / 1e9);
@@ -138,7 +141,7 @@ public final class DirectEngine {
     public Result run(JobRequest req) {
         long wall0 = System.nanoTime();
         ReconstructionParams p = req.params();
-        InputOptions inputOptions = SparkKeys.inputOptions(req.settings());
+        InputOptions inputOptions = InputKeys.inputOptions(req.settings());
         try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
             ScanMetadata meta = src.metadata();
             // everything is checked before the output is touched, as the Spark engine does
@@ -147,7 +150,7 @@ public final class DirectEngine {
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) {
                 Backends.resolve(p.backend());
-                FlatDark fields = FlatDark.read(src, range[0], range[1] - range[0]);
+                FlatDark fields = src.readFlatDark(range[0], range[1] - range[0]);
                 Preflight.check(src, p, fields, new int[]{range[0], range[0] + 1}, 1);
                 return runSweep(req, src, sweep, range);
             }
@@ -159,64 +162,63 @@ public final class DirectEngine {
             long centerNs = System.nanoTime() - c0;
             ReconstructionParams rp = cr.params();
             Workflow wf = new Workflow(rp.scanGeometry(meta), rp);
-            SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
             int rb = p.workflow().binRows();
             int requestedRows = range[1] - range[0];
-            range = Preflight.binnedRange(range, rb);
-            int first = range[0] / rb, end = range[1] / rb; // output slice indices
+            range = GroupPlanner.binnedRange(range, rb);
             Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
             // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
-            Preflight.check(src, rp, fields, range, VolumeReconstructor.defaultGroupRows(rp, meta) * rb);
+            FlatDark fields = src.readFlatDark(hb[0], hb[1]);
+            int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta) * rb;
+            Preflight.check(src, rp, fields, range, groupRows);
             List<String> inputWarnings = InputWarnings.of(src);
 
-            // the same commit protocol as the Spark engine: claim, run signature, per-slice markers, manifest, _SUCCESS
-            String format = ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf);
-            Map<String, Object> identity = InputIdentity.of(req.input(), format, inputOptions, hadoopConf);
-            Map<String, Object> signed = OutputCommit.signed(identity, rp);
-            String signature = OutputCommit.signature(identity, rp);
-            OutputCommit out = new OutputCommit(req.output(), hadoopConf);
-            try (OutputLock lock = out.claim(lockTimeout(req), "direct engine, " + req.input())) {
-                if (req.resume() && !req.overwrite()) {
-                    Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, first, end,
-                            req.preview() ? Set.of("preview.png") : Set.of());
-                    if (done != null) return nothingToDo(req, out, done.size(), range);
+            // the same output protocol as the Spark engine: claim, run signature, per-slice markers, then the finish
+            JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
+                    req.settings());
+            RunOutput.Plan plan = new RunOutput.Plan(resolved, "direct", inputOptions,
+                    ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf), range[0] / rb, range[1] / rb,
+                    req.settings().get(JobKeys.OUTPUT_RAW));
+            try (RunOutput output = RunOutput.claim(plan, "direct engine", hadoopConf)) {
+                RunOutput.NothingToDo nothing = output.nothingToDo();
+                if (nothing != null) {
+                    log.println(nothing.message());
+                    return new Result(null, nothing.report(), req.output());
                 }
                 for (String w : inputWarnings) log.println("warning: " + w);
-                Map<String, Object> runInfo = new TreeMap<>();
-                runInfo.put("input", identity);
-                runInfo.put("params", Json.describe(rp));
-                out.prepare(req.overwrite(), req.resume(), signed, runInfo);
+                Map<Integer, OutputCommit.Committed> reused = output.prepare();
+                SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
+                log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
+                        + sg.roiCols() + "x" + sg.roiRows() + " slices" + (cr.found() != null
+                        ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px", cr.found().method().id(), rp.center()) : ""));
                 try {
-                    return reconstruct(req, src, rp, cr, centerNs, wf, sg, range, first, end, requestedRows, inputWarnings,
-                            identity, signature, out, lock, wall0);
+                    // the run gets the centre already resolved: the report says how it was found (auto, method, score, time)
+                    Map<String, Object> workflow = WorkflowReport.describe(rp, wf, cr.found(), centerNs, groupRows, requestedRows,
+                            inputWarnings);
+                    return reconstruct(src, output, reused, sg, workflow, centerNs, wall0);
                 } catch (IllegalArgumentException e) {
                     // bad data found by the run itself (a row past the preflight's): the output exists now
                     throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
                             + "finish it with --resume once the input is mended", e);
-                } finally {
-                    out.writer().cleanTemporary();
                 }
             }
         }
     }
 
-    /** The run itself, once the output is claimed and prepared: slices, preview, report, manifest and _SUCCESS. */
-    private Result reconstruct(JobRequest req, ProjectionSource src, ReconstructionParams rp, Workflow.CenterResolution cr,
-                               long centerNs, Workflow wf, SliceGeometry sg, int[] range, int first, int end, int requestedRows,
-                               List<String> inputWarnings, Map<String, Object> identity, String signature, OutputCommit out,
-                               OutputLock lock, long wall0) {
+    /**
+     * The run itself, once the output is claimed and prepared: the slices, committed by a pool of writers as they come,
+     * then the finish ({@link RunFinisher}: volume.raw, preview, report, manifest and _SUCCESS).
+     *
+     * @param workflow the workflow's description for the report
+     */
+    private Result reconstruct(ProjectionSource src, RunOutput output, Map<Integer, OutputCommit.Committed> reused, SliceGeometry sg,
+                               Map<String, Object> workflow, long centerNs, long wall0) {
+        RunOutput.Plan plan = output.plan();
+        JobRequest req = plan.request();
+        ReconstructionParams rp = req.params();
         ScanMetadata meta = src.metadata();
-        // slices kept from an earlier run, with the checksums verified against their bytes
-        Map<Integer, OutputCommit.Committed> reused = req.resume() ? out.verifiedCommitted(first, end) : Map.of();
-        log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
-                + sg.roiCols() + "x" + sg.roiRows() + " slices"
-                + (cr.found() != null ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px",
-                cr.found().method().id(), rp.center()) : ""));
         ProgressBar bar = new ProgressBar(log);
-        OrthoPreview preview = new OrthoPreview(first, end);
-        String description = rp.workflow().sliceDescription();
+        OrthoPreview preview = req.preview() ? new OrthoPreview(plan.first(), plan.end()) : null;
         CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
         // slices are encoded, hashed and committed by a pool of writers while the next groups are read and processed;
         // its queue holds at most one group, so memory stays bounded
@@ -227,68 +229,23 @@ public final class DirectEngine {
         // the arrays of written slices go back to the processor for the next groups: the group being computed, the one
         // being written and the queue's
         SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * queue);
-        try (SliceCommitPool pool = new SliceCommitPool(out, rp.backendOptions().effectiveThreads(), queue, description,
-                row -> lock.ensureHeld(), buffers::give)) {
+        OutputLock lock = output.lock();
+        try (SliceCommitPool pool = new SliceCommitPool(output.commit(), rp.backendOptions().effectiveThreads(), queue,
+                rp.workflow().sliceDescription(), row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
-                if (req.preview()) cosmetic.run("preview.png", () -> preview.accept(row, px, w, h));
+                if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
             }, bar::update, req.resume() ? reused::containsKey : null, buffers);
             committed = pool.finish();
             writes = pool.timings();
         }
-        // the run got the centre already resolved: the report says how it was found (auto, method, score, time)
-        Map<String, Object> workflow = VolumeReconstructor.describe(rp, wf, cr.found(), centerNs,
-                s0.workflow().get("groupRows") instanceof Integer g ? g : 0, wf.haloRows(), requestedRows, inputWarnings);
-        VolumeReconstructor.Summary s = new VolumeReconstructor.Summary(s0.scan(), s0.slice(), s0.slices(), s0.skipped(),
-                s0.updates(), s0.elapsedNanos(), s0.readNanos(), s0.preprocessNanos(), s0.filterNanos(), s0.backprojectNanos(),
-                s0.preprocess(), s0.backend(), s0.device(), s0.variant(), workflow);
-        if (req.preview()) cosmetic.run("preview.png", () -> {
-            for (int row : reused.keySet()) { // slices kept from an earlier run still belong in the preview
-                if (committed.containsKey(row)) continue;
-                FloatTiff.Image img;
-                try {
-                    img = FloatTiff.decode(out.read(SliceWriter.sliceName(row)));
-                } catch (IOException e) {
-                    throw new UncheckedIOException(req.output() + ": cannot read back " + SliceWriter.sliceName(row), e);
-                }
-                preview.accept(row, img.pixels(), img.width(), img.height());
-            }
-            if (preview.hasData())
-                out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, s.scan().centerOfRotation())));
-        });
-        JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
-                req.settings());
-        Map<String, Object> report = RunReport.build(resolved, s, "direct",
-                new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos()));
-        cosmetic.addTo(report);
-        lock.ensureHeld();
-        out.writeFile(OutputCommit.REPORT, RunReport.toJson(report));
+        VolumeReconstructor.Summary s = s0.withWorkflow(workflow);
         Map<Integer, RunManifest.Slice> slices = new TreeMap<>();
-        for (OutputCommit.Committed c : reused.values()) slices.put(c.row(), RunManifest.Slice.reused(c));
         for (OutputCommit.Committed c : committed.values()) slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
-        out.finish(Json.write(RunManifest.build(Version.get(), "direct", signature, identity,
-                Json.describe(SparkKeys.inputOptions(req.settings())), Json.describe(rp), req.settings().asMap(), meta,
-                s.scan(), s.slice(), slices, false, report)));
-        log.print(RunReport.summary(resolved, s));
-        return new Result(s, report, req.output());
+        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos());
+        RunFinisher.Finished done = new RunFinisher(output, cosmetic).finish(
+                new RunFinisher.Computed(s, meta, slices, reused, preview, times), RunFinisher.EngineReport.NONE);
+        log.print(done.summary());
+        return new Result(s, done.report(), req.output());
     }
-
-    /** {@code job.output.lockTimeout}: how long a dead run's claim on the output blocks another run. */
-    static Duration lockTimeout(JobRequest req) {
-        return Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
-    }
-
-    /** --resume of an output that already holds exactly this run: reported, and the output is left untouched. */
-    private Result nothingToDo(JobRequest req, OutputCommit out, int slices, int[] range) {
-        log.println(nothingToDoMessage(req.output(), slices, range));
-        Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), req.output() + "/" + OutputCommit.REPORT);
-        return new Result(null, report, req.output());
-    }
-
-    /** The line both engines print for a --resume with nothing to do. */
-    public static String nothingToDoMessage(String output, int slices, int[] range) {
-        return "Nothing to do: " + output + " already holds this reconstruction of rows " + range[0] + ".." + (range[1] - 1)
-                + " (" + slices + " slices verified against their checksums, same run signature); the output was left untouched";
-    }
-
 }

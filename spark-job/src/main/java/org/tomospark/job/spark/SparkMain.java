@@ -51,7 +51,7 @@ public final class SparkMain {
 
     /** Builds a spec from key=value settings (the keys of conf/CONFIG.md); unknown keys are an error naming them. */
     public static SparkJobSpec specOf(Map<String, String> kv) {
-        SparkKeys.INPUT_FORMAT.name(); // registers the keys
+        SparkKeys.DEVICES.name(); // registers the keys
         Settings s = Settings.empty();
         for (Map.Entry<String, String> e : kv.entrySet()) s = s.with(e.getKey(), e.getValue());
         return SparkKeys.spec(s);

@@ -5,9 +5,9 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
-import org.apache.spark.api.java.JavaSparkStatusTracker;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.JavaSparkStatusTracker;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.resource.ResourceInformation;
 import org.apache.spark.util.LongAccumulator;
@@ -19,7 +19,6 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.GroupShape;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
@@ -28,40 +27,29 @@ import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
+import org.tomospark.executor.pipeline.WorkflowReport;
 import org.tomospark.executor.preprocess.FlatDark;
-import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.job.CosmeticOutputs;
-import org.tomospark.job.JobKeys;
 import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.io.HadoopConf;
-import org.tomospark.job.io.InputIdentity;
-import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OutputLock;
-import org.tomospark.job.io.RunManifest;
 import org.tomospark.job.io.ProjectionInputs;
-import org.tomospark.job.io.SliceWriter;
-import org.tomospark.job.local.DirectEngine;
-import org.tomospark.job.local.JobRequest;
-import org.tomospark.job.local.RunReport;
-import org.tomospark.job.local.Version;
+import org.tomospark.job.io.RunManifest;
+import org.tomospark.job.run.JobRequest;
+import org.tomospark.job.run.RunFinisher;
+import org.tomospark.job.run.RunOutput;
+import org.tomospark.job.run.RunReport;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -130,40 +118,21 @@ public final class SparkReconstruction {
         DriverPlan dp = planDriver(sc, spec, conf);
         for (String w : dp.inputWarnings()) LOG.warn(w);
 
-        // --- output: claim, policy, signature, resume
-        Map<String, Object> identity = InputIdentity.of(spec.input(), dp.format(), spec.inputOptions(), conf);
-        Map<String, Object> signed = OutputCommit.signed(identity, dp.params());
-        String signature = OutputCommit.signature(identity, dp.params());
-        OutputCommit out = new OutputCommit(spec.output(), conf);
-        Duration lockTimeout = Duration.ofSeconds(SparkKeys.settings(spec.settings()).get(JobKeys.LOCK_TIMEOUT));
-        try (OutputLock lock = out.claim(lockTimeout, "spark engine " + sc.applicationId() + ", " + spec.input())) {
-            if (spec.resume() && !spec.overwrite()) {
-                // --resume of an output that already holds exactly this run: nothing to do, and nothing is deleted or rewritten
-                Set<String> derived = new HashSet<>();
-                if (spec.preview()) derived.add("preview.png");
-                if (spec.spark().outputRaw()) derived.add("volume.raw");
-                Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, dp.first(), dp.end(), derived);
-                if (done != null) {
-                    String msg = DirectEngine.nothingToDoMessage(spec.output(), done.size(), dp.range());
-                    LOG.info(msg);
-                    Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), spec.output() + "/" + OutputCommit.REPORT);
-                    return new Result(spec.output(), report, msg + "\n", dp.end() - dp.first(), 0, done.size(), List.of());
-                }
+        // --- output: claim, resume with nothing to do, policy and signature, as the direct engine does
+        JobRequest req = new JobRequest(spec.input(), spec.output(), dp.params(), spec.overwrite(), spec.resume(), spec.preview(),
+                SparkKeys.settings(spec.settings()));
+        RunOutput.Plan plan = new RunOutput.Plan(req, "spark", spec.inputOptions(), dp.format(), dp.first(), dp.end(),
+                spec.spark().outputRaw());
+        try (RunOutput output = RunOutput.claim(plan, "spark engine " + sc.applicationId(), conf)) {
+            RunOutput.NothingToDo nothing = output.nothingToDo();
+            if (nothing != null) {
+                LOG.info(nothing.message());
+                return new Result(spec.output(), nothing.report(), nothing.message() + "\n", plan.slices(), 0, plan.slices(), List.of());
             }
-            Map<String, Object> runInfo = new TreeMap<>();
-            runInfo.put("input", identity);
-            runInfo.put("params", Json.describe(dp.params()));
-            out.prepare(spec.overwrite(), spec.resume(), signed, runInfo);
-            // a failed run keeps its whole, checksummed slices for --resume, but no temporary files
-            try {
-                Map<Integer, OutputCommit.Committed> reused = new TreeMap<>();
-                if (spec.resume()) for (OutputCommit.Committed c : out.verifiedCommitted(dp.first(), dp.end()).values()) reused.put(c.row(), c);
-                long t0 = System.nanoTime();
-                List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, signature, lock, progress);
-                return finish(sc, spec, dp, identity, signature, out, lock, reused, outcomes, System.nanoTime() - t0, wall0);
-            } finally {
-                out.writer().cleanTemporary();
-            }
+            Map<Integer, OutputCommit.Committed> reused = output.prepare();
+            long t0 = System.nanoTime();
+            List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(), progress);
+            return finish(sc, output, dp, reused, outcomes, System.nanoTime() - t0, wall0);
         }
     }
 
@@ -198,10 +167,10 @@ public final class SparkReconstruction {
             SliceGeometry slice = params.sliceGeometry(wf.effective().detectorWidth());
             int[] requested = params.rowRange(meta);
             int rb = wf.rowBin();
-            int[] range = Preflight.binnedRange(requested, rb);
+            int[] range = GroupPlanner.binnedRange(requested, rb);
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = FlatDark.read(src, hb[0], hb[1]);
+            FlatDark fields = src.readFlatDark(hb[0], hb[1]);
             // a GPU backend named outright runs on a GPU (its default device when none is assigned); auto only where
             // GPUs are assigned
             boolean gpus = switch (params.backend()) {
@@ -335,45 +304,33 @@ public final class SparkReconstruction {
         LOG.warn("tasks of {} still run {} s after the job failed; they may still commit whole slices", group, STOP_WAIT_MS / 1000);
     }
 
-    /** The run's finish: raw volume, preview, report, manifest and _SUCCESS, after every slice is committed. */
-    private static Result finish(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Map<String, Object> identity, String signature,
-                                 OutputCommit out, OutputLock lock, Map<Integer, OutputCommit.Committed> reused,
+    /**
+     * The run's finish ({@link RunFinisher}: volume.raw, preview, report, manifest and _SUCCESS) from the tasks' outcomes:
+     * their committed slices and timings, and the central row and column of each slice for the preview.
+     */
+    private static Result finish(SparkContext sc, RunOutput output, DriverPlan dp, Map<Integer, OutputCommit.Committed> reused,
                                  List<GroupOutcome> outcomes, long runNs, long wall0) {
-        int first = dp.first(), end = dp.end(), total = end - first;
-        Map<Integer, RunManifest.Slice> perSlice = new TreeMap<>();
+        Map<Integer, RunManifest.Slice> computed = new TreeMap<>();
+        OrthoPreview preview = output.plan().request().preview() ? new OrthoPreview(dp.first(), dp.end()) : null;
         for (GroupOutcome o : outcomes) {
             double secs = (o.readNanos() + o.preprocessNanos() + o.filterNanos() + o.backprojectNanos() + o.writeNanos()) / 1e9
                     / Math.max(1, o.slices().size());
             for (OutputCommit.Committed c : o.slices())
-                perSlice.put(c.row(), new RunManifest.Slice(c, false, o.group(), secs, o.backend() + " " + o.variant()));
+                computed.put(c.row(), new RunManifest.Slice(c, false, o.group(), secs, o.backend() + " " + o.variant()));
+            if (preview != null) for (SliceProfile p : o.profiles()) preview.acceptProfiles(p.slice(), p.row(), p.column());
         }
-        for (OutputCommit.Committed c : reused.values()) perSlice.put(c.row(), RunManifest.Slice.reused(c));
-        if (perSlice.size() != total)
-            throw new RunFailedException(spec.output() + ": " + perSlice.size() + " of " + total + " slices committed; the output is unfinished");
-        lock.ensureHeld();
-        if (spec.spark().outputRaw()) writeRawVolume(out, new int[]{first, end});
         Workflow wf = dp.workflow();
-        CosmeticOutputs cosmetic = new CosmeticOutputs(LOG::warn);
-        if (spec.preview()) cosmetic.run("preview.png",
-                () -> writePreview(out, dp.meta(), wf.effective().centerOfRotation(), first, end, outcomes, reused.keySet()));
-        int computed = total - reused.size();
-        Map<String, Object> workflow = VolumeReconstructor.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(), dp.groupRows(),
-                wf.haloRows(), dp.requestedRows(), dp.inputWarnings());
-        VolumeReconstructor.Summary sum = summaryOf(wf.effective(), dp.slice(), total, reused.size(), runNs, outcomes, workflow);
-        JobRequest req = new JobRequest(spec.input(), spec.output(), dp.params(), spec.overwrite(), spec.resume(), spec.preview(),
-                SparkKeys.settings(spec.settings()));
-        Object paramsJson = Json.describe(dp.params());
-        Map<String, Object> report = report(sc, req, sum, dp.meta(), paramsJson, dp.memory(), dp.groups().size(), outcomes, runNs,
-                System.nanoTime() - wall0, dp.centerNanos(), dp.local(), dp.devices());
-        report.put("groupRowsRaw", dp.groupRows());
-        cosmetic.addTo(report);
-        // the files line names preview.png only when it was written
-        String summary = RunReport.summary(req, sum) + sparkSummary(spec.withPreview(spec.preview() && !cosmetic.failed("preview.png")), report);
-        lock.ensureHeld();
-        out.writeFile(OutputCommit.REPORT, Json.write(report));
-        out.finish(Json.write(RunManifest.build(Version.get(), "spark", signature, identity, Json.describe(spec.inputOptions()), paramsJson,
-                spec.settings(), dp.meta(), wf.effective(), dp.slice(), perSlice, spec.spark().outputRaw(), report)));
-        return new Result(spec.output(), report, summary, total, computed, reused.size(), outcomes);
+        Map<String, Object> workflow = WorkflowReport.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(), dp.groupRows(),
+                dp.requestedRows(), dp.inputWarnings());
+        SparkReport sr = new SparkReport(sc, dp.meta(), dp.params(), dp.memory(), dp.groups().size(), dp.groupRows(), outcomes,
+                dp.local(), dp.devices());
+        VolumeReconstructor.Summary sum = sr.summary(wf.effective(), dp.slice(), output.plan().slices(), reused.size(), runNs, workflow);
+        long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();
+        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs);
+        RunFinisher.Finished done = new RunFinisher(output, new CosmeticOutputs(LOG::warn)).finish(
+                new RunFinisher.Computed(sum, dp.meta(), computed, reused, preview, times), sr);
+        return new Result(output.plan().request().output(), done.report(), done.summary(), output.plan().slices(),
+                output.plan().slices() - reused.size(), reused.size(), outcomes);
     }
 
     /**
@@ -429,109 +386,4 @@ public final class SparkReconstruction {
         }
         return m == null ? t.toString() : m;
     }
-
-    /** Streams the committed slices into volume.raw, one slice in memory at a time (a 2048³ volume is 32 GiB). */
-    private static void writeRawVolume(OutputCommit out, int[] range) {
-        out.writeFile("volume.raw", os -> {
-            for (int r = range[0]; r < range[1]; r++) {
-                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName(r)));
-                ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
-                bb.asFloatBuffer().put(img.pixels());
-                os.write(bb.array());
-            }
-        });
-    }
-
-    /**
-     * The run as the core's {@link VolumeReconstructor.Summary}, so the report and its printed summary come from the
-     * same {@link RunReport} code as the direct engine's. Stage times are summed over the tasks (they overlap);
-     * the elapsed time is the Spark job's, so GU/s is the cluster's throughput. The backend is the one most
-     * groups ran on (all of them are listed under "backends").
-     */
-    static VolumeReconstructor.Summary summaryOf(ScanGeometry effective, SliceGeometry slice, int total, int skipped, long runNs,
-                                                 List<GroupOutcome> outcomes, Map<String, Object> workflow) {
-        PreprocessStats ps = PreprocessStats.ZERO;
-        long read = 0, pre = 0, filt = 0, bp = 0, updates = 0;
-        Map<List<String>, Long> used = new HashMap<>();
-        for (GroupOutcome o : outcomes) {
-            ps = ps.plus(o.preprocess());
-            read += o.readNanos();
-            pre += o.preprocessNanos();
-            filt += o.filterNanos();
-            bp += o.backprojectNanos();
-            updates += o.updates();
-            used.merge(List.of(o.backend(), o.device(), o.variant()), 1L, Long::sum);
-        }
-        List<String> be = used.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
-                .orElse(List.of("none", "none (every slice reused)", "none"));
-        return new VolumeReconstructor.Summary(effective, slice, total, skipped, updates, runNs, read, pre, filt, bp, ps, be.get(0),
-                be.get(1), be.get(2), workflow);
-    }
-
-    /** {@link RunReport#build} (parameters, centre, backend, timings, GU/s, warnings) plus what only a Spark run has. */
-    static Map<String, Object> report(SparkContext sc, JobRequest req, VolumeReconstructor.Summary sum, ScanMetadata meta,
-                                      Object paramsJson, MemoryPlanner.Plan mp, int groups, List<GroupOutcome> outcomes, long runNs,
-                                      long wallNs, long centerNs, boolean local, List<String> devices) {
-        long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();
-        Map<String, Object> m = RunReport.build(req, sum, "spark", new RunReport.Times(wallNs, runNs, centerNs, writeNs));
-        m.put("spark", Map.of("version", sc.version(), "master", sc.master(), "applicationId", sc.applicationId(),
-                "localMode", local, "localDevices", devices));
-        m.put("scan", meta.toString());
-        m.put("params", paramsJson);
-        Map<String, Object> g = new LinkedHashMap<>();
-        g.put("rowsPerGroup", mp.groupRows());
-        g.put("planned", groups);
-        g.put("run", outcomes.size());
-        g.put("hostMiBPerTask", mp.hostBytesPerTask() / 1048576.0);
-        g.put("hostBudgetMiBPerTask", mp.hostBudgetPerTask() / 1048576.0);
-        g.put("retriedTasks", outcomes.stream().filter(o -> o.attempt() > 0).count());
-        m.put("groups", g);
-        Map<String, Long> backends = new TreeMap<>();
-        Map<String, Long> executors = new TreeMap<>();
-        for (GroupOutcome o : outcomes) {
-            backends.merge(o.backend() + " on " + o.device() + " (" + o.variant() + ")", 1L, Long::sum);
-            executors.merge(o.executor(), 1L, Long::sum);
-        }
-        m.put("backends", backends);
-        m.put("executors", executors);
-        return m;
-    }
-
-    /** The Spark lines after {@link RunReport#summary}: wall time, groups, executors, every backend. */
-    @SuppressWarnings("unchecked")
-    static String sparkSummary(SparkJobSpec spec, Map<String, Object> r) {
-        Map<String, Object> t = (Map<String, Object>) r.get("timings");
-        Map<String, Object> g = (Map<String, Object>) r.get("groups");
-        return String.format(java.util.Locale.ROOT, "  spark: wall %.2f s (job %.2f s); %s groups of %s rows run on executors %s; %s retried%n",
-                (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds"), g.get("run"), g.get("rowsPerGroup"),
-                ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks"))
-                + "  backends: " + r.get("backends") + "\n"
-                + "  files: manifest.json, report.json" + (spec.preview() ? ", preview.png" : "")
-                + (spec.spark().outputRaw() ? ", volume.raw" : "") + ", _SUCCESS\n";
-    }
-
-    /**
-     * preview.png as the direct engine writes it ({@link OrthoPreview}): the XZ and YZ planes from the central
-     * row and column each task sent back, slices reused from an earlier run read back whole, and the middle
-     * slice read back for the XY panel.
-     */
-    static void writePreview(OutputCommit out, ScanMetadata meta, double center, int first, int end, List<GroupOutcome> outcomes,
-                             java.util.Collection<Integer> reused) {
-        OrthoPreview preview = new OrthoPreview(first, end);
-        for (GroupOutcome o : outcomes) for (SliceProfile p : o.profiles()) preview.acceptProfiles(p.slice(), p.row(), p.column());
-        int middle = (first + end - 1) / 2;
-        TreeSet<Integer> readBack = new TreeSet<>(reused);
-        readBack.add(middle);
-        for (int row : readBack) {
-            String name = SliceWriter.sliceName(row);
-            try {
-                FloatTiff.Image img = FloatTiff.decode(out.read(name));
-                preview.accept(row, img.pixels(), img.width(), img.height());
-            } catch (IOException e) {
-                throw new IllegalStateException(out.dir() + "/" + name + ": cannot read the slice back for preview.png", e);
-            }
-        }
-        out.writeFile("preview.png", preview.png(RunReport.previewTitle(meta, center)));
-    }
-
 }

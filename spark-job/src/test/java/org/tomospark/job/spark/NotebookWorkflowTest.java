@@ -2,8 +2,8 @@ package org.tomospark.job.spark;
 
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.center.CenterSweep;
-import org.tomospark.executor.config.CoreKeys;
+import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.io.Annotated;
 import org.tomospark.executor.io.DataExchangeWriter;
 import org.tomospark.executor.io.FloatTiff;

@@ -7,7 +7,7 @@ import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.local.DirectEngine;
-import org.tomospark.job.local.JobRequest;
+import org.tomospark.job.run.JobRequest;
 
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -1,8 +1,8 @@
-package org.tomospark.executor.preprocess;
+package org.tomospark.executor.io;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.RawStack;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -23,7 +23,7 @@ class FlatDarkReadTest {
     @Test
     void missingFlatsAndDarksMeanTransmissionData() {
         // documented: no flats -> flat 1, no darks -> dark 0; the band shape comes from the metadata
-        FlatDark fd = FlatDark.read(withoutFields(10, 7), 4, 3);
+        FlatDark fd = withoutFields(10, 7).readFlatDark(4, 3);
         assertEquals(3, fd.rows());
         assertEquals(7, fd.width());
         for (int r = 0; r < 3; r++)
@@ -55,7 +55,7 @@ class FlatDarkReadTest {
     @Test
     void flatsAreAveragedOverFramesForTheRequestedRowsAndMissingDarksAreZero() {
         // mean over frames f = 0..3 of 100 + 10 f + row + col/100 = 115 + row + col/100, row counted from the file
-        FlatDark fd = FlatDark.read(withRowCodedFlats(20, 9, 4), 6, 5);
+        FlatDark fd = withRowCodedFlats(20, 9, 4).readFlatDark(6, 5);
         assertEquals(6, fd.rowStart());
         for (int r = 0; r < 5; r++)
             for (int c = 0; c < 9; c++) {

@@ -1,4 +1,4 @@
-package org.tomospark.executor.center;
+package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
@@ -11,8 +11,6 @@ import org.tomospark.executor.io.Annotated;
 import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.Workflow;
 
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package org.tomospark.job.local;
+package org.tomospark.job.run;
 
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.pipeline.ReconstructionParams;

@@ -1,17 +1,16 @@
-package org.tomospark.executor.config;
+package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SampleFormat;
+import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.config.ConfigKey;
+import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
-import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.phase.PaganinParams;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.ValueUnit;
-import org.tomospark.executor.pipeline.WorkflowParams;
 import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
 
@@ -151,7 +150,7 @@ public final class CoreKeys {
         String[] p = s.split(":");
         if (p.length != 3) throw new IllegalArgumentException("expected START:END:STEP");
         double[] v = {ConfigKey.number(p[0]), ConfigKey.number(p[1]), ConfigKey.number(p[2])};
-        org.tomospark.executor.center.CenterSweep.centers(v[0], v[1], v[2]); // validates
+        CenterSweep.centers(v[0], v[1], v[2]); // validates
         return v;
     }
 

@@ -1,4 +1,4 @@
-package org.tomospark.job.local;
+package org.tomospark.job.run;
 
 /** The software version, from the jar manifest when packaged. */
 public final class Version {

@@ -1,9 +1,9 @@
-package org.tomospark.executor.center;
+package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
-import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
@@ -21,7 +21,7 @@ public final class CenterSearch {
     /** Corrected −log sinograms of rows [rowStart, rowStart+rows). */
     public static float[][] sinograms(ProjectionSource src, Preprocessor pre, int rowStart, int rows) {
         RawStack band = src.readProjections(rowStart, rows);
-        FlatDark fd = FlatDark.read(src, rowStart, rows);
+        FlatDark fd = src.readFlatDark(rowStart, rows);
         return pre.apply(band, fd, src.dataName(), src.flatName()).sinograms();
     }
 

@@ -1,12 +1,12 @@
-package org.tomospark.job.local;
+package org.tomospark.job.run;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The JSON run report written next to the output, and its human-readable summary. */
@@ -80,7 +80,7 @@ public final class RunReport {
         if (!(c instanceof Map<?, ?>)) return String.format("%.2f px", s.scan().centerOfRotation());
         Map<String, Object> cm = (Map<String, Object>) c;
         String src = (String) cm.get("source");
-        return String.format(java.util.Locale.ROOT, "%.2f px (%s%s)", ((Number) cm.get("value")).doubleValue(), src,
+        return String.format(Locale.ROOT, "%.2f px (%s%s)", ((Number) cm.get("value")).doubleValue(), src,
                 "auto".equals(src) ? ", " + cm.get("method") : "");
     }
 
@@ -100,16 +100,8 @@ public final class RunReport {
     }
 
     /** The title line of preview.png: the scan's file name and the (effective) centre used. */
-    public static String previewTitle(org.tomospark.executor.io.ScanMetadata meta, double center) {
-        return meta.source().replaceAll(".*/", "") + "  c=" + String.format(java.util.Locale.ROOT, "%.2f", center);
-    }
-
-    public static byte[] toJson(Map<String, Object> report) {
-        try {
-            return new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsBytes(report);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot serialise the run report", e);
-        }
+    public static String previewTitle(ScanMetadata meta, double center) {
+        return meta.source().replaceAll(".*/", "") + "  c=" + String.format(Locale.ROOT, "%.2f", center);
     }
 
     public static String summary(JobRequest req, VolumeReconstructor.Summary s) {

@@ -1,0 +1,28 @@
+package org.tomospark.job.io;
+
+import org.tomospark.executor.io.FloatTiff;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
+/**
+ * volume.raw: every committed slice of [first, end) as float32 little-endian [slice][y][x], streamed from the slice
+ * files one slice at a time (a 2048³ volume is 32 GiB) and renamed into place like every file of the output.
+ */
+public final class RawVolume {
+    public static final String NAME = "volume.raw";
+
+    private RawVolume() {
+    }
+
+    public static void write(OutputCommit out, int first, int end) {
+        out.writeFile(NAME, os -> {
+            for (int r = first; r < end; r++) {
+                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName(r)));
+                ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
+                bb.asFloatBuffer().put(img.pixels());
+                os.write(bb.array());
+            }
+        });
+    }
+}

@@ -1,0 +1,136 @@
+package org.tomospark.job.run;
+
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.OrthoPreview;
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.job.CosmeticOutputs;
+import org.tomospark.job.RunFailedException;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.RawVolume;
+import org.tomospark.job.io.RunManifest;
+import org.tomospark.job.io.SliceWriter;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The end of a run, the same for both engines once every slice is committed: checks that every slice of the range is
+ * there, then, holding the claim, writes volume.raw (job.output.raw), preview.png, report.json, manifest.json and
+ * {@code _SUCCESS}, in that order, and says what it wrote. The pictures are cosmetic ({@link CosmeticOutputs}): one
+ * that cannot be made is a warning in the report, never a failed run.
+ */
+public final class RunFinisher {
+    public static final String PREVIEW = "preview.png";
+
+    /** What an engine adds to the common report and to the printed summary. */
+    public interface EngineReport {
+        EngineReport NONE = new EngineReport() {
+        };
+
+        /** Adds the engine's own entries to the report (before the cosmetic warnings are appended). */
+        default void addTo(Map<String, Object> report) {
+        }
+
+        /** Lines printed after the common summary, each ending with a newline. */
+        default String summaryLines(Map<String, Object> report) {
+            return "";
+        }
+    }
+
+    /**
+     * What the engine computed.
+     *
+     * @param summary  the run as {@link VolumeReconstructor.Summary}, its workflow described
+     * @param meta     the scan
+     * @param computed the slices this run committed, with what the engine knows of each
+     * @param reused   the slices kept from an earlier run ({@link RunOutput#prepare})
+     * @param preview  what the engine collected for preview.png while it ran (whole slices or their central row and
+     *                 column); null when the run writes no preview
+     * @param times    the run's times
+     */
+    public record Computed(VolumeReconstructor.Summary summary, ScanMetadata meta, Map<Integer, RunManifest.Slice> computed,
+                           Map<Integer, OutputCommit.Committed> reused, OrthoPreview preview, RunReport.Times times) {
+    }
+
+    /** The report as written to report.json and the summary to print. */
+    public record Finished(Map<String, Object> report, String summary) {
+    }
+
+    private final RunOutput output;
+    private final CosmeticOutputs cosmetic;
+
+    /** {@code cosmetic}: the run's cosmetic outputs, which may already hold a failure of the preview made during the run. */
+    public RunFinisher(RunOutput output, CosmeticOutputs cosmetic) {
+        this.output = output;
+        this.cosmetic = cosmetic;
+    }
+
+    public Finished finish(Computed run, EngineReport engine) {
+        RunOutput.Plan plan = output.plan();
+        JobRequest req = plan.request();
+        OutputCommit out = output.commit();
+        Map<Integer, RunManifest.Slice> slices = allSlices(run);
+        output.lock().ensureHeld();
+        if (plan.rawVolume()) RawVolume.write(out, plan.first(), plan.end());
+        if (run.preview() != null)
+            cosmetic.run(PREVIEW, () -> writePreview(run, out));
+        Map<String, Object> report = RunReport.build(req, run.summary(), plan.engine(), run.times());
+        engine.addTo(report);
+        cosmetic.addTo(report);
+        output.lock().ensureHeld();
+        out.writeFile(OutputCommit.REPORT, Json.write(report));
+        out.finish(Json.write(RunManifest.build(Version.get(), plan.engine(), output.signature(), output.identity(),
+                Json.describe(plan.inputOptions()), Json.describe(req.params()), req.settings().asMap(), run.meta(),
+                run.summary().scan(), run.summary().slice(), slices, plan.rawVolume(), report)));
+        String summary = RunReport.summary(req, run.summary()) + engine.summaryLines(report) + filesLine(run.preview() != null);
+        return new Finished(report, summary);
+    }
+
+    /** Every slice of the range, computed or reused; fewer is a failed run (a task's commit that came up short). */
+    private Map<Integer, RunManifest.Slice> allSlices(Computed run) {
+        Map<Integer, RunManifest.Slice> slices = new TreeMap<>(run.computed());
+        for (OutputCommit.Committed c : run.reused().values()) slices.putIfAbsent(c.row(), RunManifest.Slice.reused(c));
+        int total = output.plan().slices();
+        if (slices.size() != total)
+            throw new RunFailedException(output.plan().request().output() + ": " + slices.size() + " of " + total
+                    + " slices committed; the output is unfinished");
+        return slices;
+    }
+
+    /**
+     * preview.png from what the engine collected, completed from the output: the slices reused from an earlier run are
+     * read back whole, and so is the middle slice (the XY panel) when the engine kept only its profiles.
+     */
+    private void writePreview(Computed run, OutputCommit out) {
+        OrthoPreview preview = run.preview();
+        RunOutput.Plan plan = output.plan();
+        for (int row : run.reused().keySet()) if (!run.computed().containsKey(row)) readBack(out, row, preview);
+        if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview);
+        out.writeFile(PREVIEW, preview.png(RunReport.previewTitle(run.meta(), run.summary().scan().centerOfRotation())));
+    }
+
+    private static void readBack(OutputCommit out, int row, OrthoPreview preview) {
+        String name = SliceWriter.sliceName(row);
+        FloatTiff.Image img;
+        try {
+            img = FloatTiff.decode(out.read(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(out.dir() + "/" + name + ": cannot read the slice back for " + PREVIEW, e);
+        }
+        preview.accept(row, img.pixels(), img.width(), img.height());
+    }
+
+    private String filesLine(boolean previewWanted) {
+        List<String> files = new ArrayList<>(List.of(OutputCommit.MANIFEST, OutputCommit.REPORT));
+        if (previewWanted && !cosmetic.failed(PREVIEW)) files.add(PREVIEW);
+        if (output.plan().rawVolume()) files.add(RawVolume.NAME);
+        files.add(OutputCommit.SUCCESS);
+        return "  files: " + String.join(", ", files) + "\n";
+    }
+}

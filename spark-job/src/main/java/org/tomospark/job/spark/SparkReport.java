@@ -1,0 +1,114 @@
+package org.tomospark.job.spark;
+
+import org.apache.spark.SparkContext;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.preprocess.PreprocessStats;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.run.RunFinisher;
+import org.tomospark.job.run.RunReport;
+
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What a Spark run adds to the common report and summary ({@link RunReport}): the Spark application, the groups and
+ * the memory plan, the retried tasks, every backend used and the executors that ran the groups. Also the run as a
+ * {@link VolumeReconstructor.Summary} from the tasks' outcomes, so that the common report reads it as the direct
+ * engine's.
+ */
+final class SparkReport implements RunFinisher.EngineReport {
+    private final SparkContext sc;
+    private final ScanMetadata meta;
+    private final ReconstructionParams params;
+    private final MemoryPlanner.Plan memory;
+    private final int plannedGroups, groupRowsRaw;
+    private final List<GroupOutcome> outcomes;
+    private final boolean local;
+    private final List<String> devices;
+
+    SparkReport(SparkContext sc, ScanMetadata meta, ReconstructionParams params, MemoryPlanner.Plan memory, int plannedGroups,
+                int groupRowsRaw, List<GroupOutcome> outcomes, boolean local, List<String> devices) {
+        this.sc = sc;
+        this.meta = meta;
+        this.params = params;
+        this.memory = memory;
+        this.plannedGroups = plannedGroups;
+        this.groupRowsRaw = groupRowsRaw;
+        this.outcomes = outcomes;
+        this.local = local;
+        this.devices = devices;
+    }
+
+    /**
+     * The run as the core's summary. Stage times are summed over the tasks (they overlap); the elapsed time is the Spark
+     * job's, so GU/s is the cluster's throughput. The backend is the one most groups ran on (all of them are listed under
+     * "backends").
+     */
+    VolumeReconstructor.Summary summary(ScanGeometry effective, SliceGeometry slice, int total, int skipped, long runNs,
+                                        Map<String, Object> workflow) {
+        PreprocessStats ps = PreprocessStats.ZERO;
+        long read = 0, pre = 0, filt = 0, bp = 0, updates = 0;
+        Map<List<String>, Long> used = new HashMap<>();
+        for (GroupOutcome o : outcomes) {
+            ps = ps.plus(o.preprocess());
+            read += o.readNanos();
+            pre += o.preprocessNanos();
+            filt += o.filterNanos();
+            bp += o.backprojectNanos();
+            updates += o.updates();
+            used.merge(List.of(o.backend(), o.device(), o.variant()), 1L, Long::sum);
+        }
+        List<String> be = used.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
+                .orElse(List.of("none", "none (every slice reused)", "none"));
+        return new VolumeReconstructor.Summary(effective, slice, total, skipped, updates, runNs, read, pre, filt, bp, ps, be.get(0),
+                be.get(1), be.get(2), workflow);
+    }
+
+    @Override
+    public void addTo(Map<String, Object> m) {
+        m.put("spark", Map.of("version", sc.version(), "master", sc.master(), "applicationId", sc.applicationId(),
+                "localMode", local, "localDevices", devices));
+        m.put("scan", meta.toString());
+        m.put("params", Json.describe(params));
+        Map<String, Object> g = new LinkedHashMap<>();
+        g.put("rowsPerGroup", memory.groupRows());
+        g.put("planned", plannedGroups);
+        g.put("run", outcomes.size());
+        g.put("hostMiBPerTask", memory.hostBytesPerTask() / 1048576.0);
+        g.put("hostBudgetMiBPerTask", memory.hostBudgetPerTask() / 1048576.0);
+        g.put("retriedTasks", outcomes.stream().filter(o -> o.attempt() > 0).count());
+        // which group needed another attempt, and where that attempt ran
+        g.put("retried", outcomes.stream().filter(o -> o.attempt() > 0)
+                .map(o -> Map.of("group", o.group(), "attempt", o.attempt(), "executor", o.executor())).toList());
+        m.put("groups", g);
+        Map<String, Long> backends = new TreeMap<>();
+        Map<String, Long> executors = new TreeMap<>();
+        for (GroupOutcome o : outcomes) {
+            backends.merge(o.backend() + " on " + o.device() + " (" + o.variant() + ")", 1L, Long::sum);
+            executors.merge(o.executor(), 1L, Long::sum);
+        }
+        m.put("backends", backends);
+        m.put("executors", executors);
+        m.put("groupRowsRaw", groupRowsRaw);
+    }
+
+    /** The Spark lines after the common summary: wall time, groups, executors, every backend. */
+    @Override
+    @SuppressWarnings("unchecked")
+    public String summaryLines(Map<String, Object> r) {
+        Map<String, Object> t = (Map<String, Object>) r.get("timings");
+        Map<String, Object> g = (Map<String, Object>) r.get("groups");
+        return String.format(Locale.ROOT, "  spark: wall %.2f s (job %.2f s); %s groups of %s rows run on executors %s; %s retried%n",
+                (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds"), g.get("run"), g.get("rowsPerGroup"),
+                ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks"))
+                + "  backends: " + r.get("backends") + "\n";
+    }
+}
