@@ -9,6 +9,7 @@ import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.BatchContract;
 import org.tomospark.executor.backend.KernelTimer;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
@@ -222,10 +223,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     @Override
     public void process(SliceBatch batch, float[][] out) {
         if (job == null) throw new IllegalStateException("cuda backend: process() called before validate()");
-        checkBatch(batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
-        if (!batch.filtered() && !filterOnDevice)
-            throw new IllegalArgumentException("cuda backend got an unfiltered batch but the validated job has no device filter "
-                    + "(BackprojectionJob.deviceFilter() was null or the width is too large for the device FFT)");
+        BatchContract.check(ID, job, batch, out, filterOnDevice);
         long t0 = System.nanoTime();
         guarded("back-projecting batch at row " + batch.firstRow(), () -> {
             dev.makeCurrent();
@@ -249,7 +247,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         if (correction == null)
             throw new UnsupportedOperationException("cuda backend: this job does not correct on the device (no device filter, "
                     + "or cuda.correctOnDevice=false)");
-        checkBatch(batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
+        BatchContract.check(ID, job, batch, out);
         long t0 = System.nanoTime();
         float floor = batch.transmissionFloor();
         long clamped = guarded("correcting and back-projecting batch at row " + batch.firstRow(), () -> {
@@ -265,19 +263,6 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
         });
         stats = stats.plus((long) rows * cols * np * batch.count(), System.nanoTime() - t0);
         return clamped;
-    }
-
-    private void checkBatch(int firstRow, int numProjections, int batchWidth, int count, float[][] out) {
-        int width = buffers.shape.width();
-        if (batchWidth != width || numProjections != np)
-            throw new IllegalArgumentException("batch at row " + firstRow + " is " + numProjections + "x"
-                    + batchWidth + " but the validated geometry is " + np + "x" + width);
-        if (count > job.maxSlicesPerBatch())
-            throw new IllegalArgumentException("batch of " + count + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
-        int pixels = rows * cols;
-        for (int s = 0; s < count; s++)
-            if (out[s] == null || out[s].length != pixels)
-                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values (" + rows + "x" + cols + " ROI)");
     }
 
     // ---------------------------------------------------------------------------------------------- timing

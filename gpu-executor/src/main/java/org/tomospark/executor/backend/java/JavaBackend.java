@@ -1,11 +1,12 @@
 package org.tomospark.executor.backend.java;
 
-import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
+import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.BatchContract;
 import org.tomospark.executor.backend.Half;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.MultiSlicePacker;
@@ -114,19 +115,10 @@ public final class JavaBackend implements BackprojectionBackend {
     @Override
     public void process(SliceBatch batch, float[][] out) {
         if (job == null) throw new IllegalStateException("java backend: process() called before validate()");
+        BatchContract.check(ID, job, batch, out, false);
         SliceGeometry g = job.slice();
         int width = job.scan().detectorWidth();
         int nproj = job.scan().numProjections();
-        if (batch.width() != width || batch.numProjections() != nproj)
-            throw new IllegalArgumentException("batch at row " + batch.firstRow() + " is " + batch.numProjections() + "x"
-                    + batch.width() + " but the validated geometry is " + nproj + "x" + width);
-        if (!batch.filtered()) throw new IllegalArgumentException("java backend expects filtered sinograms");
-        if (batch.count() > job.maxSlicesPerBatch())
-            throw new IllegalArgumentException("batch of " + batch.count() + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
-        int pixels = g.pixels();
-        for (int s = 0; s < batch.count(); s++)
-            if (out[s] == null || out[s].length != pixels)
-                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values");
         long t0 = System.nanoTime();
         int k = slicesPerPass;
         for (int first = 0; first < batch.count(); first += k) {
@@ -147,7 +139,7 @@ public final class JavaBackend implements BackprojectionBackend {
             }).join();
             backprojectPass(kernelFor(kp), packed, kp, width, nproj, g, out, first, n);
         }
-        long updates = (long) pixels * nproj * batch.count();
+        long updates = (long) g.pixels() * nproj * batch.count();
         stats = stats.plus(updates, System.nanoTime() - t0);
     }
 

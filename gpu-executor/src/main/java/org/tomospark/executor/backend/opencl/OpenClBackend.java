@@ -18,6 +18,7 @@ import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.BatchContract;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.MultiSlicePacker;
 import org.tomospark.executor.backend.Requisition;
@@ -397,19 +398,10 @@ public final class OpenClBackend implements BackprojectionBackend {
         int width = job.scan().detectorWidth();
         int nproj = job.scan().numProjections();
         SliceGeometry g = job.slice();
-        if (batch.width() != width || batch.numProjections() != nproj)
-            throw new IllegalArgumentException("batch at row " + batch.firstRow() + " is " + batch.numProjections() + "x"
-                    + batch.width() + " but the validated geometry is " + nproj + "x" + width);
+        // the ramp filter runs on the device only with opencl.filter=device and a job carrying deviceFilter
+        BatchContract.check(ID, job, batch, out, filterOnDevice);
         boolean filterHere = filterOnDevice && !batch.filtered();
-        if (!batch.filtered() && !filterOnDevice)
-            throw new IllegalArgumentException("opencl backend expects filtered sinograms (the ramp filter runs on the device only "
-                    + "with opencl.filter=device and a job carrying deviceFilter)");
-        if (batch.count() > job.maxSlicesPerBatch())
-            throw new IllegalArgumentException("batch of " + batch.count() + " slices exceeds the validated maximum " + job.maxSlicesPerBatch());
         int pixels = g.pixels();
-        for (int s = 0; s < batch.count(); s++)
-            if (out[s] == null || out[s].length != pixels)
-                throw new IllegalArgumentException("output " + s + " must hold " + pixels + " values");
         long t0 = System.nanoTime();
         int k = plan.channels;
         int passes = (batch.count() + k - 1) / k;
