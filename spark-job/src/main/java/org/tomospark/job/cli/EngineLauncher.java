@@ -4,6 +4,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.local.ProgressBar;
+import org.tomospark.job.spark.ExecutorGpuPlugin;
 import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;
 import org.tomospark.job.spark.TomoKryoRegistrator;
@@ -26,6 +27,7 @@ final class EngineLauncher {
         }
         if (!conf.contains("spark.app.name")) conf.setAppName("tomospark " + req.input());
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
+        ExecutorGpuPlugin.register(conf);
         boolean running = org.apache.spark.SparkContext$.MODULE$.getActive().isDefined(); // e.g. a notebook's or a test's context: leave it running
         SparkContext sc = SparkContext.getOrCreate(conf);
         try {

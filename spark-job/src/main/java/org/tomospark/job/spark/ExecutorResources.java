@@ -175,17 +175,34 @@ public final class ExecutorResources {
      * so a long-lived executor (a notebook session) holds device memory for one job at a time.
      */
     private static void evictOtherJobs(String prefix, String keep) {
-        for (Map.Entry<String, ConcurrentLinkedQueue<SliceGroupProcessor>> e : IDLE.entrySet()) {
-            if (!e.getKey().startsWith(prefix) || e.getKey().equals(keep)) continue;
-            SliceGroupProcessor old;
-            while ((old = e.getValue().poll()) != null) {
-                try {
-                    old.close();
-                } catch (RuntimeException ex) {
-                    LOG.warn("executor: closing an idle processor failed: {}", ex.toString());
-                }
+        for (Map.Entry<String, ConcurrentLinkedQueue<SliceGroupProcessor>> e : IDLE.entrySet())
+            if (e.getKey().startsWith(prefix) && !e.getKey().equals(keep)) closeAll(e.getValue());
+    }
+
+    /**
+     * Closes every idle cached processor, with its backend and device buffers (the executor is shutting down, see
+     * {@link ExecutorGpuOwner}); a failure to close one is logged and the others are still closed. Returns how many
+     * were closed. A later task creates new ones.
+     */
+    static int closeIdle() {
+        int closed = 0;
+        for (ConcurrentLinkedQueue<SliceGroupProcessor> idle : IDLE.values()) closed += closeAll(idle);
+        return closed;
+    }
+
+    /** Closes and removes every processor of {@code idle}; returns how many closed cleanly. */
+    private static int closeAll(ConcurrentLinkedQueue<SliceGroupProcessor> idle) {
+        int closed = 0;
+        SliceGroupProcessor p;
+        while ((p = idle.poll()) != null) {
+            try {
+                p.close();
+                closed++;
+            } catch (RuntimeException | Error e) {
+                LOG.warn("executor: closing an idle processor failed: {}", e.toString());
             }
         }
+        return closed;
     }
 
     /** Processors created in this JVM so far, for all keys (tests check the reuse). */

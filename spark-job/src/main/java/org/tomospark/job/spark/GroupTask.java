@@ -3,6 +3,7 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
+import org.tomospark.executor.backend.cuda.CudaException;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.OrthoPreview;
@@ -85,6 +86,17 @@ public final class GroupTask {
                 tc == null ? 0 : tc.attemptNumber(), profiles);
     }
 
+    /**
+     * job.test.stickyErrorOnGroup: the first attempt of that group fails as on a GPU whose context a kernel corrupted,
+     * with the CUDA error a task would see, while it holds its device and processor.
+     */
+    private static void injectStickyError(JobPlan plan, GroupPlanner.Group g) {
+        TaskContext tc = TaskContext.get();
+        if (g.index() == plan.spark().stickyErrorOnGroup() && (tc == null || tc.attemptNumber() == 0))
+            throw new CudaException("back-projecting group " + g.index() + " (injected by job.test.stickyErrorOnGroup)",
+                    "CUDA_ERROR_ILLEGAL_ADDRESS", null);
+    }
+
     /** A processed group and what processed it. */
     private record Processed(GroupResult result, String backend, String device, String variant, SliceGroupProcessor processor) {
     }
@@ -102,6 +114,7 @@ public final class GroupTask {
                     () -> plan.params().backendOptions());
             boolean ok = false;
             try {
+                injectStickyError(plan, g);
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
                 GroupResult res = lease.processor.process(g.start(), band, fd, hb[2], hb[3], dataName, flatName);
                 ok = true;

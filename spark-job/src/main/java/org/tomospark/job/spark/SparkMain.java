@@ -40,6 +40,7 @@ public final class SparkMain {
         SparkConf conf = new SparkConf();
         if (!conf.contains("spark.app.name")) conf.setAppName("tomospark");
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
+        ExecutorGpuPlugin.register(conf);
         SparkContext sc = SparkContext.getOrCreate(conf);
         try {
             SparkReconstruction.Result r = SparkReconstruction.run(sc, spec, SparkReconstruction.printer(System.out));

@@ -14,9 +14,11 @@ import java.util.List;
  * @param outputRaw      also write volume.raw, float32 little-endian [slice][y][x] (job.output.raw)
  * @param progress       print the progress bar (job.progress)
  * @param taskDelayMs    fault-injection: each task sleeps this long before its group (job.test.taskDelayMs; tests only)
+ * @param stickyErrorOnGroup fault-injection: the first attempt of this group fails with a sticky CUDA error, -1 for none
+ *                       (job.test.stickyErrorOnGroup; tests only)
  */
 public record SparkOptions(List<String> devices, int tasksPerDevice, double memoryFraction, long gpuMemory, boolean outputRaw,
-                           boolean progress, long taskDelayMs) implements Serializable {
+                           boolean progress, long taskDelayMs, int stickyErrorOnGroup) implements Serializable {
     public SparkOptions {
         devices = devices == null ? List.of() : List.copyOf(devices);
         if (tasksPerDevice < 1) throw new IllegalArgumentException("job.tasksPerDevice must be >= 1, got " + tasksPerDevice);
@@ -24,29 +26,34 @@ public record SparkOptions(List<String> devices, int tasksPerDevice, double memo
             throw new IllegalArgumentException("job.memoryFraction must be in (0, 1], got " + memoryFraction);
         if (gpuMemory < 0) throw new IllegalArgumentException("job.gpuMemory must be >= 0");
         if (taskDelayMs < 0) throw new IllegalArgumentException("job.test.taskDelayMs must be >= 0");
+        if (stickyErrorOnGroup < -1) throw new IllegalArgumentException("job.test.stickyErrorOnGroup must be >= -1");
     }
 
     public static SparkOptions defaults() {
-        return new SparkOptions(List.of(), 1, 0.5, 0, false, true, 0);
+        return new SparkOptions(List.of(), 1, 0.5, 0, false, true, 0, -1);
     }
 
     public SparkOptions withDevices(List<String> d) {
-        return new SparkOptions(d, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress, taskDelayMs);
+        return new SparkOptions(d, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress, taskDelayMs, stickyErrorOnGroup);
     }
 
     public SparkOptions withOutputRaw(boolean r) {
-        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, r, progress, taskDelayMs);
+        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, r, progress, taskDelayMs, stickyErrorOnGroup);
     }
 
     public SparkOptions withProgress(boolean p) {
-        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, p, taskDelayMs);
+        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, p, taskDelayMs, stickyErrorOnGroup);
     }
 
     public SparkOptions withTaskDelayMs(long ms) {
-        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress, ms);
+        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress, ms, stickyErrorOnGroup);
+    }
+
+    public SparkOptions withStickyErrorOnGroup(int group) {
+        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress, taskDelayMs, group);
     }
 
     public SparkOptions withMemoryFraction(double f) {
-        return new SparkOptions(devices, tasksPerDevice, f, gpuMemory, outputRaw, progress, taskDelayMs);
+        return new SparkOptions(devices, tasksPerDevice, f, gpuMemory, outputRaw, progress, taskDelayMs, stickyErrorOnGroup);
     }
 }

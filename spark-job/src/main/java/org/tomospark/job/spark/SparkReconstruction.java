@@ -179,6 +179,9 @@ public final class SparkReconstruction {
                 default -> true;
             };
             String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
+            if (gpus && !ExecutorGpuPlugin.registered(sconf))
+                LOG.warn("spark.plugins does not name {}: executors will neither close their GPU processors at shutdown nor "
+                        + "stop after a sticky CUDA error (README, Running on Spark)", ExecutorGpuPlugin.class.getName());
             boolean correctedOnDevice = planned.equals("cuda") && wf.correctionOnly()
                     && meta.sampleType() == ScanMetadata.SampleType.UINT16 && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,

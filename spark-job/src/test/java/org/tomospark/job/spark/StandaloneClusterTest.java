@@ -99,7 +99,9 @@ class StandaloneClusterTest {
         Files.createDirectories(home.resolve("tmp"));
         Files.writeString(home.resolve("log4j2.properties"), "rootLogger.level = warn\nrootLogger.appenderRef.stdout.ref = console\n"
                 + "appender.console.type = Console\nappender.console.name = console\nappender.console.layout.type = PatternLayout\n"
-                + "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1}: %m%n\nlogger.tomo.name = org.tomospark\nlogger.tomo.level = info\n");
+                + "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1}: %m%n\nlogger.tomo.name = org.tomospark\nlogger.tomo.level = info\n"
+                // the Workers say how each executor ended (its exit status)
+                + "logger.worker.name = org.apache.spark.deploy.worker.Worker\nlogger.worker.level = info\n");
         int port = freePort();
         uiPort = freePort();
         master = "spark://127.0.0.1:" + port;
@@ -261,5 +263,55 @@ class StandaloneClusterTest {
         // the driver saw the loss and re-ran the lost group elsewhere
         String log = Files.readString(logs.resolve("submit2.log"));
         assertTrue(log.contains("Lost executor"), "the driver did not see the executor loss:\n" + tail("submit2"));
+    }
+
+    /** The stderr files of the executors of one application, under the Workers' work directories. */
+    static List<Path> executorLogs(String appId) throws IOException {
+        List<Path> logs = new ArrayList<>();
+        for (Path wd : workDirs) {
+            Path app = wd.resolve(appId);
+            if (!Files.isDirectory(app)) continue;
+            try (var s = Files.list(app)) {
+                s.map(d -> d.resolve("stderr")).filter(Files::isRegularFile).forEach(logs::add);
+            }
+        }
+        return logs;
+    }
+
+    @Test
+    @Order(3)
+    @Timeout(300)
+    @SuppressWarnings("unchecked")
+    void aStickyDeviceErrorStopsItsExecutorAndTheGroupRunsAgainOnAnother() throws Exception {
+        Path out = TestScans.tmp("cluster-sticky").resolve("rec");
+        // group 1's first attempt fails as on a GPU whose context a kernel corrupted (a sticky CUDA error)
+        Process p = submit("submit3", out.toString(), List.of("group.rows=4", "job.test.stickyErrorOnGroup=1"));
+        awaitSuccess(p, "submit3", 240);
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        Map<String, Object> r = report(out);
+        String appId = String.valueOf(((Map<?, ?>) r.get("spark")).get("applicationId"));
+
+        // the executor that hit the error said why, loudly, in its own log, and stopped with the plugin's status
+        List<Path> stopped = new ArrayList<>();
+        for (Path log : executorLogs(appId))
+            if (Files.readString(log).contains("a task failed with a sticky CUDA error: CUDA CUDA_ERROR_ILLEGAL_ADDRESS while "
+                    + "back-projecting group 1 (injected by job.test.stickyErrorOnGroup)")) stopped.add(log);
+        assertEquals(1, stopped.size(), "one executor stopped on the sticky error: " + stopped);
+        String dead = stopped.get(0).getParent().getFileName().toString();
+        String workers = Files.readString(logs.resolve("worker0.log")) + Files.readString(logs.resolve("worker1.log"));
+        assertTrue(workers.contains("Executor " + appId + "/" + dead + " finished with state EXITED message Command exited with code "
+                + ExecutorGpuOwner.STICKY_DEVICE_ERROR_EXIT), "the Worker saw executor " + dead + " exit with status "
+                + ExecutorGpuOwner.STICKY_DEVICE_ERROR_EXIT + ":\n" + workers);
+
+        // Spark ran group 1 again, on another executor, and the run is complete
+        Map<String, Object> groups = (Map<String, Object>) r.get("groups");
+        List<Map<String, Object>> retried = (List<Map<String, Object>>) groups.get("retried");
+        assertEquals(1, retried.size(), retried.toString());
+        assertEquals(1, retried.get(0).get("group"));
+        assertTrue(((Number) retried.get(0).get("attempt")).intValue() >= 1, retried.toString());
+        assertTrue(!dead.equals(retried.get(0).get("executor")), "group 1 ran again on the stopped executor " + dead + ": " + retried);
+        assertEquals(4, groups.get("run"));
+        assertEquals(16, ((Map<?, ?>) r.get("slices")).get("total"));
     }
 }
