@@ -19,16 +19,19 @@ public final class InputKeys {
     }
 
     public static final ConfigKey<String> INPUT_FORMAT = ConfigKey.of(IN, "job.input.format",
-            "Input format: auto (by name: .h5/.hdf5/.nxs DataExchange, .raw/.bin raw binary; a directory is a TIFF stack), hdf5, tiff, raw.",
+            "Input format: auto (by name: .h5/.hdf5/.nxs DataExchange, .raw/.bin raw binary; a directory is a TIFF stack), "
+                    + "hdf5, tiff, raw.",
             "auto", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("auto|hdf5|tiff|raw"), "auto, hdf5, tiff, raw");
     public static final ConfigKey<String> TIFF_PROJECTIONS = ConfigKey.string(IN, "job.input.tiff.projections",
-            "TIFF stack: glob of the projection files in the input directory, one projection per file, ordered by name.", "proj_*.tif");
+            "TIFF stack: glob of the projection files in the input directory, one projection per file, ordered by name.",
+            "proj_*.tif");
     public static final ConfigKey<String> TIFF_FLATS = ConfigKey.string(IN, "job.input.tiff.flats",
             "TIFF stack: glob of the flat-field files (empty for none).", "flat_*.tif");
     public static final ConfigKey<String> TIFF_DARKS = ConfigKey.string(IN, "job.input.tiff.darks",
             "TIFF stack: glob of the dark-field files (empty for none).", "dark_*.tif");
     public static final ConfigKey<String> TIFF_THETA = ConfigKey.string(IN, "job.input.tiff.theta",
-            "TIFF stack: text file of angles in degrees, one per line; if absent, give angles.start and angles.step.", TiffStackSource.DEFAULT_THETA);
+            "TIFF stack: text file of angles in degrees, one per line; if absent, give angles.start and angles.step.",
+            TiffStackSource.DEFAULT_THETA);
     public static final ConfigKey<int[]> RAW_SHAPE = ConfigKey.of(IN, "job.input.raw.shape",
             "Raw binary: PROJECTIONS,ROWS,COLUMNS of the [projection][row][column] data.", "",
             s -> s.isBlank() ? null : InputOptions.parseShape(s), v -> true, "empty or PROJECTIONS,ROWS,COLUMNS");
@@ -36,7 +39,8 @@ public final class InputKeys {
             "Raw binary: sample type.", "uint16", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("uint16|float32"),
             "uint16, float32");
     public static final ConfigKey<String> RAW_ENDIAN = ConfigKey.of(IN, "job.input.raw.endian",
-            "Raw binary: byte order.", "little", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("little|big"), "little, big");
+            "Raw binary: byte order.", "little", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("little|big"),
+            "little, big");
     public static final ConfigKey<Integer> RAW_OFFSET = ConfigKey.integer(IN, "job.input.raw.offset",
             "Raw binary: header bytes to skip at the start of each raw file.", 0, 0, Integer.MAX_VALUE);
     public static final ConfigKey<String> RAW_FLATS = ConfigKey.string(IN, "job.input.raw.flats",
@@ -48,8 +52,8 @@ public final class InputKeys {
 
     /** How to read the input, from its keys. */
     public static InputOptions inputOptions(Settings s) {
-        return new InputOptions(s.get(INPUT_FORMAT), s.get(TIFF_PROJECTIONS), s.get(TIFF_FLATS), s.get(TIFF_DARKS), s.get(TIFF_THETA),
-                s.get(RAW_SHAPE), s.get(RAW_DTYPE), s.get(RAW_ENDIAN).equals("big"), s.get(RAW_OFFSET), s.get(RAW_FLATS),
-                s.get(RAW_DARKS), s.get(RAW_THETA));
+        return new InputOptions(s.get(INPUT_FORMAT), s.get(TIFF_PROJECTIONS), s.get(TIFF_FLATS), s.get(TIFF_DARKS),
+                s.get(TIFF_THETA), s.get(RAW_SHAPE), s.get(RAW_DTYPE), s.get(RAW_ENDIAN).equals("big"), s.get(RAW_OFFSET),
+                s.get(RAW_FLATS), s.get(RAW_DARKS), s.get(RAW_THETA));
     }
 }

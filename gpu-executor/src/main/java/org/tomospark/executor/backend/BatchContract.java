@@ -18,9 +18,9 @@ public final class BatchContract {
     public static void check(String backend, BackprojectionJob job, SliceBatch batch, float[][] out, boolean filtersOnDevice) {
         checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
         if (!batch.filtered() && !filtersOnDevice)
-            throw new IllegalArgumentException(backend + " backend expects filtered sinograms: the batch at row " + batch.firstRow()
-                    + " is unfiltered, and the validated job filters on the host (Requisition.filtersOnDevice is false: no "
-                    + "BackprojectionJob.deviceFilter, or the backend cannot filter this width on its device)");
+            throw new IllegalArgumentException(backend + " backend expects filtered sinograms: the batch at row "
+                    + batch.firstRow() + " is unfiltered, and the validated job filters on the host (Requisition.filtersOnDevice "
+                    + "is false: no BackprojectionJob.deviceFilter, or the backend cannot filter this width on its device)");
     }
 
     /** As {@link #check(String, BackprojectionJob, SliceBatch, float[][], boolean)} for raw counts, which are never filtered. */
@@ -32,8 +32,8 @@ public final class BatchContract {
                                    float[][] out) {
         int np = job.scan().numProjections(), w = job.scan().detectorWidth();
         if (projections != np || width != w)
-            throw new IllegalArgumentException(backend + " backend: the batch at row " + firstRow + " is " + projections + "x" + width
-                    + " (projections x columns) but the validated geometry is " + np + "x" + w);
+            throw new IllegalArgumentException(backend + " backend: the batch at row " + firstRow + " is " + projections + "x"
+                    + width + " (projections x columns) but the validated geometry is " + np + "x" + w);
         if (count > job.maxSlicesPerBatch())
             throw new IllegalArgumentException(backend + " backend: the batch at row " + firstRow + " holds " + count
                     + " slices, more than the validated maximum " + job.maxSlicesPerBatch());
@@ -44,7 +44,8 @@ public final class BatchContract {
         for (int s = 0; s < count; s++)
             if (out[s] == null || out[s].length != pixels)
                 throw new IllegalArgumentException(backend + " backend: the output of slice " + s + " (row " + (firstRow + s)
-                        + ") of the batch at row " + firstRow + (out[s] == null ? " is missing" : " holds " + out[s].length + " values")
-                        + "; it must hold " + pixels + " (" + job.slice().roiRows() + "x" + job.slice().roiCols() + " ROI)");
+                        + ") of the batch at row " + firstRow
+                        + (out[s] == null ? " is missing" : " holds " + out[s].length + " values") + "; it must hold " + pixels
+                        + " (" + job.slice().roiRows() + "x" + job.slice().roiCols() + " ROI)");
     }
 }

@@ -24,7 +24,8 @@ public final class GroupPlanner {
      */
     public static int[] binnedRange(int[] range, int rowBin) {
         if (range[0] % rowBin != 0)
-            throw new IllegalArgumentException("bin.rows " + rowBin + ": the first row " + range[0] + " must be a multiple of it");
+            throw new IllegalArgumentException("bin.rows " + rowBin + ": the first row " + range[0]
+                    + " must be a multiple of it");
         int requested = range[1] - range[0];
         int end = range[0] + requested / rowBin * rowBin;
         if (end <= range[0])

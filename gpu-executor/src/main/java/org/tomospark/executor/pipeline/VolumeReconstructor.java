@@ -142,9 +142,10 @@ public final class VolumeReconstructor {
                 }
                 if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
             }
+            Map<String, Object> workflow = WorkflowReport.describe(params, wf, cr.found(), centerNs, groupRows, requestedRows,
+                    InputWarnings.of(src));
             return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, WorkflowReport.describe(params, wf, cr.found(), centerNs, groupRows, requestedRows,
-                    InputWarnings.of(src)));
+                    stats, backend.id(), device, variant, workflow);
         }
     }
 }

@@ -34,7 +34,8 @@ public final class WorkflowReport {
         if (w.paganin() != null) m.put("phaseRetrieval", paganin(w.paganin(), wf.haloRows()));
         Map<String, Object> half = w.halfAcquisition() ? halfAcquisition(wf) : null;
         if (half != null) m.put("halfAcquisition", half);
-        if (w.binning()) m.put("binning", Map.of("columns", w.binColumns(), "rows", w.binRows(), "projections", w.binProjections()));
+        if (w.binning())
+            m.put("binning", Map.of("columns", w.binColumns(), "rows", w.binRows(), "projections", w.binProjections()));
         m.put("rawDetector", Map.of("width", wf.raw().detectorWidth(), "projections", wf.raw().numProjections()));
         m.put("groupRows", groupRows);
         m.put("warnings", warnings(w, found, half, requestedRows, inputWarnings));
@@ -78,14 +79,16 @@ public final class WorkflowReport {
     private static List<String> warnings(WorkflowParams w, CenterFinder.Result found, Map<String, Object> half, int requestedRows,
                                          List<String> inputWarnings) {
         List<String> warn = new ArrayList<>(inputWarnings);
-        if (found != null && found.method() == CenterFinder.Method.CORRELATION && !Double.isNaN(found.score()) && found.score() < 0.9)
+        boolean correlation = found != null && found.method() == CenterFinder.Method.CORRELATION;
+        if (correlation && !Double.isNaN(found.score()) && found.score() < 0.9)
             warn.add(String.format(Locale.ROOT, "centre search: weak correlation peak %.3f; check the centre with --center-sweep",
                     found.score()));
         if (found != null && found.method() == CenterFinder.Method.VO && found.score() > 0.9)
             warn.add(String.format(Locale.ROOT, "centre search: the Vo metric has no clear minimum (%.3f of its median); "
                     + "check with --center-sweep", found.score()));
         if (half != null && ((Number) half.get("overlapColumns")).doubleValue() < 16)
-            warn.add("half acquisition: the overlap is only " + half.get("overlapColumns") + " columns; the stitch may show a seam");
+            warn.add("half acquisition: the overlap is only " + half.get("overlapColumns")
+                    + " columns; the stitch may show a seam");
         if (w.binRows() > 1 && requestedRows % w.binRows() != 0)
             warn.add("bin.rows " + w.binRows() + ": the last " + requestedRows % w.binRows()
                     + " rows do not fill a bin and were not reconstructed");

@@ -13,8 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class BatchContractTest {
     static final int NP = 12, W = 20;
     /** A 5-row, 8-column ROI of a 16-pixel slice: 40 values per output. */
-    static final BackprojectionJob JOB = new BackprojectionJob(ScanGeometry.builder().detectorWidth(W).anglesRange(180, NP).build(),
-            SliceGeometry.square(16).withRoi(2, 3, 8, 5), 3);
+    static final ScanGeometry SCAN = ScanGeometry.builder().detectorWidth(W).anglesRange(180, NP).build();
+    static final BackprojectionJob JOB = new BackprojectionJob(SCAN, SliceGeometry.square(16).withRoi(2, 3, 8, 5), 3);
 
     static SliceBatch batch(int slices, int projections, int width, boolean filtered) {
         float[][] s = new float[slices][projections * width];
@@ -26,7 +26,8 @@ class BatchContractTest {
     }
 
     static String violation(SliceBatch b, float[][] out, boolean filtersOnDevice) {
-        return assertThrows(IllegalArgumentException.class, () -> BatchContract.check("java", JOB, b, out, filtersOnDevice)).getMessage();
+        return assertThrows(IllegalArgumentException.class, () -> BatchContract.check("java", JOB, b, out, filtersOnDevice))
+                .getMessage();
     }
 
     @Test
@@ -56,11 +57,12 @@ class BatchContractTest {
                 violation(batch(3, NP, W, true), missing, false));
         float[][] small = outputs(3, 40);
         small[2] = new float[39];
-        assertEquals("java backend: the output of slice 2 (row 9) of the batch at row 7 holds 39 values; it must hold 40 (5x8 ROI)",
+        assertEquals("java backend: the output of slice 2 (row 9) of the batch at row 7 holds 39 values; "
+                        + "it must hold 40 (5x8 ROI)",
                 violation(batch(3, NP, W, true), small, false));
-        assertEquals("java backend expects filtered sinograms: the batch at row 7 is unfiltered, and the validated job filters on "
-                        + "the host (Requisition.filtersOnDevice is false: no BackprojectionJob.deviceFilter, or the backend cannot "
-                        + "filter this width on its device)",
+        assertEquals("java backend expects filtered sinograms: the batch at row 7 is unfiltered, and the validated job "
+                        + "filters on the host (Requisition.filtersOnDevice is false: no BackprojectionJob.deviceFilter, or the "
+                        + "backend cannot filter this width on its device)",
                 violation(batch(1, NP, W, false), outputs(1, 40), false));
     }
 
@@ -72,11 +74,13 @@ class BatchContractTest {
         assertDoesNotThrow(() -> BatchContract.check("cuda", JOB, ok, outputs(3, 40)));
         float[][] small = outputs(3, 40);
         small[0] = new float[41];
-        assertEquals("cuda backend: the output of slice 0 (row 20) of the batch at row 20 holds 41 values; it must hold 40 (5x8 ROI)",
+        assertEquals("cuda backend: the output of slice 0 (row 20) of the batch at row 20 holds 41 values; "
+                        + "it must hold 40 (5x8 ROI)",
                 assertThrows(IllegalArgumentException.class, () -> BatchContract.check("cuda", JOB, ok, small)).getMessage());
         RawStack narrow = RawStack.ofUint16(NP, rows, W - 2, new short[NP * rows * (W - 2)]);
         RawSliceBatch wrong = new RawSliceBatch(20, narrow, 0, 2, new float[2 * (W - 2)], new float[2 * (W - 2)], 1e-6f);
         assertEquals("cuda backend: the batch at row 20 is 12x18 (projections x columns) but the validated geometry is 12x20",
-                assertThrows(IllegalArgumentException.class, () -> BatchContract.check("cuda", JOB, wrong, outputs(2, 40))).getMessage());
+                assertThrows(IllegalArgumentException.class, () -> BatchContract.check("cuda", JOB, wrong, outputs(2, 40)))
+                        .getMessage());
     }
 }

@@ -1,6 +1,7 @@
 package org.tomospark.job.cli;
 
 import org.tomospark.job.ExitCode;
+import org.tomospark.job.run.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -44,7 +45,7 @@ public final class TomoCli {
     static final class VersionProvider implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[]{"tomospark " + org.tomospark.job.run.Version.get()};
+            return new String[]{"tomospark " + Version.get()};
         }
     }
 }

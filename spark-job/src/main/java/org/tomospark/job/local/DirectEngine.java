@@ -93,7 +93,8 @@ public final class DirectEngine {
         ReconstructionParams p = req.params();
         Backends.resolve(p.backend());
         OutputCommit out = new OutputCommit(req.output(), hadoopConf);
-        try (OutputLock lock = out.claim(Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT)), "centre sweep, " + req.input())) {
+        Duration lockTimeout = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
+        try (OutputLock lock = out.claim(lockTimeout, "centre sweep, " + req.input())) {
             SliceWriter writer = out.writer();
             checkOutput(req, writer);
             return sweepInto(req, src, writer, lock, sweep, range, p);
@@ -211,8 +212,8 @@ public final class DirectEngine {
      *
      * @param workflow the workflow's description for the report
      */
-    private Result reconstruct(ProjectionSource src, RunOutput output, Map<Integer, OutputCommit.Committed> reused, SliceGeometry sg,
-                               Map<String, Object> workflow, long centerNs, long wall0) {
+    private Result reconstruct(ProjectionSource src, RunOutput output, Map<Integer, OutputCommit.Committed> reused,
+                               SliceGeometry sg, Map<String, Object> workflow, long centerNs, long wall0) {
         RunOutput.Plan plan = output.plan();
         JobRequest req = plan.request();
         ReconstructionParams rp = req.params();
@@ -241,7 +242,8 @@ public final class DirectEngine {
         }
         VolumeReconstructor.Summary s = s0.withWorkflow(workflow);
         Map<Integer, RunManifest.Slice> slices = new TreeMap<>();
-        for (OutputCommit.Committed c : committed.values()) slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
+        for (OutputCommit.Committed c : committed.values())
+            slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
         RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos());
         RunFinisher.Finished done = new RunFinisher(output, cosmetic).finish(
                 new RunFinisher.Computed(s, meta, slices, reused, preview, times), RunFinisher.EngineReport.NONE);

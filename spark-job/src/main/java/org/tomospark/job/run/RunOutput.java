@@ -118,8 +118,8 @@ public final class RunOutput implements AutoCloseable {
     private String nothingToDoMessage(int slices) {
         int rowBin = plan.request().params().workflow().binRows();
         return "Nothing to do: " + plan.request().output() + " already holds this reconstruction of rows " + plan.first() * rowBin
-                + ".." + (plan.end() * rowBin - 1) + " (" + slices + " slices verified against their checksums, same run signature); "
-                + "the output was left untouched";
+                + ".." + (plan.end() * rowBin - 1) + " (" + slices + " slices verified against their checksums, same run "
+                + "signature); the output was left untouched";
     }
 
     /**
@@ -136,7 +136,10 @@ public final class RunOutput implements AutoCloseable {
         return req.resume() ? out.verifiedCommitted(plan.first(), plan.end()) : Map.of();
     }
 
-    /** Removes the temporary files of a prepared run (a failed run keeps its whole, checksummed slices) and gives up the claim. */
+    /**
+     * Removes the temporary files of a prepared run (a failed run keeps its whole, checksummed slices) and gives up the
+     * claim.
+     */
     @Override
     public void close() {
         try {

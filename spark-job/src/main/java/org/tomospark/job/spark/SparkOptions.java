@@ -34,7 +34,8 @@ public record SparkOptions(List<String> devices, int tasksPerDevice, double memo
     }
 
     public SparkOptions withDevices(List<String> d) {
-        return new SparkOptions(d, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress, taskDelayMs, stickyErrorOnGroup);
+        return new SparkOptions(d, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, progress,
+                taskDelayMs, stickyErrorOnGroup);
     }
 
     public SparkOptions withOutputRaw(boolean r) {
@@ -42,7 +43,8 @@ public record SparkOptions(List<String> devices, int tasksPerDevice, double memo
     }
 
     public SparkOptions withProgress(boolean p) {
-        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, p, taskDelayMs, stickyErrorOnGroup);
+        return new SparkOptions(devices, tasksPerDevice, memoryFraction, gpuMemory, outputRaw, p,
+                taskDelayMs, stickyErrorOnGroup);
     }
 
     public SparkOptions withTaskDelayMs(long ms) {

@@ -127,11 +127,13 @@ public final class SparkReconstruction {
             RunOutput.NothingToDo nothing = output.nothingToDo();
             if (nothing != null) {
                 LOG.info(nothing.message());
-                return new Result(spec.output(), nothing.report(), nothing.message() + "\n", plan.slices(), 0, plan.slices(), List.of());
+                return new Result(spec.output(), nothing.report(), nothing.message() + "\n", plan.slices(), 0, plan.slices(),
+                        List.of());
             }
             Map<Integer, OutputCommit.Committed> reused = output.prepare();
             long t0 = System.nanoTime();
-            List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(), progress);
+            List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(),
+                    progress);
             return finish(sc, output, dp, reused, outcomes, System.nanoTime() - t0, wall0);
         }
     }
@@ -323,11 +325,12 @@ public final class SparkReconstruction {
             if (preview != null) for (SliceProfile p : o.profiles()) preview.acceptProfiles(p.slice(), p.row(), p.column());
         }
         Workflow wf = dp.workflow();
-        Map<String, Object> workflow = WorkflowReport.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(), dp.groupRows(),
-                dp.requestedRows(), dp.inputWarnings());
+        Map<String, Object> workflow = WorkflowReport.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(),
+                dp.groupRows(), dp.requestedRows(), dp.inputWarnings());
         SparkReport sr = new SparkReport(sc, dp.meta(), dp.params(), dp.memory(), dp.groups().size(), dp.groupRows(), outcomes,
                 dp.local(), dp.devices());
-        VolumeReconstructor.Summary sum = sr.summary(wf.effective(), dp.slice(), output.plan().slices(), reused.size(), runNs, workflow);
+        VolumeReconstructor.Summary sum = sr.summary(wf.effective(), dp.slice(), output.plan().slices(), reused.size(), runNs,
+                workflow);
         long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();
         RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs);
         RunFinisher.Finished done = new RunFinisher(output, new CosmeticOutputs(LOG::warn)).finish(

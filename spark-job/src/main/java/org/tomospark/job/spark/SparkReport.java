@@ -68,8 +68,8 @@ final class SparkReport implements RunFinisher.EngineReport {
         }
         List<String> be = used.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
                 .orElse(List.of("none", "none (every slice reused)", "none"));
-        return new VolumeReconstructor.Summary(effective, slice, total, skipped, updates, runNs, read, pre, filt, bp, ps, be.get(0),
-                be.get(1), be.get(2), workflow);
+        return new VolumeReconstructor.Summary(effective, slice, total, skipped, updates, runNs, read, pre, filt, bp, ps,
+                be.get(0), be.get(1), be.get(2), workflow);
     }
 
     @Override
@@ -106,7 +106,8 @@ final class SparkReport implements RunFinisher.EngineReport {
     public String summaryLines(Map<String, Object> r) {
         Map<String, Object> t = (Map<String, Object>) r.get("timings");
         Map<String, Object> g = (Map<String, Object>) r.get("groups");
-        return String.format(Locale.ROOT, "  spark: wall %.2f s (job %.2f s); %s groups of %s rows run on executors %s; %s retried%n",
+        return String.format(Locale.ROOT,
+                "  spark: wall %.2f s (job %.2f s); %s groups of %s rows run on executors %s; %s retried%n",
                 (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds"), g.get("run"), g.get("rowsPerGroup"),
                 ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks"))
                 + "  backends: " + r.get("backends") + "\n";

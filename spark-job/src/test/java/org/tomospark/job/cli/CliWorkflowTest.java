@@ -7,12 +7,13 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.io.Annotated;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.pipeline.CenterSweep;
 
-import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import javax.imageio.ImageIO;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -108,7 +109,7 @@ class CliWorkflowTest {
         Files.copy(out.resolve("contact-sheet.png"), Files.createDirectories(Path.of("target", "previews")).resolve("tooth-contact-sheet.png"),
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         for (int i = 0; i < names.length; i++) {
-            int[] t = org.tomospark.executor.pipeline.CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
+            int[] t = CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
             double[] st = stats(sheet, t[0], t[1], t[2], t[3]);
             assertTrue(st[1] > 20, "tile " + i + " has structure: sd " + st[1]);
             assertTrue(lit(sheet, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");

@@ -4,6 +4,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
@@ -149,12 +151,12 @@ class LocalModeTest {
     void workflowStagesMatchTheSingleMachineRun() throws Exception {
         // centre auto, stripe removal, Paganin phase retrieval (halo rows across groups), column and row binning
         org.tomospark.executor.config.Settings s = org.tomospark.executor.config.Settings.empty();
-        org.tomospark.executor.pipeline.CoreKeys.CENTER.name();
+        CoreKeys.CENTER.name();
         String[][] kv = {{"backend", "java"}, {"filter", "shepp-logan"}, {"center", "auto"}, {"stripe.method", "sorting"},
                 {"phase.energy", "30"}, {"phase.distance", "0.2"}, {"phase.pixelSize", "2e-6"}, {"phase.deltaOverBeta", "200"},
                 {"bin.rows", "2"}, {"bin.columns", "2"}, {"group.rows", "2"}};
         for (String[] e : kv) s = s.with(e[0], e[1]);
-        org.tomospark.executor.pipeline.ReconstructionParams p = org.tomospark.executor.pipeline.CoreKeys.params(s);
+        ReconstructionParams p = CoreKeys.params(s);
         Map<Integer, float[]> ref = new java.util.TreeMap<>();
         try (var src = org.tomospark.executor.io.DataExchangeSource.open(TestScans.hdf5())) {
             org.tomospark.executor.pipeline.VolumeReconstructor.run(src, p, (row, px, w, h) -> ref.put(row, px.clone()), null, null);

@@ -26,8 +26,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class RunFinishTest {
     static CliRun rec(String engine, Path out, String... more) {
-        List<String> a = new ArrayList<>(List.of("reconstruct", "--engine", engine, "--input", TestScans.hdf5().toString(), "--output",
-                out.toString(), "--backend", "java", "--filter", "shepp-logan", "--center", "47.5"));
+        List<String> a = new ArrayList<>(List.of("reconstruct", "--engine", engine, "--input", TestScans.hdf5().toString(),
+                "--output", out.toString(), "--backend", "java", "--filter", "shepp-logan", "--center", "47.5"));
         a.addAll(List.of(more));
         CliRun r = CliRun.of(a.toArray(String[]::new));
         assertEquals(0, r.code(), r.err());
@@ -58,8 +58,8 @@ class RunFinishTest {
             CliRun r = rec(engine, out, "--conf", "job.output.raw=true");
             assertArrayEquals(expected, Files.readAllBytes(out.resolve("volume.raw")), engine);
             Map<String, Object> manifest = json(out, OutputCommit.MANIFEST);
-            assertEquals("volume.raw (float32 little-endian [slice][y][x])", ((Map<String, Object>) manifest.get("output")).get("rawVolume"),
-                    engine);
+            Map<String, Object> files = (Map<String, Object>) manifest.get("output");
+            assertEquals("volume.raw (float32 little-endian [slice][y][x])", files.get("rawVolume"), engine);
             assertEquals(engine, ((Map<String, Object>) manifest.get("software")).get("engine"));
             assertEquals(16, ((List<?>) manifest.get("slices")).size(), engine);
             assertTrue(Files.size(out.resolve("preview.png")) > 100, engine);

@@ -99,7 +99,8 @@ class StandaloneClusterTest {
         Files.createDirectories(home.resolve("tmp"));
         Files.writeString(home.resolve("log4j2.properties"), "rootLogger.level = warn\nrootLogger.appenderRef.stdout.ref = console\n"
                 + "appender.console.type = Console\nappender.console.name = console\nappender.console.layout.type = PatternLayout\n"
-                + "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1}: %m%n\nlogger.tomo.name = org.tomospark\nlogger.tomo.level = info\n"
+                + "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1}: %m%n\nlogger.tomo.name = org.tomospark\n"
+                + "logger.tomo.level = info\n"
                 // the Workers say how each executor ended (its exit status)
                 + "logger.worker.name = org.apache.spark.deploy.worker.Worker\nlogger.worker.level = info\n");
         int port = freePort();
@@ -300,9 +301,9 @@ class StandaloneClusterTest {
         assertEquals(1, stopped.size(), "one executor stopped on the sticky error: " + stopped);
         String dead = stopped.get(0).getParent().getFileName().toString();
         String workers = Files.readString(logs.resolve("worker0.log")) + Files.readString(logs.resolve("worker1.log"));
-        assertTrue(workers.contains("Executor " + appId + "/" + dead + " finished with state EXITED message Command exited with code "
-                + ExecutorGpuOwner.STICKY_DEVICE_ERROR_EXIT), "the Worker saw executor " + dead + " exit with status "
-                + ExecutorGpuOwner.STICKY_DEVICE_ERROR_EXIT + ":\n" + workers);
+        int status = ExecutorGpuOwner.STICKY_DEVICE_ERROR_EXIT;
+        assertTrue(workers.contains("Executor " + appId + "/" + dead + " finished with state EXITED message Command exited with "
+                + "code " + status), "the Worker saw executor " + dead + " exit with status " + status + ":\n" + workers);
 
         // Spark ran group 1 again, on another executor, and the run is complete
         Map<String, Object> groups = (Map<String, Object>) r.get("groups");
@@ -310,7 +311,8 @@ class StandaloneClusterTest {
         assertEquals(1, retried.size(), retried.toString());
         assertEquals(1, retried.get(0).get("group"));
         assertTrue(((Number) retried.get(0).get("attempt")).intValue() >= 1, retried.toString());
-        assertTrue(!dead.equals(retried.get(0).get("executor")), "group 1 ran again on the stopped executor " + dead + ": " + retried);
+        assertTrue(!dead.equals(retried.get(0).get("executor")),
+                "group 1 ran again on the stopped executor " + dead + ": " + retried);
         assertEquals(4, groups.get("run"));
         assertEquals(16, ((Map<?, ?>) r.get("slices")).get("total"));
     }
