@@ -19,8 +19,9 @@ public final class BackendKeys {
     private static final String JAVA = "Backend: java";
 
     public static final ConfigKey<Integer> CUDA_CHUNK_SLICES = ConfigKey.integer(CUDA, "cuda.chunkSlices",
-            "Slices per chunk of the CUDA pipeline (copy in, compute, copy out overlap chunk by chunk); rounded to the kernel's "
-                    + "slices per pass and shrunk to fit device memory.", 32, 1, 4096);
+            "Slices per chunk of the CUDA pipeline (one chunk is uploaded while the one before is computed and the one "
+                    + "before that downloaded); rounded to the kernel's slices per pass and shrunk to fit device memory. "
+                    + "0: the slices of one block of the kernel (32 for the tensor-core kernels), at least 8.", 0, 0, 4096);
     public static final ConfigKey<Double> CUDA_MEMORY_FRACTION = ConfigKey.decimal(CUDA, "cuda.memoryFraction",
             "Share of the device's free memory (less 256 MiB) one CUDA backend may allocate.", "0.8", 0.01, 1);
     public static final ConfigKey<Boolean> CUDA_AUTOTUNE = ConfigKey.bool(CUDA, "cuda.autotune",

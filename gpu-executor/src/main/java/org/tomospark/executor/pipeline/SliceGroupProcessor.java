@@ -49,7 +49,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this(scan, slice, params, backend, maxRows, ownsBackend, null);
     }
 
-    /** As above, taking its output arrays from {@code buffers} (null: its own, for two groups). */
+    /** As above, taking its output arrays from {@code buffers} (null: its own, keeping one group's arrays for reuse). */
     public SliceGroupProcessor(ScanGeometry scan, SliceGeometry slice, ReconstructionParams params,
                                BackprojectionBackend backend, int maxRows, boolean ownsBackend, SliceBuffers buffers) {
         this.rawScan = scan;
@@ -61,8 +61,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.maxRows = maxRows;
         this.ownsBackend = ownsBackend;
         int maxSlices = Math.max(1, maxRows / workflow.rowBin());
-        // two groups' worth: the one being computed and the one being written
-        this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), 2 * maxSlices);
+        // one group's worth waits for reuse: the arrays of the group just written serve the next one
+        this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
         this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
         this.filter = requisition.filtersOnDevice() ? null : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.filter());
         int threads = params.backendOptions().effectiveThreads();

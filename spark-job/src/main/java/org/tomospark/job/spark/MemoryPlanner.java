@@ -8,8 +8,9 @@ import org.tomospark.executor.backend.GroupShape;
  *
  * <p>Host bytes of a task of g rows (n projections, w columns, p output pixels, k slices per pass, s bytes per
  * raw sample): the raw band g·n·w·s (read straight into its array), the float sinograms g·n·w·4 unless the backend
- * corrects the raw counts on its device, the slices g·p·4, the backend's compound sinogram k·n·w·4, and two encoded
- * slices 2·p·4. The raw band and the float band hold the detector rows read, R = g·b + 2·h with b detector rows per
+ * corrects the raw counts on its device, the slices g·p·4 and as many arrays kept for reuse by the task's cached
+ * processor, the host backend's compound sinogram k·n·w·4 (a GPU backend keeps its own on the device, with pinned
+ * buffers outside the heap), and two encoded slices 2·p·4. The raw band and the float band hold the detector rows read, R = g·b + 2·h with b detector rows per
  * slice (bin.rows) and h halo rows above and below (Paganin). Device bytes: the sinograms and slices of the group,
  * g·(n·w + p)·4.
  */
@@ -43,13 +44,13 @@ public final class MemoryPlanner {
     public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                         int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
                         int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape,
-                        boolean correctedOnDevice) implements java.io.Serializable {
+                        boolean correctedOnDevice, boolean deviceBackend) implements java.io.Serializable {
         /** Corrected on the host. */
         public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                      int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
                      int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape) {
             this(numProjections, width, bytesPerSample, slicePixels, slicesPerPass, rows, requestedRows, executorMemory,
-                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, rowBin, haloRows, shape, false);
+                    tasksPerExecutor, memoryFraction, gpuMemory, tasksPerGpu, totalTaskSlots, rowBin, haloRows, shape, false, false);
         }
 
         /** The shape of a backend that runs any group size, preferring multiples of 16 (or of the slices per pass). */
@@ -99,8 +100,8 @@ public final class MemoryPlanner {
 
     public static long hostBytes(Input in, int g) {
         long nw = (long) in.numProjections() * in.width();
-        return in.detectorRows(g) * nw * (in.bytesPerSample() + (in.correctedOnDevice() ? 0 : 4)) + g * in.slicePixels() * 4
-                + preferred(in) * nw * 4 + 2 * in.slicePixels() * 4;
+        return in.detectorRows(g) * nw * (in.bytesPerSample() + (in.correctedOnDevice() ? 0 : 4)) + 2 * g * in.slicePixels() * 4
+                + (in.deviceBackend() ? 0 : preferred(in) * nw * 4) + 2 * in.slicePixels() * 4;
     }
 
     public static long deviceBytes(Input in, int g) {

@@ -96,6 +96,13 @@ final class SparkReport implements RunFinisher.EngineReport {
             executors.merge(o.executor(), 1L, Long::sum);
         }
         m.put("backends", backends);
+        long kernels = outcomes.stream().map(o -> o.backend() + " " + o.variant()).distinct().count();
+        if (kernels > 1) {
+            // e.g. executors with different GPUs, or one without: the slices are right, but not all from the same kernel
+            @SuppressWarnings("unchecked") List<String> warnings = (List<String>) m.get("warnings");
+            warnings.add("the slices were computed by " + kernels + " different backends or kernels (see \"backends\"; "
+                    + "the manifest names each slice's): their values may differ in the last bits");
+        }
         m.put("executors", executors);
         m.put("groupRowsRaw", groupRowsRaw);
     }

@@ -19,11 +19,11 @@ class MemoryPlannerTest {
     void hostBytesFollowTheDocumentedFormula() {
         MemoryPlanner.Input in = big(8, 8 * GIB, 1, 0);
         long nw = 1500L * 2048, p = 2048L * 2048;
-        assertEquals(8 * nw * 6 + 8 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(in, 8));
+        assertEquals(8 * nw * 6 + 16 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(in, 8));
         assertEquals(8 * (nw + p) * 4, MemoryPlanner.deviceBytes(in, 8));
         // Paganin reads 6 halo rows above and below: the raw band, its copy and the float band are 8 + 12 rows
         MemoryPlanner.Input halo = new MemoryPlanner.Input(1500, 2048, 2, 2048L * 2048, 4, 1000, 8, 8 * GIB, 1, 0.5, 0, 1, 0, 1, 6);
-        assertEquals(20 * nw * 6 + 8 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(halo, 8));
+        assertEquals(20 * nw * 6 + 16 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(halo, 8));
         assertEquals(8 * (nw + p) * 4, MemoryPlanner.deviceBytes(halo, 8), "the device gets the group's rows only");
         // so the planner picks smaller groups when the halo is large
         MemoryPlanner.Input wide = new MemoryPlanner.Input(1500, 2048, 2, 2048L * 2048, 4, 1000, 0, 8 * GIB, 2, 0.5, 0, 1, 0, 1, 16);
@@ -32,11 +32,11 @@ class MemoryPlannerTest {
         assertTrue(hp.groupRows() < MemoryPlanner.plan(big(0, 8 * GIB, 2, 0)).groupRows(), String.valueOf(hp));
         // bin.rows 2 with 6 halo rows: 8 slices read 16 + 12 detector rows of raw samples, copies and float band
         MemoryPlanner.Input binned = new MemoryPlanner.Input(1500, 2048, 2, 2048L * 2048, 4, 1000, 8, 8 * GIB, 1, 0.5, 0, 1, 0, 2, 6);
-        assertEquals(28 * nw * 6 + 8 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(binned, 8));
+        assertEquals(28 * nw * 6 + 16 * p * 4 + 4 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(binned, 8));
         // raw counts corrected on the device: no float band on the host
         MemoryPlanner.Input onDevice = new MemoryPlanner.Input(1500, 2048, 2, 2048L * 2048, 4, 1000, 8, 8 * GIB, 1, 0.5, 0, 1, 0, 1, 0,
-                new GroupShape(4, 32), true);
-        assertEquals(8 * nw * 2 + 8 * p * 4 + 32 * nw * 4 + 2 * p * 4, MemoryPlanner.hostBytes(onDevice, 8));
+                new GroupShape(4, 32), true, true);
+        assertEquals(8 * nw * 2 + 16 * p * 4 + 2 * p * 4, MemoryPlanner.hostBytes(onDevice, 8));
     }
 
     @Test
@@ -87,6 +87,13 @@ class MemoryPlannerTest {
         GroupShape cuda = new GroupShape(8, 32);
         MemoryPlanner.Input in = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 0, 1, 0, cuda);
         assertEquals(32, MemoryPlanner.plan(in).groupRows());
+        // the H200 machine's local mode: a 48 GiB heap shared by 16 task slots at the default share, counts corrected on
+        // the device: a group of 32 still fits
+        MemoryPlanner.Input local = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 48 * GIB, 16, 0.5, 0, 2, 0, 1, 0,
+                cuda, true, true);
+        MemoryPlanner.Plan lp = MemoryPlanner.plan(local);
+        assertEquals(32, lp.groupRows(), String.valueOf(lp));
+        assertTrue(lp.hostBytesPerTask() <= lp.hostBudgetPerTask());
         // the same scan planned for 16 CPU slots would make groups of 16, half a block
         MemoryPlanner.Input slots = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 16, 1, 0, cuda);
         assertEquals(16, MemoryPlanner.plan(slots).groupRows());

@@ -200,8 +200,19 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     private MemoryPlanner.Plan plan(long free, int width, boolean half, int filterN, double fraction, int maxGroups) {
         return MemoryPlanner.plan(free, width, np, rows, cols, variant.k(), half ? 2 : 4, job.maxSlicesPerBatch(),
-                options.get(BackendKeys.CUDA_CHUNK_SLICES), fraction, filterN, variant.usesEntries() ? variant.entryBytes() : 0,
-                maxGroups);
+                chunkSlices(), fraction, filterN, variant.usesEntries() ? variant.entryBytes() : 0, maxGroups);
+    }
+
+    /** Slices a chunk of the pipeline wants, before memory limits. */
+    static final int AUTO_CHUNK_SLICES = 8;
+
+    /**
+     * cuda.chunkSlices, or for 0 the smallest chunk that fills the kernel's blocks: the slices of one tensor-core
+     * block (32), else {@link #AUTO_CHUNK_SLICES}. Small chunks let one group's uploads, kernels and downloads overlap.
+     */
+    private int chunkSlices() {
+        int c = options.get(BackendKeys.CUDA_CHUNK_SLICES);
+        return c > 0 ? c : Math.max(AUTO_CHUNK_SLICES, variant.k() * variant.groupsPerBlock());
     }
 
     /**
