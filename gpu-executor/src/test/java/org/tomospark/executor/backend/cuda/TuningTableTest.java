@@ -86,12 +86,12 @@ class TuningTableTest {
 
     @Test
     void backendSettingsAreTypedKeysThatNameThemselves() {
-        BackendOptions o = BackendOptions.defaults().withExtra("cuda.autotune", "maybe").withExtra("cuda.chunkSlices", "0")
+        BackendOptions o = BackendOptions.defaults().withExtra("cuda.autotune", "maybe").withExtra("cuda.chunkSlices", "-1")
                 .withExtra("cuda.memoryFraction", "0,5").withExtra("java.tile", "16");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_AUTOTUNE));
         assertTrue(e.getMessage().startsWith("config key cuda.autotune: invalid value 'maybe'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_CHUNK_SLICES));
-        assertTrue(e.getMessage().startsWith("config key cuda.chunkSlices: invalid value '0'"), e.getMessage());
+        assertTrue(e.getMessage().startsWith("config key cuda.chunkSlices: invalid value '-1'"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_MEMORY_FRACTION));
         assertTrue(e.getMessage().startsWith("config key cuda.memoryFraction: invalid value '0,5'"), e.getMessage());
         assertEquals(16, o.get(BackendKeys.JAVA_TILE));
