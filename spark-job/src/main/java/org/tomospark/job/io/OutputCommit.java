@@ -179,10 +179,10 @@ public final class OutputCommit {
             throw new IllegalArgumentException(uri + ": output holds " + s.sliceFiles() + " slices of an unfinished run; use --resume to"
                     + " finish it or --overwrite to replace it");
         if (resume && !overwrite && s.runSignature() == null && (s.sliceFiles() > 0 || s.markers() > 0))
-            throw new IllegalArgumentException(uri + ": --resume refused: " + COMMITTED + "/" + RUN + " is missing, so nothing proves "
+            throw new OutputMismatchException(uri + ": --resume refused: " + COMMITTED + "/" + RUN + " is missing, so nothing proves "
                     + "that the " + s.sliceFiles() + " slices there were made from this input with these parameters; use --overwrite");
         if (resume && s.runSignature() != null && !s.runSignature().equals(signature))
-            throw new IllegalArgumentException(uri + ": --resume refused: the output was made from another input or with other "
+            throw new OutputMismatchException(uri + ": --resume refused: the output was made from another input or with other "
                     + "parameters (" + RunDifference.describe(s.signed(), signed) + "); use --overwrite to replace it");
         writer.checkWritable();
         try {
