@@ -30,14 +30,20 @@ public final class BatchMain {
     }
 
     static int run(String[] args) {
-        BatchKeys.INPUTS.name(); // registers the keys
-        Settings s = Settings.empty();
-        for (Map.Entry<String, String> e : SparkMain.keyValues(args).entrySet()) s = s.with(e.getKey(), e.getValue());
+        Settings s = settings(args);
         SparkContext sc = SparkMain.submittedContext("tomospark reprocess");
         try {
             return Reprocess.run(sc, s, System.out).exitCode().code();
         } finally {
             sc.stop();
         }
+    }
+
+    /** The batch's settings from {@code key=value} arguments; an unknown key or a bad value names the key. */
+    static Settings settings(String[] args) {
+        BatchKeys.INPUTS.name(); // registers the keys
+        Settings s = Settings.empty();
+        for (Map.Entry<String, String> e : SparkMain.keyValues(args).entrySet()) s = s.with(e.getKey(), e.getValue());
+        return s;
     }
 }

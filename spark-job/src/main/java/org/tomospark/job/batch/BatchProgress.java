@@ -9,13 +9,15 @@ import java.util.TreeMap;
 
 /**
  * One progress bar over a whole batch: scans finished of all, and the slices of the scans in flight, with the GU/s of
- * the batch so far. Scans report through {@link #of}; a line is printed at most once a second and whenever a scan ends.
+ * the batch so far. Scans report through {@link #of}. On a terminal the line is redrawn at most once a second; in a
+ * log (no terminal) a line is printed only when a scan ends.
  */
 final class BatchProgress {
     private record Running(int done, int total, long updates) {
     }
 
     private final PrintStream out;
+    private final boolean tty = System.console() != null;
     private final int scans;
     private final long t0 = System.nanoTime();
     private final Map<String, Running> running = new TreeMap<>();
@@ -45,9 +47,9 @@ final class BatchProgress {
         print(true);
     }
 
-    private void print(boolean always) {
+    private void print(boolean scanEnded) {
         long now = System.nanoTime();
-        if (!always && now - lastPrint < 1_000_000_000L) return;
+        if (!scanEnded && (!tty || now - lastPrint < 1_000_000_000L)) return;
         lastPrint = now;
         int width = 30, filled = scans == 0 ? width : width * finished / scans;
         long updates = finishedUpdates;
@@ -58,8 +60,10 @@ final class BatchProgress {
                     .append(e.getValue().done()).append('/').append(e.getValue().total());
         }
         String running = inFlight.isEmpty() ? "" : "  (" + inFlight + " slices)";
-        out.println(String.format(Locale.ROOT, "[%s%s] %d/%d scans  %.2f GU/s%s", "#".repeat(filled),
-                ".".repeat(width - filled), finished, scans, updates / (double) Math.max(1, now - t0), running));
+        String line = String.format(Locale.ROOT, "[%s%s] %d/%d scans  %.2f GU/s%s", "#".repeat(filled),
+                ".".repeat(width - filled), finished, scans, updates / (double) Math.max(1, now - t0), running);
+        if (tty) out.print("\r" + line + (finished == scans ? "\n" : ""));
+        else out.println(line);
         out.flush();
     }
 }

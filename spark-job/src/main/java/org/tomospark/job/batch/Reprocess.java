@@ -102,7 +102,7 @@ public final class Reprocess {
     }
 
     /** One scan's work, run on a driver thread. */
-    private interface ScanWork {
+    interface ScanWork {
         ScanOutcome run(ScanInput scan);
     }
 
@@ -110,7 +110,7 @@ public final class Reprocess {
      * Runs the scans on {@code inFlight} driver threads, in the order given, and returns their outcomes in that order.
      * A scan is submitted only when a thread is free, so at most {@code inFlight} scans are planned or running at once.
      */
-    private static List<ScanOutcome> runAll(List<ScanInput> scans, int inFlight, ScanWork work) {
+    static List<ScanOutcome> runAll(List<ScanInput> scans, int inFlight, ScanWork work) {
         ExecutorService pool = Executors.newFixedThreadPool(inFlight, r -> {
             Thread t = new Thread(r, "tomospark-batch-scan");
             t.setDaemon(true);

@@ -151,6 +151,20 @@ class ScanInputsAndTableTest {
     }
 
     @Test
+    void sparkSubmitArgumentsAreTheBatchKeys() {
+        Settings s = BatchMain.settings(new String[]{"batch.inputs=/a;/b/*.h5", "batch.outputRoot=/rec", "center=auto",
+            "batch.scansInFlight=4"});
+        assertEquals(List.of("/a", "/b/*.h5"), ScanInputs.split(s.get(BatchKeys.INPUTS)));
+        assertEquals(4, s.get(BatchKeys.SCANS_IN_FLIGHT));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> BatchMain.settings(new String[]{"batch.outputroot=/rec"}));
+        assertTrue(e.getMessage().contains("batch.outputroot"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> BatchMain.settings(new String[]{"batch.scansInFlight=0"})
+                .get(BatchKeys.SCANS_IN_FLIGHT));
+        assertTrue(e.getMessage().contains("batch.scansInFlight"), e.getMessage());
+    }
+
+    @Test
     void versionsOrderNumericallyWithPreReleasesBelow() {
         assertTrue(VersionOrder.compare("0.1.0-SNAPSHOT", "0.2.0") < 0);
         assertTrue(VersionOrder.compare("0.10.0", "0.9.1") > 0);

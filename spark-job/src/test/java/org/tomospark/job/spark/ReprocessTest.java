@@ -5,6 +5,11 @@ import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.job.ExitCode;
+import org.tomospark.job.api.Reconstruction;
+import org.tomospark.job.batch.BatchReport;
+import org.tomospark.job.batch.ScanOutcome;
+import org.tomospark.job.batch.ScanStatus;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
@@ -180,6 +185,67 @@ class ReprocessTest {
         single("e_new", eRef, "47");
         TestScans.assertBitIdentical(TestScans.readSlices(eRef.toString(), conf),
                 TestScans.readSlices(root.resolve("e_new").toString(), conf));
+
+        // an output made by an older version: redone with --redo-if-version-below, the newer ones skipped
+        java.nio.file.Path aManifest = root.resolve("a_done/manifest.json");
+        Files.writeString(aManifest, Files.readString(aManifest).replace("\"version\" : \"0.1.0-SNAPSHOT\"",
+                "\"version\" : \"0.0.1\""));
+        Files.writeString(list, scans.resolve("a_done.h5") + "\n" + scans.resolve("f_new.h5") + "\n");
+        List<String> older = new ArrayList<>(List.of("reprocess", "@" + list, "--output-root", root.toString(),
+                "--redo-if-version-below", "0.0.5"));
+        older.addAll(options("47.5"));
+        CliRun redo = CliRun.of(older.toArray(String[]::new));
+        assertEquals(0, redo.code(), redo.err());
+        rep = scansOf(root);
+        assertEquals("redone", rep.get("a_done").get("status"));
+        assertTrue(String.valueOf(rep.get("a_done").get("reason")).contains("0.0.1"), rep.toString());
+        assertEquals("skipped", rep.get("f_new").get("status"));
+        assertTrue(Files.readString(aManifest).contains("\"version\" : \"0.1.0-SNAPSHOT\""),
+                "made again by this version");
+    }
+
+    /**
+     * find-centers over the folder finds each scan's axis (the phantoms' axes are known) by both methods, and its
+     * table, given to a batch run from the notebook API, sets each scan's centre; the corrupt scan gets an error and no
+     * centre.
+     */
+    @Test
+    void findCentersWritesATableThatANotebookBatchUses() throws Exception {
+        java.nio.file.Path table = dir.resolve("centers.json");
+        CliRun found = CliRun.of("find-centers", scans.toString(), "--output", table.toString(), "--slices", "6:10");
+        assertEquals(5, found.code(), found.err());
+        Map<String, Object> t = Json.read(Files.readAllBytes(table), "centers.json");
+        assertEquals(List.of("a_done.h5", "b_half.h5", "c_corrupt.h5", "d_table.h5", "e_new.h5", "f_new.h5"),
+                new ArrayList<>(t.keySet()));
+        for (int i = 0; i < SCANS.length; i++) {
+            Map<String, Object> e = asMap(t.get(SCANS[i] + ".h5"));
+            if (i == 2) {
+                assertTrue(String.valueOf(e.get("error")).contains("truncated"), e.toString());
+                assertFalse(e.containsKey("center"));
+                continue;
+            }
+            double axis = 47.5 + 0.25 * i;
+            assertEquals(axis, ((Number) e.get("center")).doubleValue(), 0.05, SCANS[i]);
+            Map<String, Object> scores = asMap(e.get("scores"));
+            assertEquals(((Number) e.get("center")).doubleValue(),
+                    ((Number) asMap(scores.get("vo")).get("center")).doubleValue(), "vo is the default method");
+            assertEquals(axis, ((Number) asMap(scores.get("correlation")).get("center")).doubleValue(), 0.05, SCANS[i]);
+            assertTrue(asMap(scores.get("correlation")).get("score") instanceof Number, scores.toString());
+        }
+
+        java.nio.file.Path list = dir.resolve("two.txt");
+        Files.writeString(list, scans.resolve("f_new.h5") + "\n" + scans.resolve("c_corrupt.h5") + "\n");
+        java.nio.file.Path root = dir.resolve("notebook-root");
+        BatchReport r = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan").backend("java")
+                .table(table.toString()).reprocess(root.toString(), "@" + list);
+        assertEquals(ExitCode.SCANS_FAILED, r.exitCode());
+        assertEquals(List.of("f_new", "c_corrupt"), r.scans().stream().map(o -> o.scan().name()).toList());
+        ScanOutcome f = r.scans().get(0);
+        assertEquals(ScanStatus.RECONSTRUCTED, f.status());
+        assertEquals(((Number) asMap(t.get("f_new.h5")).get("center")).doubleValue(), f.center(), "the table's centre");
+        assertEquals(ScanStatus.FAILED, r.scans().get(1).status());
+        assertTrue(r.warnings().stream().anyMatch(w -> w.contains("a_done.h5")), r.warnings().toString());
+        assertTrue(Files.exists(root.resolve("batch-report.json")));
     }
 
     @Test
