@@ -1,7 +1,6 @@
 package org.tomospark.job.spark;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.phantom.DemoDataset;
@@ -15,16 +14,19 @@ import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OutputLock;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.attribute.FileTime;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -248,18 +250,34 @@ class ReprocessTest {
         assertTrue(Files.exists(root.resolve("batch-report.json")));
     }
 
+    /** Two batches started at once on one output root: one proceeds, the other is refused, naming the lock. */
     @Test
-    void aSecondBatchOnTheSameRootIsRefusedNamingTheLock() throws Exception {
-        java.nio.file.Path root = Files.createDirectories(dir.resolve("locked"));
-        try (OutputLock held = OutputLock.claim(new Path(root.toString()), new Configuration(), Duration.ofSeconds(120),
-                "another tomospark reprocess")) {
-            CliRun r = batch(root);
-            assertEquals(3, r.code(), r.err());
-            assertTrue(r.err().contains(OutputLock.NAME) && r.err().contains("in use by another run"), r.err());
-            held.ensureHeld();
+    void twoBatchesAtOnceOnOneRootOneProceedsTheOtherIsRefused() throws Exception {
+        java.nio.file.Path root = dir.resolve("two-at-once");
+        java.nio.file.Path one = dir.resolve("one.txt");
+        Files.writeString(one, scans.resolve("e_new.h5") + "\n");
+        ByteArrayOutputStream firstLog = new ByteArrayOutputStream();
+        // the first batch's tasks wait a while, so that it still holds the root when the second starts
+        CompletableFuture<BatchReport> first = CompletableFuture.supplyAsync(() -> Reconstruction.builder(TestScans.spark())
+                .center(47.5).filter("shepp-logan").backend("java").conf("job.test.taskDelayMs", "3000")
+                .log(new PrintStream(firstLog, true)).reprocess(root.toString(), "@" + one));
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!Files.exists(root.resolve(OutputLock.NAME)) && !first.isDone()) {
+            assertTrue(System.currentTimeMillis() < deadline, "the first batch never claimed the root");
+            Thread.sleep(10);
         }
+        assertFalse(first.isDone(), "the first batch ended before the second could start");
+        CliRun second = batch(root);
+        assertEquals(3, second.code(), second.err());
+        assertTrue(second.err().contains(OutputLock.NAME) && second.err().contains("in use by another run")
+                && second.err().contains("tomospark reprocess of 1 scans"), second.err());
+        BatchReport r = first.get(120, TimeUnit.SECONDS);
+        assertEquals(ExitCode.OK, r.exitCode(), firstLog.toString());
+        assertEquals(List.of(ScanStatus.RECONSTRUCTED), r.scans().stream().map(ScanOutcome::status).toList());
+        assertEquals(List.of("e_new"), scansOf(root).keySet().stream().toList(), "the report is the first batch's");
         try (Stream<java.nio.file.Path> s = Files.list(root)) {
-            assertEquals(List.of(), s.toList(), "the refused batch wrote nothing");
+            assertEquals(List.of("batch-report.json", "e_new"), s.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "the refused batch wrote nothing; the first gave up its claim");
         }
     }
 
