@@ -258,9 +258,9 @@ class ReprocessTest {
         Files.writeString(one, scans.resolve("e_new.h5") + "\n");
         ByteArrayOutputStream firstLog = new ByteArrayOutputStream();
         // the first batch's tasks wait a while, so that it still holds the root when the second starts
-        CompletableFuture<BatchReport> first = CompletableFuture.supplyAsync(() -> Reconstruction.builder(TestScans.spark())
-                .center(47.5).filter("shepp-logan").backend("java").conf("job.test.taskDelayMs", "3000")
-                .log(new PrintStream(firstLog, true)).reprocess(root.toString(), "@" + one));
+        Reconstruction.Builder slow = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan")
+                .backend("java").conf("job.test.taskDelayMs", "3000").log(new PrintStream(firstLog, true));
+        CompletableFuture<BatchReport> first = CompletableFuture.supplyAsync(() -> slow.reprocess(root.toString(), "@" + one));
         long deadline = System.currentTimeMillis() + 60_000;
         while (!Files.exists(root.resolve(OutputLock.NAME)) && !first.isDone()) {
             assertTrue(System.currentTimeMillis() < deadline, "the first batch never claimed the root");
@@ -276,7 +276,8 @@ class ReprocessTest {
         assertEquals(List.of(ScanStatus.RECONSTRUCTED), r.scans().stream().map(ScanOutcome::status).toList());
         assertEquals(List.of("e_new"), scansOf(root).keySet().stream().toList(), "the report is the first batch's");
         try (Stream<java.nio.file.Path> s = Files.list(root)) {
-            assertEquals(List.of("batch-report.json", "e_new"), s.map(p -> p.getFileName().toString()).sorted().toList(),
+            assertEquals(List.of("batch-report.json", "e_new"),
+                    s.map(p -> p.getFileName().toString()).sorted().toList(),
                     "the refused batch wrote nothing; the first gave up its claim");
         }
     }
