@@ -150,29 +150,11 @@ public final class Preprocessor {
         for (int p = p0; p < p1; p++) {
             int src = (p * rows + r) * width;
             int dst = p * width;
-            if (vector) {
-                RowCorrection.Counts n = RowCorrection.correct(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog,
-                        out, dst);
-                clamped += n.clamped();
-                nonFinite |= n.nonFinite();
-                continue;
-            }
-            for (int c = 0; c < width; c++) {
-                float raw = u16 != null ? (u16[src + c] & 0xffff) : f32[src + c];
-                float tr = (raw - dark[fo + c]) / den[fo + c];
-                float v;
-                if (Float.isNaN(tr)) {
-                    v = Float.NaN;
-                } else {
-                    if (!(tr >= transmissionFloor)) {
-                        tr = transmissionFloor;
-                        clamped++;
-                    }
-                    v = takeLog ? (float) -Math.log(tr) : tr;
-                }
-                if (!Float.isFinite(v)) nonFinite = true;
-                out[dst + c] = v;
-            }
+            RowCorrection.Counts n = vector
+                    ? RowCorrection.correct(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog, out, dst)
+                    : RowCorrection.scalar(u16, f32, src, dark, den, fo, 0, width, transmissionFloor, takeLog, out, dst);
+            clamped += n.clamped();
+            nonFinite |= n.nonFinite();
         }
         return new RowCorrection.Counts(clamped, nonFinite);
     }

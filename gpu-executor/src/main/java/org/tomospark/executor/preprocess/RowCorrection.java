@@ -64,7 +64,16 @@ final class RowCorrection {
             if (!v.test(VectorOperators.IS_FINITE).allTrue()) nonFinite = true;
             v.intoArray(out, dst + c);
         }
-        for (; c < width; c++) {
+        Counts tail = scalar(u16, f32, src, dark, den, fo, c, width, floor, takeLog, out, dst);
+        return new Counts(clamped + tail.clamped(), nonFinite || tail.nonFinite());
+    }
+
+    /** Pixels [from, width) of the row one at a time: the reference, and the tail a vector does not fill. */
+    static Counts scalar(short[] u16, float[] f32, int src, float[] dark, float[] den, int fo, int from, int width,
+                         float floor, boolean takeLog, float[] out, int dst) {
+        long clamped = 0;
+        boolean nonFinite = false;
+        for (int c = from; c < width; c++) {
             float raw = u16 != null ? (u16[src + c] & 0xffff) : f32[src + c];
             float tr = (raw - dark[fo + c]) / den[fo + c];
             float v;
