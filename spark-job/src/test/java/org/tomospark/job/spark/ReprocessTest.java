@@ -260,7 +260,8 @@ class ReprocessTest {
         // the first batch's tasks wait a while, so that it still holds the root when the second starts
         Reconstruction.Builder slow = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan")
                 .backend("java").conf("job.test.taskDelayMs", "3000").log(new PrintStream(firstLog, true));
-        CompletableFuture<BatchReport> first = CompletableFuture.supplyAsync(() -> slow.reprocess(root.toString(), "@" + one));
+        CompletableFuture<BatchReport> first =
+                CompletableFuture.supplyAsync(() -> slow.reprocess(root.toString(), "@" + one));
         long deadline = System.currentTimeMillis() + 60_000;
         while (!Files.exists(root.resolve(OutputLock.NAME)) && !first.isDone()) {
             assertTrue(System.currentTimeMillis() < deadline, "the first batch never claimed the root");
