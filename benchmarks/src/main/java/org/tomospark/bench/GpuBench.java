@@ -338,7 +338,8 @@ public final class GpuBench {
             // device filtering: unfiltered phantom (edge padding, hann) and random rows (zero padding, ramlak)
             if (!backend.equals("java")) {
                 for (Padding pad : Padding.values()) {
-                    FilterSpec fs = new FilterSpec(pad == Padding.EDGE ? FilterWindow.HANN : FilterWindow.RAMLAK, pad == Padding.EDGE ? 0.9 : 1.0, pad);
+                    FilterSpec fs = pad == Padding.EDGE ? new FilterSpec(FilterWindow.HANN, 0.9, pad)
+                            : new FilterSpec(FilterWindow.RAMLAK, 1.0, pad);
                     Case raw = pad == Padding.EDGE ? phantomCase(count, false) : randomCase(count, 99);
                     ScanGeometry scan = raw.scan();
                     SliceGeometry sg = raw.slice();
@@ -421,7 +422,8 @@ public final class GpuBench {
                     if (v.equals("std") && m.k == 1 && m.format == SampleFormat.FLOAT32) stdGups.putIfAbsent(m.interp, gups);
                     Double base = stdGups.get(m.interp);
                     String ratio = base == null ? "-" : String.format(Locale.ROOT, "%.1f", gups / base);
-                    String row = String.format(Locale.ROOT, "| %s | %s | %.1f | %.0f | %s |", m.key(), t.description(), t.medianMs(), gups, ratio);
+                    String row = String.format(Locale.ROOT, "| %s | %s | %.1f | %.0f | %s |",
+                            m.key(), t.description(), t.medianMs(), gups, ratio);
                     System.out.println(row);
                     timeRows.add(row);
                     if (gups > bestPerMode.getOrDefault(m.key(), 0.0)) {

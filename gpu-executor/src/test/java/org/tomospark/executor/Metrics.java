@@ -1,5 +1,7 @@
 package org.tomospark.executor;
 
+import org.tomospark.executor.util.ImageErrors;
+
 /** Image comparison helpers for tests. */
 public final class Metrics {
     private Metrics() {
@@ -7,11 +9,11 @@ public final class Metrics {
 
     /** ‖a − b‖₂ / ‖b‖₂. */
     public static double relL2(float[] a, float[] b) {
-        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
+        return ImageErrors.relL2(a, b);
     }
 
     public static double relL2(float[] a, double[] b) {
-        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
+        return ImageErrors.relL2(a, b);
     }
 
     /** Mask of pixels within radius r of the image centre ((n−1)/2). */

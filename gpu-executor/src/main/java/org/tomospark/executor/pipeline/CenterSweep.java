@@ -61,7 +61,8 @@ public final class CenterSweep {
         List<Image> out = new ArrayList<>();
         for (double c : centers) {
             if (c < 0 || c > scan.detectorWidth() - 1)
-                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, " + (scan.detectorWidth() - 1) + "]");
+                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, "
+                        + (scan.detectorWidth() - 1) + "]");
             ScanGeometry g = scan.withCenterOfRotation(c);
             backend.validate(new BackprojectionJob(g, slice, 1));
             float[][] px = {new float[slice.pixels()]};
@@ -81,7 +82,8 @@ public final class CenterSweep {
                                   BackprojectionBackend backend) {
         ScanMetadata meta = src.metadata();
         if (row < 0 || row >= meta.rows())
-            throw new IllegalArgumentException("center.sweep: row " + row + " outside the " + meta.rows() + " detector rows of " + meta.source());
+            throw new IllegalArgumentException("center.sweep: row " + row + " outside the " + meta.rows() + " detector rows of "
+                    + meta.source());
         ScanGeometry raw = params.scanGeometry(meta);
         int rb = params.workflow().binRows();
         int first = row / rb * rb;
@@ -94,10 +96,12 @@ public final class CenterSweep {
         float[] sino = null;
         for (double c : centers) {
             if (c < 0 || c > raw.detectorWidth() - 1)
-                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, " + (raw.detectorWidth() - 1) + "]");
+                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, "
+                        + (raw.detectorWidth() - 1) + "]");
             Workflow w = new Workflow(raw.withCenterOfRotation(c), params);
             if (sino == null || params.workflow().halfAcquisition())
-                sino = w.apply(band.projections(), band.fields(), band.haloAbove(), band.haloBelow(), src.dataName(), src.flatName()).sinograms()[0];
+                sino = w.apply(band.projections(), band.fields(), band.haloAbove(), band.haloBelow(), src.dataName(), src.flatName())
+                        .sinograms()[0];
             ScanGeometry g = w.effective();
             List<Image> one = reconstruct(sino, g, slice, params.filter(), new double[]{g.centerOfRotation()}, backend);
             Image im = one.get(0);

@@ -82,7 +82,8 @@ public final class Workflow {
         int w = g.detectorWidth() / bc;
         int n = g.numProjections() / bp;
         if (w < 2) throw new IllegalArgumentException("bin.columns " + bc + " leaves fewer than 2 of " + g.detectorWidth() + " columns");
-        if (n < 2) throw new IllegalArgumentException("bin.projections " + bp + " leaves fewer than 2 of " + g.numProjections() + " projections");
+        if (n < 2) throw new IllegalArgumentException("bin.projections " + bp + " leaves fewer than 2 of " + g.numProjections()
+                + " projections");
         double[] a = new double[n], corr = new double[n];
         for (int k = 0; k < n; k++) {
             for (int q = 0; q < bp; q++) {

@@ -10,11 +10,18 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every Java backend configuration equals the double-precision oracle within 1e-5 relative L2. */
 class JavaBackendOracleTest {
@@ -82,12 +89,12 @@ class JavaBackendOracleTest {
     }
 
     /** Oracle images per (case, interpolation), computed once for the 9 sinograms every configuration draws from. */
-    private static final java.util.Map<String, double[][]> ORACLE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, double[][]> ORACLE = new ConcurrentHashMap<>();
 
     static double[][] oracle(Case c, Interpolation interp, float[][] sinos, ScanGeometry scan, SliceGeometry g) {
         return ORACLE.computeIfAbsent(c.name + interp, key -> {
             double[][] r = new double[sinos.length][];
-            java.util.stream.IntStream.range(0, sinos.length).parallel()
+            IntStream.range(0, sinos.length).parallel()
                     .forEach(s -> r[s] = OracleBackprojector.backproject(sinos[s], scan, g, interp == Interpolation.LINEAR));
             return r;
         });
@@ -100,7 +107,7 @@ class JavaBackendOracleTest {
         SliceGeometry g = slice(c);
         int n = k + 1; // a full pass and a partial one
         float[][] all = randomSinograms(9, c.nproj, c.width, 1234);
-        float[][] sinos = java.util.Arrays.copyOf(all, n);
+        float[][] sinos = Arrays.copyOf(all, n);
         BackendOptions o = BackendOptions.defaults().withSlicesPerPass(k).withInterpolation(interp).withVariant(variant);
         float[][] out = run(scan, g, o, sinos);
         double[][] refs = oracle(c, interp, all, scan, g);

@@ -19,8 +19,8 @@ import org.tomospark.executor.phantom.Phantom3D;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Reconstruction quality against the analytic phantom's exact ground truth: 512×512, 720 projections over

@@ -10,8 +10,8 @@ import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeRemoval;
 
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The workflow stages inside the single-machine pipeline (the same SliceGroupProcessor a Spark task runs). */
 class WorkflowPipelineTest {
@@ -76,7 +76,8 @@ class WorkflowPipelineTest {
                 .workflow(half.withCenterMethod(CenterFinder.Method.CORRELATION)).build(), 2, auto);
         @SuppressWarnings("unchecked") double found = (double) ((Map<String, Object>) auto[0].workflow().get("center")).get("value");
         int n = given[0].slice().roiCols();
-        System.out.printf("half acquisition: centre given 30.5 -> %d px slices; found %.4f -> %d px%n", n, found, auto[0].slice().roiCols());
+        System.out.printf("half acquisition: centre given 30.5 -> %d px slices; found %.4f -> %d px%n", n, found,
+                auto[0].slice().roiCols());
         assertTrue(found > 30.4 && found < 30.5, "the centre found: " + found);
         assertEquals(2 * 120 - 1 - 61, n, "round(2d) + 1 with d = 119 - 30.5");
         assertEquals(n, auto[0].slice().roiCols());
@@ -91,7 +92,8 @@ class WorkflowPipelineTest {
         DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(256, 4, 360).withNoise(false));
         VolumeReconstructor.Summary[] full = new VolumeReconstructor.Summary[1], binned = new VolumeReconstructor.Summary[1];
         run(d, ReconstructionParams.builder().backend("java").build(), 4, full);
-        float[][] got = run(d, ReconstructionParams.builder().backend("java").workflow(WorkflowParams.NONE.withBinning(2, 2, 2)).build(), 2, binned);
+        float[][] got = run(d, ReconstructionParams.builder().backend("java").workflow(WorkflowParams.NONE.withBinning(2, 2, 2)).build(),
+                2, binned);
         assertEquals(2, binned[0].slices());
         assertEquals(128, binned[0].slice().roiCols());
         assertEquals(180, binned[0].scan().numProjections());
@@ -126,7 +128,8 @@ class WorkflowPipelineTest {
         WorkflowParams bin = WorkflowParams.NONE.withBinning(2, 2, 1);
         float[][] binned = run(d, ReconstructionParams.builder().backend("java").workflow(bin).build(), 2, null);
         double pixel = 6.5e-7;
-        float[][] metres = run(d, ReconstructionParams.builder().backend("java").workflow(bin.withUnit(ValueUnit.perMetre(pixel))).build(), 2, null);
+        float[][] metres = run(d, ReconstructionParams.builder().backend("java").workflow(bin.withUnit(ValueUnit.perMetre(pixel))).build(),
+                2, null);
         boolean[] fov = Metrics.circleMask(128, 128, 60);
         for (int k = 0; k < 2; k++) {
             float[] down = new float[128 * 128]; // slices 2k, 2k+1 averaged over 2x2 pixel blocks

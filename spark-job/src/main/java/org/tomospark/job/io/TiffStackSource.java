@@ -179,7 +179,8 @@ public final class TiffStackSource implements ProjectionSource {
     private RawStack band(Path[] files, int rowStart, int rows) {
         if (files.length == 0) return null;
         if (rowStart < 0 || rows < 1 || rowStart + rows > meta.rows())
-            throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows() + " rows");
+            throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows()
+                    + " rows");
         int w = meta.width(), n = rows * w;
         boolean u16 = meta.sampleType() == ScanMetadata.SampleType.UINT16;
         int total = RawStack.samples(files.length, rows, w, name);

@@ -115,7 +115,8 @@ public final class DirectEngine {
             lock.ensureHeld();
             CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
             boolean sheet = cosmetic.run("contact-sheet.png", () -> writer.writeBytes("contact-sheet.png",
-                    PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row " + row))));
+                    PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row "
+                            + row))));
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("software", "tomospark " + Version.get());
             report.put("mode", "center sweep");

@@ -17,6 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -31,7 +33,7 @@ public final class ExecutorResources {
     private static final Map<String, Semaphore> DEVICE_PERMITS = new ConcurrentHashMap<>();
     private static final Map<String, ConcurrentLinkedQueue<SliceGroupProcessor>> IDLE = new ConcurrentHashMap<>();
     private static final Map<String, Integer> CREATED = new ConcurrentHashMap<>();
-    private static final Map<String, java.util.concurrent.atomic.AtomicInteger> IN_USE = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicInteger> IN_USE = new ConcurrentHashMap<>();
     private static final Map<String, Integer> MAX_IN_USE = new ConcurrentHashMap<>();
     private static volatile BlockingQueue<String> localDevices;
     private static volatile List<String> localDeviceList;
@@ -58,7 +60,7 @@ public final class ExecutorResources {
         if (!devices.isEmpty()) {
             BlockingQueue<String> q = localQueue(devices, tasksPerDevice);
             String d = q.take();
-            int now = IN_USE.computeIfAbsent(d, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            int now = IN_USE.computeIfAbsent(d, k -> new AtomicInteger()).incrementAndGet();
             MAX_IN_USE.merge(d, now, Math::max);
             return new Assignment(d, "local");
         }
@@ -136,7 +138,7 @@ public final class ExecutorResources {
      * cached ones are in use. GPU devices are bounded by a semaphore of {@code tasksPerDevice} permits.
      */
     static Lease lease(String backend, String device, String signature, int tasksPerDevice,
-                       java.util.function.Function<BackprojectionBackend, SliceGroupProcessor> make,
+                       Function<BackprojectionBackend, SliceGroupProcessor> make,
                        Supplier<BackendOptions> options) throws InterruptedException {
         // a GPU backend with no device assigned uses its default device: bounded like any other
         String permitKey = device.isEmpty() && !backend.equals(JavaBackend.ID) ? backend + ":default" : device;

@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The classpath the launch scripts run with (built by submit/env.sh) holds runtime dependencies only: no JUnit, no
@@ -76,7 +78,8 @@ class LaunchClasspathTest {
         try (Stream<Path> scripts = Files.list(root().resolve("submit"))) {
             for (Path s : scripts.filter(Files::isRegularFile).toList())
                 for (List<String> cmd : classpathCommands(s)) {
-                    for (String w : cmd) assertFalse(w.startsWith("-Dmdep.includeScope"), s + ": " + w + " is not a property the plugin reads");
+                    for (String w : cmd) assertFalse(w.startsWith("-Dmdep.includeScope"), s + ": " + w
+                            + " is not a property the plugin reads");
                     List<String> scope = property(cmd, "includeScope");
                     assertEquals(1, scope.size(), s + ": " + cmd + " sets no single includeScope");
                     found.computeIfAbsent(s.getFileName().toString(), k -> new ArrayList<>()).add(scope.get(0));
@@ -129,7 +132,8 @@ class LaunchClasspathTest {
     /** A project under tomospark's parent (its plugin and dependency versions) with one compile and two test dependencies. */
     static String standInPom() throws IOException {
         Path parent = root().resolve("pom.xml");
-        Matcher m = Pattern.compile("<artifactId>tomospark-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(Files.readString(parent));
+        Matcher m = Pattern.compile("<artifactId>tomospark-parent</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(parent));
         assertTrue(m.find(), parent + ": no version");
         return """
                 <?xml version="1.0" encoding="UTF-8"?>

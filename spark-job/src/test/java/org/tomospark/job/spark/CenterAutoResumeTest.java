@@ -10,11 +10,15 @@ import org.tomospark.job.io.OutputCommit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * --center auto and --resume, both engines: the run signature holds the centre found (which depends on the row range),
@@ -35,7 +39,8 @@ class CenterAutoResumeTest {
 
     static double center(Path out) throws Exception {
         Map<String, Object> r = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
-        @SuppressWarnings("unchecked") Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) r.get("workflow")).get("center");
+        @SuppressWarnings("unchecked") Map<String, Object> workflow = (Map<String, Object>) r.get("workflow");
+        @SuppressWarnings("unchecked") Map<String, Object> c = (Map<String, Object>) workflow.get("center");
         assertEquals("auto", c.get("source"), "the report says the centre was found automatically: " + c);
         assertEquals("vo", c.get("method"), c.toString());
         return ((Number) c.get("value")).doubleValue();
@@ -115,7 +120,7 @@ class CenterAutoResumeTest {
                 .withSpark(SparkOptions.defaults().withProgress(false).withOutputRaw(true)).withPreview(true);
         SparkReconstruction.run(TestScans.spark(), spec, null);
         List<String> files = List.of("manifest.json", "report.json", "preview.png", "volume.raw", "_SUCCESS", "_committed/_run.json");
-        Map<String, Object[]> before = new java.util.HashMap<>();
+        Map<String, Object[]> before = new HashMap<>();
         for (String f : files)
             before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
         assertEquals(16L * 96 * 96 * 4, ((byte[]) before.get("volume.raw")[1]).length);

@@ -13,6 +13,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,9 +67,11 @@ public final class OpenClBench {
         for (float[] s : sinos) for (int i = 0; i < s.length; i++) s[i] = r.nextFloat();
         long updates = (long) slice.pixels() * nproj * slices;
 
-        System.out.printf(Locale.ROOT, "# back-projection bench: %d x %d slice, %d projections x %d bins, %d slices/batch, %s, best of %d%n",
+        System.out.printf(Locale.ROOT,
+                "# back-projection bench: %d x %d slice, %d projections x %d bins, %d slices/batch, %s, best of %d%n",
                 size, size, nproj, width, slices, interp.name().toLowerCase(Locale.ROOT), reps);
-        System.out.printf(Locale.ROOT, "| %-22s | %-60s | %9s | %9s | %8s | %9s |%n", "spec", "device / kernel", "GU/s e2e", "GU/s kern", "vs first", "rel L2");
+        System.out.printf(Locale.ROOT, "| %-22s | %-60s | %9s | %9s | %8s | %9s |%n", "spec", "device / kernel", "GU/s e2e", "GU/s kern",
+                "vs first", "rel L2");
         System.out.println("|---|---|---|---|---|---|");
         double firstGups = 0;
         float[][] firstImg = null;
@@ -146,7 +149,8 @@ public final class OpenClBench {
                     e2e[mode] = best;
                 }
             }
-            System.out.printf(Locale.ROOT, "# filter (%d rows x %d, FFT %d) with %s: host RampFilter %.1f ms (%d threads); device FFT kernel %.1f ms; "
+            System.out.printf(Locale.ROOT,
+                    "# filter (%d rows x %d, FFT %d) with %s: host RampFilter %.1f ms (%d threads); device FFT kernel %.1f ms; "
                             + "filter+backprojection end-to-end: host filter %.1f ms, device filter %.1f ms%n",
                     slices * nproj, width, f.paddedLength(), variant, bestHost / 1e6, Runtime.getRuntime().availableProcessors(),
                     filterKernel / 1e6, e2e[0] / 1e6, e2e[1] / 1e6);
@@ -158,6 +162,6 @@ public final class OpenClBench {
     }
 
     private static double relL2(float[][] a, float[][] b) {
-        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
+        return ImageErrors.relL2(a, b);
     }
 }

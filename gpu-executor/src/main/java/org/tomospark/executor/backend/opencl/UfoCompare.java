@@ -4,6 +4,7 @@ import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
@@ -13,6 +14,7 @@ import org.tomospark.executor.geometry.SliceGeometry;
 
 import javax.imageio.ImageIO;
 import java.awt.Point;
+import java.awt.Transparency;
 import java.awt.color.ColorSpace;
 import java.awt.image.BufferedImage;
 import java.awt.image.ComponentColorModel;
@@ -22,8 +24,11 @@ import java.awt.image.Raster;
 import java.awt.image.WritableRaster;
 import java.io.File;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -68,7 +73,7 @@ public final class UfoCompare {
         BackprojectionJob job = new BackprojectionJob(scan, SliceGeometry.square(w), slices);
         BackendOptions o = BackendOptions.defaults().withVariant(System.getProperty("variant", "auto"))
                 .withDevice(System.getProperty("device", "")).withSlicesPerPass(Integer.parseInt(System.getProperty("k", "4")))
-                .withInterpolation(org.tomospark.executor.backend.Interpolation.parse(System.getProperty("interp", "nearest")))
+                .withInterpolation(Interpolation.parse(System.getProperty("interp", "nearest")))
                 .withExtra("opencl.coords", System.getProperty("coords", "auto"));
         float[][] out = new float[slices][w * w];
         long best = Long.MAX_VALUE;
@@ -83,8 +88,9 @@ public final class UfoCompare {
         }
         File[] ufo = ufoOut.toFile().listFiles((d, name) -> name.endsWith(".tif") || name.endsWith(".raw"));
         if (ufo == null || ufo.length != slices)
-            throw new IllegalStateException("expected " + slices + " UFO slices in " + ufoOut + ", found " + (ufo == null ? 0 : ufo.length));
-        java.util.Arrays.sort(ufo);
+            throw new IllegalStateException("expected " + slices + " UFO slices in " + ufoOut + ", found "
+                    + (ufo == null ? 0 : ufo.length));
+        Arrays.sort(ufo);
         double num = 0, den = 0, numIn = 0, denIn = 0;
         double cc = (w - 1) / 2.0, rad2 = (w / 2.0 - 1) * (w / 2.0 - 1);
         for (int s = 0; s < slices; s++) {
@@ -102,8 +108,11 @@ public final class UfoCompare {
                     }
                 }
         }
-        System.out.printf(Locale.ROOT, "ours: %s%nours: %d slices in %.1f ms (best of 3, process() only) = %.3f GU/s%nrelative L2 (ours x %.6g%s vs UFO): whole image %.3e, inside the field-of-view circle %.3e%n",
-                desc, slices, best / 1e6, (double) w * w * n * slices / best, scale, flip ? ", flipped vertically" : "", Math.sqrt(num / den), Math.sqrt(numIn / denIn));
+        System.out.printf(Locale.ROOT,
+                "ours: %s%nours: %d slices in %.1f ms (best of 3, process() only) = %.3f GU/s%nrelative L2 (ours x %.6g%s vs UFO): whole "
+                + "image %.3e, inside the field-of-view circle %.3e%n",
+                desc, slices, best / 1e6, (double) w * w * n * slices / best, scale, flip ? ", flipped vertically" : "",
+                        Math.sqrt(num / den), Math.sqrt(numIn / denIn));
     }
 
     /** Three discs, analytic projections (the same phantom shape as the tests). */
@@ -129,7 +138,7 @@ public final class UfoCompare {
     /** A 32-bit float grayscale TIFF through the JDK's built-in writer. */
     static void writeTiff(Path file, float[] data, int width, int height) throws IOException {
         ComponentColorModel cm = new ComponentColorModel(ColorSpace.getInstance(ColorSpace.CS_GRAY), false, false,
-                java.awt.Transparency.OPAQUE, DataBuffer.TYPE_FLOAT);
+                Transparency.OPAQUE, DataBuffer.TYPE_FLOAT);
         WritableRaster raster = Raster.createWritableRaster(cm.createCompatibleSampleModel(width, height),
                 new DataBufferFloat(data.clone(), data.length), new Point(0, 0));
         BufferedImage img = new BufferedImage(cm, raster, false, null);
@@ -138,7 +147,7 @@ public final class UfoCompare {
 
     static float[] readTiff(File f) throws IOException {
         if (f.getName().endsWith(".raw")) { // UFO's raw writer: little-endian float32, no header
-            java.nio.ByteBuffer bb = java.nio.ByteBuffer.wrap(Files.readAllBytes(f.toPath())).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer bb = ByteBuffer.wrap(Files.readAllBytes(f.toPath())).order(ByteOrder.LITTLE_ENDIAN);
             float[] v = new float[bb.remaining() / 4];
             bb.asFloatBuffer().get(v);
             return v;

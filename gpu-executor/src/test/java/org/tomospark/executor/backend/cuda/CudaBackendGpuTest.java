@@ -24,8 +24,10 @@ import org.tomospark.executor.util.ImageErrors;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
+import java.util.function.IntToDoubleFunction;
 
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -101,7 +103,8 @@ class CudaBackendGpuTest {
             float[][] got = run("cuda", o.withVariant(kv[1]), new BackprojectionJob(scan, sg, 40), s);
             for (int g = 0; g < 5; g++) {
                 if (amp[g] == 0f) {
-                    for (int i = 8 * g; i < 8 * g + 8; i++) for (float x : got[i]) assertEquals(0f, x, v + ": an all-zero group stays zero");
+                    for (int i = 8 * g; i < 8 * g + 8; i++) for (float x : got[i])
+                            assertEquals(0f, x, v + ": an all-zero group stays zero");
                 } else {
                     assertClose(v + " slices per pass, amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8),
                             Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
@@ -146,7 +149,8 @@ class CudaBackendGpuTest {
             assertEquals(host.stats().clampedTransmission(), clamped, "clamped transmissions");
             int differ = 0;
             for (int s = 0; s < rows; s++)
-                for (int i = 0; i < sg.pixels(); i++) if (Float.floatToRawIntBits(viaHost[s][i]) != Float.floatToRawIntBits(onDevice[s][i])) differ++;
+                for (int i = 0; i < sg.pixels(); i++)
+                        if (Float.floatToRawIntBits(viaHost[s][i]) != Float.floatToRawIntBits(onDevice[s][i])) differ++;
             assertEquals(0, differ, "pixels that differ between host and device correction");
             assertClose("device correction", onDevice, viaHost, 1e-7);
         }
@@ -158,7 +162,7 @@ class CudaBackendGpuTest {
     }
 
     /** Sinograms of uniform noise in [-amp/2, amp/2), amp per slice, from a fixed seed. */
-    private static float[][] noise(int slices, int n, long seed, java.util.function.IntToDoubleFunction amp) {
+    private static float[][] noise(int slices, int n, long seed, IntToDoubleFunction amp) {
         Random r = new Random(seed);
         float[][] s = new float[slices][n];
         for (int i = 0; i < slices; i++) {

@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend.opencl;
 
+import org.jocl.CL;
+import org.jocl.CLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -140,7 +142,7 @@ class OpenClErrorsAndPlumbingTest {
         try (OpenClBackend b = new OpenClBackend()) {
             b.setup(BackendOptions.defaults());
             OpenClException e = b.resourceError("allocating the test buffer", 123456789L,
-                    new org.jocl.CLException("x", org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE));
+                    new CLException("x", CL.CL_MEM_OBJECT_ALLOCATION_FAILURE));
             assertTrue(e.getMessage().contains("123456789 bytes"), e.getMessage());
             assertTrue(e.getMessage().contains("CL_MEM_OBJECT_ALLOCATION_FAILURE"), e.getMessage());
             assertTrue(e.getMessage().contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE"), e.getMessage());
@@ -153,7 +155,7 @@ class OpenClErrorsAndPlumbingTest {
         try (OpenClBackend b = new OpenClBackend()) {
             b.setup(BackendOptions.defaults().withVariant("tex2").withSlicesPerPass(2));
             ClDeviceContext ctx = ClRuntime.context(ClRuntime.select(DeviceSelector.parse("")));
-            if (ctx.supportsImageFormat(org.jocl.CL.CL_RG, org.jocl.CL.CL_FLOAT)) {
+            if (ctx.supportsImageFormat(CL.CL_RG, CL.CL_FLOAT)) {
                 assertEquals(2, b.validate(smallJob()).slicesPerPass());
             } else { // PoCL
                 OpenClException e = assertThrows(OpenClException.class, () -> b.validate(smallJob()));

@@ -1,6 +1,7 @@
 package org.tomospark.executor.backend.opencl;
 
 import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.backend.java.JavaBackend;
@@ -8,6 +9,7 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Random;
 
@@ -69,13 +71,13 @@ final class TestData {
         }
     }
 
-    static float[][] run(org.tomospark.executor.backend.BackprojectionBackend b, BackprojectionJob job, float[][] sinos, boolean filtered) {
+    static float[][] run(BackprojectionBackend b, BackprojectionJob job, float[][] sinos, boolean filtered) {
         float[][] out = new float[sinos.length][job.slice().pixels()];
         b.process(new SliceBatch(0, sinos, job.scan().numProjections(), job.scan().detectorWidth(), filtered), out);
         return out;
     }
 
     static double relL2(float[][] got, float[][] ref) {
-        return org.tomospark.executor.util.ImageErrors.relL2(got, ref);
+        return ImageErrors.relL2(got, ref);
     }
 }
