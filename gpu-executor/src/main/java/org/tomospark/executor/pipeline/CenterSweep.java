@@ -135,12 +135,16 @@ public final class CenterSweep {
         return sheet;
     }
 
-    /** Tile origin (x, y) of image {@code i} in a sheet made by {@link #contactSheet} (for tests and tools). */
-    public static int[] tileOrigin(int i, int n, int w, int h, int thumb) {
+    /** Where an image's thumbnail lies in a contact sheet: its origin (x, y) and size; its label lies below it. */
+    public record Tile(int x, int y, int width, int height) {
+    }
+
+    /** The tile of image {@code i} in a sheet made by {@link #contactSheet} (for tests and tools). */
+    public static Tile tileOrigin(int i, int n, int w, int h, int thumb) {
         double s = Math.min(1.0, thumb / (double) Math.max(w, h));
         int tw = Math.max(16, (int) Math.round(w * s)), th = Math.max(16, (int) Math.round(h * s));
         int cols = (int) Math.ceil(Math.sqrt(n));
         int tileW = Math.max(tw, 96), gap = 4, lh = Annotated.LABEL_HEIGHT;
-        return new int[]{gap + (i % cols) * (tileW + gap), lh + gap + (i / cols) * (th + lh + gap), tw, th};
+        return new Tile(gap + (i % cols) * (tileW + gap), lh + gap + (i / cols) * (th + lh + gap), tw, th);
     }
 }

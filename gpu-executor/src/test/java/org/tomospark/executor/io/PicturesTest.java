@@ -81,10 +81,10 @@ class PicturesTest {
         boolean[] inside = new boolean[n * n];
         for (int i = 0; i < gt.length; i++) inside[i] = gt[i] > 0.1f * max(gt); // the head, skull and brain
         for (int i = 0; i < imgs.size(); i++) {
-            int[] t = CenterSweep.tileOrigin(i, imgs.size(), n, n, 128);
-            double[] io = meanInOut(back, t[0], t[1], t[2], t[3], inside);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, imgs.size(), n, n, 128);
+            double[] io = meanInOut(back, t.x(), t.y(), t.width(), t.height(), inside);
             assertTrue(io[0] > io[1] + (i == 2 ? 25 : 12), "tile " + i + ": phantom grey " + io[0] + " vs background " + io[1]);
-            int lit = litPixels(back, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT);
+            int lit = litPixels(back, t.x(), t.y() + t.height(), 96, Annotated.LABEL_HEIGHT);
             assertTrue(lit > 30 && lit < 0.6 * 96 * Annotated.LABEL_HEIGHT, "tile " + i + " label pixels " + lit);
         }
         assertTrue(litPixels(back, 0, 0, back.getWidth(), Annotated.LABEL_HEIGHT) > 60, "title strip");

@@ -169,8 +169,8 @@ public final class DirectEngine {
             range = GroupPlanner.binnedRange(range, rb);
             Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
             // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
-            int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = src.readFlatDark(hb[0], hb[1]);
+            Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
+            FlatDark fields = src.readFlatDark(hb.from(), hb.count());
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta) * rb;
             Preflight.check(src, rp, fields, range, groupRows);
             List<String> inputWarnings = InputWarnings.of(src);

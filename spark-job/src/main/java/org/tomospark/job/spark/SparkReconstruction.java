@@ -172,8 +172,8 @@ public final class SparkReconstruction {
             int rb = wf.rowBin();
             int[] range = GroupPlanner.binnedRange(requested, rb);
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
-            int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = src.readFlatDark(hb[0], hb[1]);
+            Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
+            FlatDark fields = src.readFlatDark(hb.from(), hb.count());
             // a GPU backend named outright runs on a GPU (its default device when none is assigned); auto only where
             // GPUs are assigned
             boolean gpus = switch (params.backend()) {

@@ -13,6 +13,7 @@ import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.testing.FileSnapshot;
 import org.tomospark.job.io.Json;
 
 import java.nio.file.Files;
@@ -141,17 +142,12 @@ class CliDirectTest {
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5").code());
         List<String> files = List.of("manifest.json", "report.json", "preview.png", "_SUCCESS", "_committed/_run.json",
                 "slice_00002.tif");
-        Map<String, Object[]> before = new HashMap<>();
-        for (String f : files)
-            before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
+        Map<String, FileSnapshot> before = FileSnapshot.of(out, files);
         Thread.sleep(1100); // a rewrite would show in the modification times
         CliRun again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5", "--resume");
         assertEquals(0, again.code(), again.err());
         assertTrue(again.err().contains("Nothing to do") && again.err().contains("rows 1..4 (4 slices verified"), again.err());
-        for (String f : files) {
-            assertEquals(before.get(f)[0], Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
-            assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
-        }
+        FileSnapshot.assertUnchanged(out, before);
         // another range is real work: the manifest is rewritten for rows 0..4, the four verified slices kept
         CliRun wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
         assertEquals(0, wider.code(), wider.err());
@@ -165,7 +161,7 @@ class CliDirectTest {
         assertEquals(0, damaged.code(), damaged.err());
         assertFalse(damaged.err().contains("Nothing to do"), damaged.err());
         assertTrue(damaged.err().contains("(4 skipped)"), damaged.err());
-        assertArrayEquals((byte[]) before.get("slice_00002.tif")[1], Files.readAllBytes(out.resolve("slice_00002.tif")));
+        assertArrayEquals(before.get("slice_00002.tif").bytes(), Files.readAllBytes(out.resolve("slice_00002.tif")));
     }
 
     @Test

@@ -112,10 +112,10 @@ class CliWorkflowTest {
         Path previews = Files.createDirectories(Path.of("target", "previews"));
         Files.copy(out.resolve("contact-sheet.png"), previews.resolve("tooth-contact-sheet.png"), StandardCopyOption.REPLACE_EXISTING);
         for (int i = 0; i < names.length; i++) {
-            int[] t = CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
-            double[] st = stats(sheet, t[0], t[1], t[2], t[3]);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
+            double[] st = stats(sheet, t.x(), t.y(), t.width(), t.height());
             assertTrue(st[1] > 20, "tile " + i + " has structure: sd " + st[1]);
-            assertTrue(lit(sheet, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");
+            assertTrue(lit(sheet, t.x(), t.y() + t.height(), 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");
         }
     }
 

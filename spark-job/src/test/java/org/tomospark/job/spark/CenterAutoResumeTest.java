@@ -1,5 +1,6 @@
 package org.tomospark.job.spark;
 
+import org.tomospark.executor.testing.FileSnapshot;
 import org.tomospark.job.cli.CliRun;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -10,7 +11,6 @@ import org.tomospark.job.io.OutputCommit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -120,19 +120,14 @@ class CenterAutoResumeTest {
                 .withSpark(SparkOptions.defaults().withProgress(false).withOutputRaw(true)).withPreview(true);
         SparkReconstruction.run(TestScans.spark(), spec, null);
         List<String> files = List.of("manifest.json", "report.json", "preview.png", "volume.raw", "_SUCCESS", "_committed/_run.json");
-        Map<String, Object[]> before = new HashMap<>();
-        for (String f : files)
-            before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
-        assertEquals(16L * 96 * 96 * 4, ((byte[]) before.get("volume.raw")[1]).length);
+        Map<String, FileSnapshot> before = FileSnapshot.of(out, files);
+        assertEquals(16L * 96 * 96 * 4, before.get("volume.raw").bytes().length);
         Thread.sleep(1100);
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec.withResume(true), null);
         assertTrue(r.summary().startsWith("Nothing to do"), r.summary());
         assertEquals(0, r.slicesComputed());
         assertEquals(16, r.slicesSkipped());
-        for (String f : files) {
-            assertEquals(before.get(f)[0], Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
-            assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
-        }
+        FileSnapshot.assertUnchanged(out, before);
         // without volume.raw requested the derived files differ from what this run writes: real work, volume.raw goes
         SparkReconstruction.Result r2 = SparkReconstruction.run(TestScans.spark(),
                 spec.withResume(true).withSpark(SparkOptions.defaults().withProgress(false)), null);

@@ -228,13 +228,13 @@ class NotebookWorkflowTest {
         Path previews = Files.createDirectories(Path.of("target", "previews"));
         Files.copy(out.resolve(sw.contactSheet()), previews.resolve("spark-notebook-sweep.png"), StandardCopyOption.REPLACE_EXISTING);
         for (int i = 0; i < names.size(); i++) {
-            int[] t = CenterSweep.tileOrigin(i, names.size(), W, W, 192);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, names.size(), W, W, 192);
             FloatTiff.Image im = FloatTiff.decode(Files.readAllBytes(out.resolve(names.get(i))));
-            double[] p = panel(sheet, t[0], t[1], t[2], t[3], im.pixels(), W, W);
+            double[] p = panel(sheet, t.x(), t.y(), t.width(), t.height(), im.pixels(), W, W);
             assertTrue(p[0] > 0.9 && p[1] > p[2] + 40 && p[1] > 3 * p[2], "tile " + i + " shows its image: " + Arrays.toString(p));
             int lit = 0;
-            for (int y = t[1] + t[3]; y < t[1] + t[3] + Annotated.LABEL_HEIGHT; y++)
-                for (int x = t[0]; x < t[0] + 96; x++) if (sheet.getRaster().getSample(x, y, 0) > 128) lit++;
+            for (int y = t.y() + t.height(); y < t.y() + t.height() + Annotated.LABEL_HEIGHT; y++)
+                for (int x = t.x(); x < t.x() + 96; x++) if (sheet.getRaster().getSample(x, y, 0) > 128) lit++;
             assertTrue(lit > 30, "tile " + i + " labelled: " + lit);
         }
         // the same output again without overwrite is refused, naming it
