@@ -9,6 +9,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Metrics;
 import java.util.Arrays;
 
 /** Plain FBP of one −log sinogram with the Java backend, for tests. */

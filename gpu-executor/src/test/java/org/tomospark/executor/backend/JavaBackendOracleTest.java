@@ -4,10 +4,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -69,11 +70,9 @@ class JavaBackendOracleTest {
         return c.roi == null ? g : g.withRoi(c.roi[0], c.roi[1], c.roi[2], c.roi[3]);
     }
 
+    /** Gaussian sinograms around 0.3, positive on the whole like real ones. */
     static float[][] randomSinograms(int n, int nproj, int width, long seed) {
-        Random r = new Random(seed);
-        float[][] s = new float[n][nproj * width];
-        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = (float) (r.nextGaussian() + 0.3);
-        return s;
+        return Noise.gaussian(n, nproj * width, seed, 0.3);
     }
 
     static float[][] run(ScanGeometry scan, SliceGeometry g, BackendOptions o, float[][] sinos) {
@@ -113,7 +112,7 @@ class JavaBackendOracleTest {
         double[][] refs = oracle(c, interp, all, scan, g);
         for (int s = 0; s < n; s++) {
             double[] ref = refs[s];
-            double err = Metrics.relL2(out[s], ref);
+            double err = ImageErrors.relL2(out[s], ref);
             assertTrue(err < 1e-5, c + " slice " + s + ": relative L2 " + err);
         }
     }
@@ -141,8 +140,8 @@ class JavaBackendOracleTest {
             for (int i = 0; i < rounded.length; i++) rounded[i] = Half.round(rounded[i]);
             double[] refHalf = OracleBackprojector.backproject(rounded, scan, g, true);
             double[] refFloat = OracleBackprojector.backproject(sinos[s], scan, g, true);
-            assertTrue(Metrics.relL2(out[s], refHalf) < 1e-5);
-            double vsFloat = Metrics.relL2(out[s], refFloat);
+            assertTrue(ImageErrors.relL2(out[s], refHalf) < 1e-5);
+            double vsFloat = ImageErrors.relL2(out[s], refFloat);
             assertTrue(vsFloat > 1e-5 && vsFloat < 1e-3, "half vs float relative L2 " + vsFloat);
         }
     }

@@ -20,8 +20,8 @@ import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
 
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -59,9 +59,7 @@ public class JavaBackprojectBenchmark {
         backend = new JavaBackend();
         backend.setup(BackendOptions.defaults().withSlicesPerPass(k).withVariant(m[1]));
         backend.validate(new BackprojectionJob(scan, g, slices));
-        Random r = new Random(1);
-        sinos = new float[slices][size * size];
-        for (float[] s : sinos) for (int i = 0; i < s.length; i++) s[i] = r.nextFloat() - 0.5f;
+        sinos = Noise.centred(slices, size * size, 1, i -> 1);
         out = new float[slices][g.pixels()];
     }
 

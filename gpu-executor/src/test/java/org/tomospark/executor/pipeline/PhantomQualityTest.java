@@ -3,7 +3,7 @@ package org.tomospark.executor.pipeline;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;

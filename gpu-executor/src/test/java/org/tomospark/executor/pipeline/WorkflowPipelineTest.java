@@ -1,13 +1,14 @@
 package org.tomospark.executor.pipeline;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.phantom.Phantom3D;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeRemoval;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -83,7 +84,7 @@ class WorkflowPipelineTest {
         assertEquals(n, auto[0].slice().roiCols());
         assertEquals(n, auto[0].slice().roiRows());
         double r = Math.min(given[0].scan().centerOfRotation(), n - 1 - given[0].scan().centerOfRotation()) - 1;
-        double diff = relL2(b[1], a[1], Metrics.circleMask(n, n, r));
+        double diff = Metrics.relL2Inside(b[1], a[1], Metrics.circleMask(n, n, r));
         assertTrue(diff < 0.05, "the two volumes can be subtracted: relative L2 " + diff);
     }
 
@@ -136,7 +137,7 @@ class WorkflowPipelineTest {
             for (int r = 0; r < 2; r++)
                 for (int i = 0; i < 256; i++)
                     for (int j = 0; j < 256; j++) down[(i / 2) * 128 + j / 2] += full[2 * k + r][i * 256 + j] / 8;
-            double scale = Metrics.lsqScale(binned[k], down, fov), rel = relL2(binned[k], down, fov);
+            double scale = Metrics.lsqScale(binned[k], down, fov), rel = Metrics.relL2Inside(binned[k], down, fov);
             System.out.printf("binned slice %d vs downsampled unbinned slices: scale %.4f, relative L2 %.4f%n", k, scale, rel);
             assertEquals(1.0, scale, 0.03, "one unit whatever the binning (binned values in attenuation per binned pixel would give 0.5)");
             assertTrue(rel < 0.08, "binned and downsampled unbinned slices agree: " + rel);
@@ -145,16 +146,6 @@ class WorkflowPipelineTest {
             for (int i = 0; i < binned[k].length; i++) // float rounding differs once the sinogram is scaled
                 assertEquals(binned[k][i] / pixel, metres[k][i], 1e-4 * max / pixel, "1/m = (1/px) / pixel size");
         }
-    }
-
-    static double relL2(float[] a, float[] b, boolean[] mask) {
-        double num = 0, den = 0;
-        for (int i = 0; i < a.length; i++) {
-            if (!mask[i]) continue;
-            num += (a[i] - b[i]) * (double) (a[i] - b[i]);
-            den += (double) b[i] * b[i];
-        }
-        return Math.sqrt(num / den);
     }
 
     @Test
@@ -169,8 +160,8 @@ class WorkflowPipelineTest {
         float[][] plain = run(d, ReconstructionParams.builder().backend("java").groupRows(40).build(), 40, null);
         double maxDiff = 0, plainDiff = 0;
         for (int r = 0; r < 40; r++) {
-            maxDiff = Math.max(maxDiff, Metrics.relL2(many[r], one[r]));
-            plainDiff = Math.max(plainDiff, Metrics.relL2(plain[r], one[r]));
+            maxDiff = Math.max(maxDiff, ImageErrors.relL2(many[r], one[r]));
+            plainDiff = Math.max(plainDiff, ImageErrors.relL2(plain[r], one[r]));
         }
         System.out.printf("paganin groups of 4 vs 40 rows: rel L2 %.2e (vs no phase retrieval %.2e)%n", maxDiff, plainDiff);
         assertTrue(maxDiff < 2e-4, "halo: groups of 4 rows differ by " + maxDiff);

@@ -1,7 +1,7 @@
 package org.tomospark.executor.stitch;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;

@@ -1,11 +1,11 @@
 package org.tomospark.executor.stripe;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.phantom.Ellipsoid;
 import org.tomospark.executor.phantom.Phantom3D;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.List;
 import java.util.Random;
@@ -66,7 +66,7 @@ class FourierWaveletFilterTest {
         float[] s = discs.sinogram(0, scan, true);
         float[] f = s.clone();
         FourierWaveletFilter.apply(f, nproj, width, 3, 1);
-        double rel = Metrics.relL2(f, s);
+        double rel = ImageErrors.relL2(f, s);
         System.out.printf("fw on a stripe-free off-axis sinogram: relative change %.2e%n", rel);
         assertTrue(rel < 0.03, "relative change " + rel);
     }

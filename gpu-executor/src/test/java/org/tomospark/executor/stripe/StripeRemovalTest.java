@@ -3,11 +3,12 @@ package org.tomospark.executor.stripe;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.util.ImageErrors;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,7 +71,7 @@ class StripeRemovalTest {
         float[] offset = truth.clone(), sorting = truth.clone();
         StripeRemoval.apply(StripeParams.of(StripeRemoval.Method.OFFSET, 11), offset, NPROJ, N);
         StripeRemoval.apply(StripeParams.of(StripeRemoval.Method.SORTING, 11), sorting, NPROJ, N);
-        double o = Metrics.relL2(offset, truth), s = Metrics.relL2(sorting, truth);
+        double o = ImageErrors.relL2(offset, truth), s = ImageErrors.relL2(sorting, truth);
         System.out.printf("stripe-free sinogram: relative change %.2e (offset), %.2e (sorting)%n", o, s);
         assertTrue(o < 2e-3, "offset changed a stripe-free sinogram by " + o);
         assertTrue(s > 5 * o, "sorting changes it more: " + s + " vs " + o);

@@ -1,6 +1,6 @@
 package org.tomospark.executor.stripe;
 
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;

@@ -19,6 +19,9 @@ import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.testing.Phantoms;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -225,7 +228,7 @@ class OpenClErrorsAndPlumbingTest {
         int k = variant.equals("std") ? 1 : 4;
         BackendOptions o = BackendOptions.defaults().withVariant(variant).withSlicesPerPass(k)
                 .withFormat(half ? SampleFormat.HALF : SampleFormat.FLOAT32).withExtra("opencl.filter", "device");
-        float[][] raw = TestData.phantom(5, scan, false);
+        float[][] raw = Phantoms.discs(5, scan, false);
         float[][] hostFiltered = new float[raw.length][];
         RampFilter f = new RampFilter(181, 97, fs);
         for (int s = 0; s < raw.length; s++) {
@@ -238,12 +241,12 @@ class OpenClErrorsAndPlumbingTest {
             Requisition r = b.validate(job);
             assertTrue(r.filtersOnDevice(), r.description());
             float[][] got = TestData.run(b, job, raw, false);
-            double err = TestData.relL2(got, ref);
+            double err = ImageErrors.relL2(got, ref);
             System.out.printf("device filter %s %s %s: rel L2 %.3g%n", variant, pad, window, err);
             assertTrue(err < (half ? 1e-3 : 1e-5), "device-filtered " + variant + " differs from host filter + java: " + err);
             // a batch that arrives already filtered is not filtered twice
             float[][] again = TestData.run(b, job, hostFiltered, true);
-            assertTrue(TestData.relL2(again, ref) < (half ? 1e-3 : 1e-5));
+            assertTrue(ImageErrors.relL2(again, ref) < (half ? 1e-3 : 1e-5));
         }
     }
 
@@ -256,7 +259,7 @@ class OpenClErrorsAndPlumbingTest {
             b.setup(BackendOptions.defaults().withInterpolation(Interpolation.NEAREST));
             assertFalse(b.validate(job).filtersOnDevice());
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> TestData.run(b, job, TestData.random(1, 45, 96, 1), false));
+                    () -> TestData.run(b, job, Noise.uniform(1, 45 * 96, 1), false));
             assertTrue(e.getMessage().contains("expects filtered sinograms"), e.getMessage());
         }
     }
