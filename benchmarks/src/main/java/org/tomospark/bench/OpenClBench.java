@@ -1,4 +1,4 @@
-package org.tomospark.executor.backend.opencl;
+package org.tomospark.bench;
 
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
@@ -8,11 +8,13 @@ import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.opencl.OpenClBackend;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
@@ -20,7 +22,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 
 /**
  * Throughput benchmark of back-projection backends opened by id through {@link Backends#open}, all in one
@@ -31,7 +32,7 @@ import java.util.Random;
  * device (opencl.filter=device).
  *
  * <pre>
- * java -cp ... org.tomospark.executor.backend.opencl.OpenClBench [--width 512] [--proj 512] [--size 512]
+ * submit/opencl-bench [--width 512] [--proj 512] [--size 512]
  *      [--slices 8] [--reps 3] [--interp linear] [--device ""]
  *      [--specs opencl:std,opencl:tex4,opencl:tex4half,opencl:alu,java:auto] [--filter]
  * </pre>
@@ -62,9 +63,7 @@ public final class OpenClBench {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(width).anglesRange(180, nproj).build();
         SliceGeometry slice = SliceGeometry.square(size);
         BackprojectionJob job = new BackprojectionJob(scan, slice, slices);
-        float[][] sinos = new float[slices][nproj * width];
-        Random r = new Random(1);
-        for (float[] s : sinos) for (int i = 0; i < s.length; i++) s[i] = r.nextFloat();
+        float[][] sinos = Noise.uniform(slices, nproj * width, 1);
         long updates = (long) slice.pixels() * nproj * slices;
 
         System.out.printf(Locale.ROOT,
@@ -103,7 +102,8 @@ public final class OpenClBench {
                     firstImg = out;
                 }
                 System.out.printf(Locale.ROOT, "| %-22s | %-60s | %9.3f | %9s | %8.2f | %9.2e |%n", spec.trim(),
-                        trim(b.deviceDescription() + "; " + req.description(), 160), gups, kern, gups / firstGups, relL2(out, firstImg));
+                        trim(b.deviceDescription() + "; " + req.description(), 160), gups, kern, gups / firstGups,
+                        ImageErrors.relL2(out, firstImg));
             } catch (RuntimeException e) {
                 System.out.printf(Locale.ROOT, "| %-22s | not run: %s |%n", spec.trim(), e.getMessage().replace('\n', ' '));
             }
@@ -159,9 +159,5 @@ public final class OpenClBench {
 
     private static String trim(String s, int n) {
         return s.length() <= n ? s : s.substring(0, n - 3) + "...";
-    }
-
-    private static double relL2(float[][] a, float[][] b) {
-        return ImageErrors.relL2(a, b);
     }
 }
