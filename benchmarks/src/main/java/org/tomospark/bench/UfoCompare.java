@@ -103,10 +103,10 @@ public final class UfoCompare {
                 }
         }
         System.out.printf(Locale.ROOT,
-                "ours: %s%nours: %d slices in %.1f ms (best of 3, process() only) = %.3f GU/s%nrelative L2 (ours x %.6g%s vs UFO): whole "
-                + "image %.3e, inside the field-of-view circle %.3e%n",
+                "ours: %s%nours: %d slices in %.1f ms (best of 3, process() only) = %.3f GU/s%n"
+                        + "relative L2 (ours x %.6g%s vs UFO): whole image %.3e, inside the field-of-view circle %.3e%n",
                 desc, slices, best / 1e6, (double) w * w * n * slices / best, scale, flip ? ", flipped vertically" : "",
-                        Math.sqrt(num / den), Math.sqrt(numIn / denIn));
+                Math.sqrt(num / den), Math.sqrt(numIn / denIn));
     }
 
     /** One image: UFO's raw output (little-endian float32, no header) or a float TIFF read by the project's reader. */
