@@ -1,8 +1,8 @@
 package org.tomospark.job.cli;
 
 import org.apache.spark.SparkConf;
-import org.apache.spark.SparkContext;
 import org.apache.spark.SparkContext$;
+import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;
@@ -51,7 +51,7 @@ final class EngineLauncher {
         if (!conf.contains("spark.app.name")) conf.setAppName(appName);
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
         ExecutorGpuPlugin.register(conf);
-        // a context already running (a notebook's or a test's) is left running
+        // a context already active (a notebook's or a test's) is left running
         boolean running = SparkContext$.MODULE$.getActive().isDefined();
         SparkContext sc = SparkContext.getOrCreate(conf);
         try {

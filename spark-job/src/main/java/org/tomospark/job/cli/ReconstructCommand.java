@@ -37,7 +37,9 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "URI", description = "Output directory for slice_NNNNN.tif.")
     String output;
 
-    @Option(names = "--center-sweep", paramLabel = "START:END:STEP", description = "Reconstruct the middle slice at each centre into the output (center_CCCC.CC.tif per centre + contact-sheet.png) instead of the volume.")
+    @Option(names = "--center-sweep", paramLabel = "START:END:STEP",
+            description = "Reconstruct the middle slice at each centre into the output (center_CCCC.CC.tif per centre + "
+            + "contact-sheet.png) instead of the volume.")
     String centerSweep;
 
     @Option(names = "--overwrite", description = "Replace an existing reconstruction.")
@@ -61,7 +63,8 @@ public final class ReconstructCommand implements Callable<Integer> {
             // (a space or '%' in java.io.tmpdir) would name another, missing file
             in = DemoInput.ensure(s).toAbsolutePath().toString();
         } else if (dataset != null) {
-            throw new IllegalArgumentException("unknown dataset '" + dataset + "': the only built-in dataset is 'demo'; use --input for files");
+            throw new IllegalArgumentException("unknown dataset '" + dataset
+                    + "': the only built-in dataset is 'demo'; use --input for files");
         }
         if (in.isBlank()) throw new IllegalArgumentException("no input: give --input URI or 'demo'");
         String out = s.get(JobKeys.OUTPUT);

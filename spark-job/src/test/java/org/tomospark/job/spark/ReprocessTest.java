@@ -19,9 +19,12 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,8 +47,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReprocessTest {
     private static final String[] SCANS = {"a_done", "b_half", "c_corrupt", "d_table", "e_new", "f_new"};
     private static final String TABLE_CENTER = "46.25";
-    private static java.nio.file.Path dir;
-    private static java.nio.file.Path scans;
+    private static Path dir;
+    private static Path scans;
 
     @BeforeAll
     static void scans() throws IOException {
@@ -58,7 +61,7 @@ class ReprocessTest {
             new DemoDataset(spec).writeHdf5(scans.resolve(SCANS[i] + ".h5"));
         }
         byte[] whole = Files.readAllBytes(scans.resolve("c_corrupt.h5"));
-        Files.write(scans.resolve("c_corrupt.h5"), java.util.Arrays.copyOf(whole, whole.length / 2));
+        Files.write(scans.resolve("c_corrupt.h5"), Arrays.copyOf(whole, whole.length / 2));
         Files.writeString(scans.resolve("notes.txt"), "not a scan: the folder's other files are left alone\n");
     }
 
@@ -68,11 +71,11 @@ class ReprocessTest {
                 "--conf", "job.progress=false");
     }
 
-    private static CliRun single(String scan, java.nio.file.Path out) {
+    private static CliRun single(String scan, Path out) {
         return single(scan, out, "47.5");
     }
 
-    private static CliRun single(String scan, java.nio.file.Path out, String center) {
+    private static CliRun single(String scan, Path out, String center) {
         List<String> a = new ArrayList<>(List.of("reconstruct", "--engine", "spark", "--input",
                 scans.resolve(scan + ".h5").toString(), "--output", out.toString()));
         a.addAll(options(center));
@@ -81,7 +84,7 @@ class ReprocessTest {
         return r;
     }
 
-    private static CliRun batch(java.nio.file.Path root, String... extra) {
+    private static CliRun batch(Path root, String... extra) {
         List<String> a = new ArrayList<>(List.of("reprocess", scans.toString(), "--output-root", root.toString()));
         a.addAll(options("47.5"));
         a.addAll(List.of(extra));
@@ -90,8 +93,8 @@ class ReprocessTest {
 
     @Test
     void sixScansOneSkippedOneResumedOneFailedThreeReconstructedThenNothingToDo() throws Exception {
-        java.nio.file.Path root = dir.resolve("root");
-        java.nio.file.Path refs = dir.resolve("refs");
+        Path root = dir.resolve("root");
+        Path refs = dir.resolve("refs");
         // the references: single runs of each scan that will be reconstructed, the table's centre for d
         for (String s : List.of("b_half", "e_new", "f_new")) single(s, refs.resolve(s));
         single("d_table", refs.resolve("d_table"), TABLE_CENTER);
@@ -99,13 +102,13 @@ class ReprocessTest {
         single("a_done", root.resolve("a_done"));
         // b: a run that stopped half-way: half of its slices committed, no manifest, report or _SUCCESS
         single("b_half", root.resolve("b_half"));
-        java.nio.file.Path b = root.resolve("b_half");
+        Path b = root.resolve("b_half");
         for (int row = 0; row < 16; row += 2) {
             Files.delete(b.resolve(String.format("slice_%05d.tif", row)));
             Files.delete(b.resolve(OutputCommit.markerName(row)));
         }
         for (String f : List.of("_SUCCESS", "manifest.json", "report.json", "preview.png")) Files.delete(b.resolve(f));
-        java.nio.file.Path table = dir.resolve("rotation_axis.json");
+        Path table = dir.resolve("rotation_axis.json");
         Files.writeString(table, "{\"0\": {\"d_table.h5\": " + TABLE_CENTER + "}}");
         Map<String, FileTime> aTimes = times(root.resolve("a_done"));
 
@@ -164,7 +167,7 @@ class ReprocessTest {
 
         // other parameters for e: left alone and reported as outdated, then redone with --overwrite
         Files.writeString(table, "{\"0\": {\"d_table.h5\": " + TABLE_CENTER + "}, \"1\": {\"e_new.h5\": 47.0}}");
-        java.nio.file.Path list = dir.resolve("scans.txt");
+        Path list = dir.resolve("scans.txt");
         Files.writeString(list, "# one scan\n" + scans.resolve("e_new.h5") + "\n");
         Map<String, FileTime> eTimes = times(root.resolve("e_new"));
         String[] listBatch = {"reprocess", "@" + list, "--output-root", root.toString(), "--table", table.toString(),
@@ -183,13 +186,13 @@ class ReprocessTest {
         rep = scansOf(root);
         assertEquals("redone", rep.get("e_new").get("status"));
         assertEquals(47.0, ((Number) rep.get("e_new").get("center")).doubleValue());
-        java.nio.file.Path eRef = refs.resolve("e_new-47");
+        Path eRef = refs.resolve("e_new-47");
         single("e_new", eRef, "47");
         TestScans.assertBitIdentical(TestScans.readSlices(eRef.toString(), conf),
                 TestScans.readSlices(root.resolve("e_new").toString(), conf));
 
         // an output made by an older version: redone with --redo-if-version-below, the newer ones skipped
-        java.nio.file.Path aManifest = root.resolve("a_done/manifest.json");
+        Path aManifest = root.resolve("a_done/manifest.json");
         Files.writeString(aManifest, Files.readString(aManifest).replace("\"version\" : \"0.1.0-SNAPSHOT\"",
                 "\"version\" : \"0.0.1\""));
         Files.writeString(list, scans.resolve("a_done.h5") + "\n" + scans.resolve("f_new.h5") + "\n");
@@ -213,7 +216,7 @@ class ReprocessTest {
      */
     @Test
     void findCentersWritesATableThatANotebookBatchUses() throws Exception {
-        java.nio.file.Path table = dir.resolve("centers.json");
+        Path table = dir.resolve("centers.json");
         CliRun found = CliRun.of("find-centers", scans.toString(), "--output", table.toString(), "--slices", "6:10");
         assertEquals(5, found.code(), found.err());
         Map<String, Object> t = Json.read(Files.readAllBytes(table), "centers.json");
@@ -235,9 +238,9 @@ class ReprocessTest {
             assertTrue(asMap(scores.get("correlation")).get("score") instanceof Number, scores.toString());
         }
 
-        java.nio.file.Path list = dir.resolve("two.txt");
+        Path list = dir.resolve("two.txt");
         Files.writeString(list, scans.resolve("f_new.h5") + "\n" + scans.resolve("c_corrupt.h5") + "\n");
-        java.nio.file.Path root = dir.resolve("notebook-root");
+        Path root = dir.resolve("notebook-root");
         BatchReport r = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan").backend("java")
                 .table(table.toString()).reprocess(root.toString(), "@" + list);
         assertEquals(ExitCode.SCANS_FAILED, r.exitCode());
@@ -253,8 +256,8 @@ class ReprocessTest {
     /** Two batches started at once on one output root: one proceeds, the other is refused, naming the lock. */
     @Test
     void twoBatchesAtOnceOnOneRootOneProceedsTheOtherIsRefused() throws Exception {
-        java.nio.file.Path root = dir.resolve("two-at-once");
-        java.nio.file.Path one = dir.resolve("one.txt");
+        Path root = dir.resolve("two-at-once");
+        Path one = dir.resolve("one.txt");
         Files.writeString(one, scans.resolve("e_new.h5") + "\n");
         ByteArrayOutputStream firstLog = new ByteArrayOutputStream();
         // the first batch's tasks wait a while, so that it still holds the root when the second starts
@@ -276,20 +279,20 @@ class ReprocessTest {
         assertEquals(ExitCode.OK, r.exitCode(), firstLog.toString());
         assertEquals(List.of(ScanStatus.RECONSTRUCTED), r.scans().stream().map(ScanOutcome::status).toList());
         assertEquals(List.of("e_new"), scansOf(root).keySet().stream().toList(), "the report is the first batch's");
-        try (Stream<java.nio.file.Path> s = Files.list(root)) {
+        try (Stream<Path> s = Files.list(root)) {
             assertEquals(List.of("batch-report.json", "e_new"),
                     s.map(p -> p.getFileName().toString()).sorted().toList(),
                     "the refused batch wrote nothing; the first gave up its claim");
         }
     }
 
-    private static Map<String, Object> report(java.nio.file.Path root) throws IOException {
+    private static Map<String, Object> report(Path root) throws IOException {
         return Json.read(Files.readAllBytes(root.resolve("batch-report.json")), "batch-report.json");
     }
 
     /** The report's scans by name, in the report's order. */
-    private static Map<String, Map<String, Object>> scansOf(java.nio.file.Path root) throws IOException {
-        Map<String, Map<String, Object>> m = new java.util.LinkedHashMap<>();
+    private static Map<String, Map<String, Object>> scansOf(Path root) throws IOException {
+        Map<String, Map<String, Object>> m = new LinkedHashMap<>();
         for (Object o : (List<?>) report(root).get("scans")) {
             Map<String, Object> s = asMap(o);
             m.put((String) s.get("name"), s);
@@ -304,9 +307,9 @@ class ReprocessTest {
     }
 
     /** Modification time of every file of an output, by path. */
-    private static Map<String, FileTime> times(java.nio.file.Path out) {
+    private static Map<String, FileTime> times(Path out) {
         Map<String, FileTime> m = new HashMap<>();
-        try (Stream<java.nio.file.Path> s = Files.walk(out)) {
+        try (Stream<Path> s = Files.walk(out)) {
             s.filter(Files::isRegularFile).forEach(p -> {
                 try {
                     m.put(p.toString(), Files.getLastModifiedTime(p));
