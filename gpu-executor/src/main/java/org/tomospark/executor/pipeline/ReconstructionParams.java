@@ -6,6 +6,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.geometry.SliceGrid;
+import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.Preprocessor;
 
@@ -33,21 +34,22 @@ import java.io.Serializable;
  * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
  * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning (issue 5)
  * @param sliceGrid        where the slice's pixels lie around the rotation axis
+ * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
-                                   SliceGrid sliceGrid) implements Serializable {
+                                   SliceGrid sliceGrid, SampleCoding outputCoding) implements Serializable {
 
-    /** The parameters on the {@link SliceGrid#ASTRA} grid. */
+    /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 slices. */
     public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                 double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                 int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32);
     }
 
     /** The parameters without workflow options (as before issue 5). */
@@ -65,6 +67,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
         if (workflow == null) workflow = WorkflowParams.NONE;
         if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
+        if (outputCoding == null) outputCoding = SampleCoding.FLOAT32;
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -101,7 +104,13 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.maxRepairFraction = maxRepairFraction;
         b.workflow = workflow;
         b.sliceGrid = sliceGrid;
+        b.outputCoding = outputCoding;
         return b;
+    }
+
+    /** The ImageDescription of every slice TIFF: the unit and pixel size, and how the values are stored. */
+    public String sliceDescription() {
+        return workflow.sliceDescription() + outputCoding.imageDescription();
     }
 
     public Preprocessor preprocessor() {
@@ -166,6 +175,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private double maxRepairFraction = 0.05;
         private WorkflowParams workflow = WorkflowParams.NONE;
         private SliceGrid sliceGrid = SliceGrid.ASTRA;
+        private SampleCoding outputCoding = SampleCoding.FLOAT32;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -183,11 +193,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder maxRepairFraction(double f) { this.maxRepairFraction = f; return this; }
         public Builder workflow(WorkflowParams w) { this.workflow = w; return this; }
         public Builder sliceGrid(SliceGrid g) { this.sliceGrid = g; return this; }
+        public Builder outputCoding(SampleCoding c) { this.outputCoding = c; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding);
         }
     }
 }

@@ -79,6 +79,15 @@ public final class ReconstructCommand implements Callable<Integer> {
             description = "astra (the axis at pixel (N-1)/2, default) or skimage (at N//2, as scikit-image's iradon).")
     String sliceGrid;
 
+    @Option(names = "--output-type", paramLabel = "TYPE",
+            description = "Slice samples: float32 (default), float16, or uint16 (with --output-range).")
+    String outputType;
+
+    @Option(names = "--output-range", paramLabel = "MIN,MAX",
+            description = "uint16 output: the values of counts 0 and 65535, or auto (output.percentiles of the middle "
+                    + "slice).")
+    String outputRange;
+
     @Option(names = "--filter", paramLabel = "WINDOW", description = "ramlak, shepp-logan, cosine, hamming, hann, parzen.")
     String filter;
 
@@ -159,6 +168,8 @@ public final class ReconstructCommand implements Callable<Integer> {
         s = WorkflowSettings.binning(s, bin);
         s = set(s, CoreKeys.FILTER.name(), filter);
         s = set(s, CoreKeys.SLICE_GRID.name(), sliceGrid);
+        s = set(s, CoreKeys.OUTPUT_TYPE.name(), outputType);
+        s = set(s, CoreKeys.OUTPUT_RANGE.name(), outputRange);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);
         s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);

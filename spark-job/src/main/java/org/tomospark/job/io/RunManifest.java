@@ -2,6 +2,7 @@ package org.tomospark.job.io;
 
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 
 import java.time.Instant;
@@ -32,11 +33,12 @@ public final class RunManifest {
      * @param params    the parameters as run ({@link Json#describe}, centre resolved)
      * @param settings  the settings as given
      * @param rawVolume whether volume.raw was written
+     * @param coding    how the slices' values are stored
      */
     public static Map<String, Object> build(String software, String engine, String signature, Map<String, Object> identity,
                                             Object inputOptions, Object params, Map<String, String> settings, ScanMetadata meta,
                                             ScanGeometry effective, SliceGeometry slice, Map<Integer, Slice> slices, boolean rawVolume,
-                                            Map<String, Object> report) {
+                                            SampleCoding coding, Map<String, Object> report) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("software", Map.of("name", "tomospark", "version", software, "engine", engine));
         m.put("created", Instant.now().toString());
@@ -47,7 +49,9 @@ public final class RunManifest {
         m.put("settings", settings);
         m.put("geometry", Map.of("angles", meta.numProjections(), "detectorRows", meta.rows(), "detectorWidth", meta.width(),
                 "center", effective.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
-        m.put("output", Map.of("format", "float32 TIFF, one per slice, named slice_NNNNN.tif by detector row",
+        String format = coding.type().id() + " TIFF, one per slice, named slice_NNNNN.tif by detector row";
+        m.put("output", Map.of("format", format,
+                "type", coding.describe(),
                 "rawVolume", rawVolume ? "volume.raw (float32 little-endian [slice][y][x])" : "none"));
         List<Map<String, Object>> list = new ArrayList<>();
         for (Map.Entry<Integer, Slice> e : slices.entrySet()) {

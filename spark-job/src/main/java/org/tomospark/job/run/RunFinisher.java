@@ -1,6 +1,8 @@
 package org.tomospark.job.run;
 
 import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.io.SliceTiff;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
@@ -77,7 +79,7 @@ public final class RunFinisher {
         OutputCommit out = output.commit();
         Map<Integer, RunManifest.Slice> slices = allSlices(run);
         output.lock().ensureHeld();
-        if (plan.rawVolume()) RawVolume.write(out, plan.first(), plan.end());
+        if (plan.rawVolume()) RawVolume.write(out, plan.first(), plan.end(), req.params().outputCoding());
         if (run.preview() != null)
             cosmetic.run(PREVIEW, () -> writePreview(run, out));
         Map<String, Object> report = RunReport.build(req, run.summary(), plan.engine(), run.times());
@@ -87,7 +89,8 @@ public final class RunFinisher {
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(RunManifest.build(Version.get(), plan.engine(), output.signature(), output.identity(),
                 Json.describe(plan.inputOptions()), Json.describe(req.params()), req.settings().asMap(), run.meta(),
-                run.summary().scan(), run.summary().slice(), slices, plan.rawVolume(), report)));
+                run.summary().scan(), run.summary().slice(), slices, plan.rawVolume(), req.params().outputCoding(),
+                report)));
         String summary = RunReport.summary(req, run.summary()) + engine.summaryLines(report) + filesLine(run.preview() != null);
         return new Finished(report, summary);
     }
@@ -110,16 +113,17 @@ public final class RunFinisher {
     private void writePreview(Computed run, OutputCommit out) {
         OrthoPreview preview = run.preview();
         RunOutput.Plan plan = output.plan();
-        for (int row : run.reused().keySet()) if (!run.computed().containsKey(row)) readBack(out, row, preview);
-        if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview);
+        SampleCoding coding = plan.request().params().outputCoding();
+        for (int row : run.reused().keySet()) if (!run.computed().containsKey(row)) readBack(out, row, preview, coding);
+        if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview, coding);
         out.writeFile(PREVIEW, preview.png(RunReport.previewTitle(run.meta(), run.summary().scan().centerOfRotation())));
     }
 
-    private static void readBack(OutputCommit out, int row, OrthoPreview preview) {
+    private static void readBack(OutputCommit out, int row, OrthoPreview preview, SampleCoding coding) {
         String name = SliceWriter.sliceName(row);
         FloatTiff.Image img;
         try {
-            img = FloatTiff.decode(out.read(name));
+            img = SliceTiff.decode(out.read(name), coding);
         } catch (IOException e) {
             throw new UncheckedIOException(out.dir() + "/" + name + ": cannot read the slice back for " + PREVIEW, e);
         }

@@ -65,7 +65,7 @@ public final class GroupTask {
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         try (SliceCommitPool pool = new SliceCommitPool(out, plan.params().backendOptions().effectiveThreads(), res.slices().length,
-                plan.params().workflow().sliceDescription(), row -> {
+                plan.params().sliceDescription(), plan.params().outputCoding(), row -> {
         }, p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {
                 int index = res.firstRow() + i; // output slice index: detector row, or row bin
