@@ -11,6 +11,7 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.geometry.SliceGrid;
+import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.phase.PaganinParams;
@@ -55,6 +56,11 @@ public final class CoreKeys {
                     + "the scripts that use it). For even N the two differ by half a pixel in x and in y; for odd N they "
                     + "are the same. The centre of rotation (a detector column) means the same in both.",
             "astra", SliceGrid::parse, "astra, skimage");
+    public static final ConfigKey<OutputFormat> OUTPUT_FORMAT = ConfigKey.choice(OUT, "output.format",
+            "Where the slices go: tiff (slice_NNNNN.tif, one per slice) or zarr (volume.zarr, a Zarr v2 array "
+                    + "[detector row][y][x] chunked one slice per chunk, uncompressed, that zarr-python, napari and "
+                    + "tensorstore open; rows not reconstructed read as the fill value). Both are committed slice by "
+                    + "slice the same way.", "tiff", OutputFormat::parse, "tiff, zarr");
     public static final ConfigKey<OutputType> OUTPUT_TYPE = ConfigKey.choice(OUT, "output.type",
             "Sample type of the slices: float32 (as computed), float16 (half precision, 11 significant bits), or "
                     + "uint16 (counts of a linear scale over output.range: value = offset + count * scale; written into "
@@ -306,6 +312,7 @@ public final class CoreKeys {
                 .sliceSize(s.get(SLICE_SIZE))
                 .sliceGrid(s.get(SLICE_GRID))
                 .outputCoding(coding(s))
+                .outputFormat(s.get(OUTPUT_FORMAT))
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))

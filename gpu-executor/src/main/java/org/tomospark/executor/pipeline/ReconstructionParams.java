@@ -6,6 +6,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.geometry.SliceGrid;
+import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -35,21 +36,23 @@ import java.io.Serializable;
  * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning (issue 5)
  * @param sliceGrid        where the slice's pixels lie around the rotation axis
  * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
+ * @param outputFormat     the files the slices go to: TIFFs, or one Zarr array
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
-                                   SliceGrid sliceGrid, SampleCoding outputCoding) implements Serializable {
+                                   SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat)
+        implements Serializable {
 
-    /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 slices. */
+    /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
     public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                 double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                 int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF);
     }
 
     /** The parameters without workflow options (as before issue 5). */
@@ -68,6 +71,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (workflow == null) workflow = WorkflowParams.NONE;
         if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
         if (outputCoding == null) outputCoding = SampleCoding.FLOAT32;
+        if (outputFormat == null) outputFormat = OutputFormat.TIFF;
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -105,6 +109,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.workflow = workflow;
         b.sliceGrid = sliceGrid;
         b.outputCoding = outputCoding;
+        b.outputFormat = outputFormat;
         return b;
     }
 
@@ -176,6 +181,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private WorkflowParams workflow = WorkflowParams.NONE;
         private SliceGrid sliceGrid = SliceGrid.ASTRA;
         private SampleCoding outputCoding = SampleCoding.FLOAT32;
+        private OutputFormat outputFormat = OutputFormat.TIFF;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -194,11 +200,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder workflow(WorkflowParams w) { this.workflow = w; return this; }
         public Builder sliceGrid(SliceGrid g) { this.sliceGrid = g; return this; }
         public Builder outputCoding(SampleCoding c) { this.outputCoding = c; return this; }
+        public Builder outputFormat(OutputFormat f) { this.outputFormat = f; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat);
         }
     }
 }

@@ -145,6 +145,8 @@ public final class Reconstruction {
         public Builder sliceSize(int n) { return with(CoreKeys.SLICE_SIZE.name(), n); }
         /** astra: the rotation axis at pixel (N-1)/2 of the slice (default); skimage: at N//2, as scikit-image. */
         public Builder sliceGrid(String grid) { return with(CoreKeys.SLICE_GRID.name(), grid); }
+        /** tiff (one file per slice) or zarr (volume.zarr, one chunk per slice). */
+        public Builder outputFormat(String format) { return with(CoreKeys.OUTPUT_FORMAT.name(), format); }
         /** float32, float16, or uint16 (with {@link #outputRange}). */
         public Builder outputType(String type) { return with(CoreKeys.OUTPUT_TYPE.name(), type); }
         /** uint16 output: the values stored as counts 0 and 65535. */

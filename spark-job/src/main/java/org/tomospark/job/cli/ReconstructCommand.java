@@ -79,6 +79,10 @@ public final class ReconstructCommand implements Callable<Integer> {
             description = "astra (the axis at pixel (N-1)/2, default) or skimage (at N//2, as scikit-image's iradon).")
     String sliceGrid;
 
+    @Option(names = "--output-format", paramLabel = "FORMAT",
+            description = "tiff (slice_NNNNN.tif, default) or zarr (volume.zarr, one chunk per slice).")
+    String outputFormat;
+
     @Option(names = "--output-type", paramLabel = "TYPE",
             description = "Slice samples: float32 (default), float16, or uint16 (with --output-range).")
     String outputType;
@@ -168,6 +172,7 @@ public final class ReconstructCommand implements Callable<Integer> {
         s = WorkflowSettings.binning(s, bin);
         s = set(s, CoreKeys.FILTER.name(), filter);
         s = set(s, CoreKeys.SLICE_GRID.name(), sliceGrid);
+        s = set(s, CoreKeys.OUTPUT_FORMAT.name(), outputFormat);
         s = set(s, CoreKeys.OUTPUT_TYPE.name(), outputType);
         s = set(s, CoreKeys.OUTPUT_RANGE.name(), outputRange);
         s = set(s, CoreKeys.BACKEND.name(), backend);

@@ -2,7 +2,6 @@ package org.tomospark.job.io;
 
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.SampleCoding;
-import org.tomospark.executor.io.SliceTiff;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -18,10 +17,10 @@ public final class RawVolume {
     private RawVolume() {
     }
 
-    public static void write(OutputCommit out, int first, int end, SampleCoding coding) {
+    public static void write(OutputCommit out, int first, int end, int width, int height, SampleCoding coding) {
         out.writeFile(NAME, os -> {
             for (int r = first; r < end; r++) {
-                FloatTiff.Image img = SliceTiff.decode(out.read(SliceWriter.sliceName(r)), coding);
+                FloatTiff.Image img = out.files().decode(out.read(out.files().name(r)), width, height, coding);
                 ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
                 bb.asFloatBuffer().put(img.pixels());
                 os.write(bb.array());

@@ -260,9 +260,9 @@ public final class SliceCommitPool implements AutoCloseable {
             if (cancelled || failure.get() != null) continue;
             try {
                 long t0 = System.nanoTime();
-                int size = TiffEncoder.size(j.width(), j.height(), description, coding);
+                int size = out.files().size(j.width(), j.height(), description, coding);
                 if (tiff.length != size) tiff = new byte[size];
-                TiffEncoder.encodeInto(j.pixels(), j.width(), j.height(), description, coding, tiff);
+                out.files().encodeInto(j.pixels(), j.width(), j.height(), description, coding, tiff);
                 afterEncode.accept(j.pixels());
                 long t1 = System.nanoTime();
                 String sha = OutputCommit.checksum(tiff);

@@ -7,14 +7,10 @@ import org.tomospark.job.io.Json;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * output.type on both engines: one scan written as float32, float16 and uint16 slices, which tifffile and numpy
@@ -28,7 +24,6 @@ class OutputTypesTest {
     @ParameterizedTest
     @ValueSource(strings = {"direct", "spark"})
     void compactTypesMatchTheFloat32SlicesWithinTheirQuantisation(String engine) throws Exception {
-        assumeTrue(Files.isExecutable(FaultMatrixTest.PYTHON), "needs Debian's python3 with python3-tifffile");
         if (engine.equals("spark")) TestScans.spark();
         Path base = TestScans.tmp("types-" + engine);
         String input = TestScans.hdf5().toString();
@@ -38,7 +33,8 @@ class OutputTypesTest {
                     "47.5", "--output-type", type, "--output-range", MIN + "," + MAX);
             assertEquals(0, r.code(), r.err());
         }
-        String log = python(base.resolve("float32").toString(), base.resolve("float16").toString(),
+        String log = PythonCheck.run("check_types.py",base.resolve("float32").toString(),
+                base.resolve("float16").toString(),
                 base.resolve("uint16").toString(), MIN, MAX);
         assertTrue(log.startsWith("ok: 16 slices; float16"), log);
         Map<String, Object> manifest = Json.read(Files.readAllBytes(base.resolve("uint16/manifest.json")),
@@ -56,21 +52,10 @@ class OutputTypesTest {
                 "--center",
                 "47.5", "--output-type", "uint16", "--output-range", "auto", "--conf", "output.percentiles=1,99");
         assertEquals(0, r.code(), r.err());
-        String auto = python("--auto", base.resolve("float32").toString(), base.resolve("auto").toString(), "7", "1",
+        String auto = PythonCheck.run("check_types.py", "--auto", base.resolve("float32").toString(),
+                base.resolve("auto").toString(), "7", "1",
                 "99");
         assertTrue(auto.startsWith("ok: range") && auto.contains("ok: 16 slices"), auto);
-    }
-
-    private static String python(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(FaultMatrixTest.PYTHON.toString(),
-                Path.of("src/test/python/check_types.py").toAbsolutePath().toString()));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "check_types.py did not finish");
-        assumeTrue(!log.contains("No module named 'tifffile'"), "needs python3-tifffile: " + log);
-        assertEquals(0, p.exitValue(), log);
-        return log;
     }
 
     @ParameterizedTest
