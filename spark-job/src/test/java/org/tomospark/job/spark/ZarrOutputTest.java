@@ -84,6 +84,7 @@ class ZarrOutputTest {
         Map<String, Object> report = Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
         assertEquals(Map.of("total", 10, "computed", 3, "skipped", 7), report.get("slices"),
                 "chunks 5, 8 and 11 redone");
+        assertEquals("zarr", report.get("outputFormat"));
         assertEquals(kept, Files.getLastModifiedTime(chunks.resolve("3.0.0")), "an intact chunk is not rewritten");
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         assertFalse(Files.exists(out.resolve("_temporary/volume.zarr/6.0.0.attempt.tmp")),
