@@ -33,7 +33,7 @@ import java.io.Serializable;
  * @param denominatorFloor flat − dark values below this are clamped
  * @param transmissionFloor transmissions below this are clamped before −log
  * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
- * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning (issue 5)
+ * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning
  * @param sliceGrid        where the slice's pixels lie around the rotation axis
  * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
  * @param outputFormat     the files the slices go to: TIFFs, or one Zarr array
@@ -55,7 +55,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                 SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF);
     }
 
-    /** The parameters without workflow options (as before issue 5). */
+    /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
     public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                 double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                 int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
@@ -158,7 +158,8 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
     public int[] rowRange(ScanMetadata meta) {
         int end = rowEnd == -1 ? meta.rows() : rowEnd;
         if (rowStart >= meta.rows() || end > meta.rows())
-            throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of " + meta.source());
+            throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of "
+                    + meta.source());
         return new int[]{rowStart, end};
     }
 

@@ -3,6 +3,7 @@ package org.tomospark.job.api;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.config.ConfigRegistry;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
@@ -88,7 +89,7 @@ public final class Reconstruction {
         }
 
         private Settings set(String key, String value) {
-            return WorkflowSettings.set(settings, org.tomospark.executor.config.ConfigRegistry.find(key), value);
+            return WorkflowSettings.set(settings, ConfigRegistry.find(key), value);
         }
 
         private Builder with(String key, Object value) {
@@ -98,8 +99,9 @@ public final class Reconstruction {
 
         /** Any config key of conf/CONFIG.md, as {@code --conf key=value}. */
         public Builder conf(String key, String value) {
-            if (org.tomospark.executor.config.ConfigRegistry.find(key) == null)
-                throw new IllegalArgumentException("Reconstruction.conf: unknown config key '" + key + "' (see conf/CONFIG.md for the keys)");
+            if (ConfigRegistry.find(key) == null)
+                throw new IllegalArgumentException("Reconstruction.conf: unknown config key '" + key
+                        + "' (see conf/CONFIG.md for the keys)");
             return with(key, value);
         }
 
@@ -128,7 +130,10 @@ public final class Reconstruction {
             return this;
         }
         /** Region of interest within the slice; only it is computed. */
-        public Builder roi(int col, int row, int cols, int rows) { settings = WorkflowSettings.roi(settings, col, row, cols, rows); return this; }
+        public Builder roi(int col, int row, int cols, int rows) {
+            settings = WorkflowSettings.roi(settings, col, row, cols, rows);
+            return this;
+        }
         public Builder filter(String window) { return with(CoreKeys.FILTER.name(), window); }
         public Builder filter(FilterSpec f) {
             with(CoreKeys.FILTER.name(), f.window().id());
