@@ -1,5 +1,7 @@
 package org.tomospark.executor.io;
 
+import org.tomospark.executor.backend.Half;
+
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.util.Arrays;

@@ -1,12 +1,15 @@
-package org.tomospark.executor.io;
+package org.tomospark.executor.backend;
 
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Half precision against values worked out from the binary16 format (1 sign, 5 exponent, 10 mantissa bits). */
-class HalfTest {
+/**
+ * Half precision (rounding ties, subnormals, overflow, every half back to itself) against values worked out from the
+ * binary16 format (1 sign, 5 exponent, 10 mantissa bits).
+ */
+class HalfRoundingTest {
     @Test
     void valuesOfTheFormat() {
         assertEquals(0x3c00, Half.fromFloat(1f) & 0xffff);
