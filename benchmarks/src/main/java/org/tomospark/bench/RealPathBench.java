@@ -22,8 +22,12 @@ import java.util.stream.Stream;
  *
  * <pre>
  * RealPathBench --scan FILE [--make ANGLES,ROWS,COLUMNS] --out DIR [--engines direct,spark] [--backend cuda]
- *               [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE] [--keep]
+ *               [--formats tiff,zarr] [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE]
+ *               [--keep]
  * </pre>
+ *
+ * <p>Each engine runs once per output format ({@code output.format}; the output type goes in a {@code --conf
+ * output.type=...}), so the write+commit column compares the formats' write throughput on one machine.
  *
  * <p>For each engine it prints the CLI's wall time and job time, and the throughput of each stage from report.json:
  * read GB/s, preprocess Mpix/s, back-projection GU/s, write and commit GB/s (each over the time that stage was busy;
@@ -35,8 +39,8 @@ public final class RealPathBench {
     private RealPathBench() {
     }
 
-    record Options(Path scan, String make, Path out, List<String> engines, String backend, String center, String slices,
-                   List<String> conf, int runs, Path results, boolean keep) {
+    record Options(Path scan, String make, Path out, List<String> engines, List<String> formats, String backend,
+                   String center, String slices, List<String> conf, int runs, Path results, boolean keep) {
     }
 
     /** One engine's run, from its report and the files it wrote. */
@@ -58,7 +62,8 @@ public final class RealPathBench {
         }
         List<Run> runs = new ArrayList<>();
         for (int r = 0; r < o.runs(); r++)
-            for (String engine : o.engines()) runs.add(runEngine(o, engine));
+            for (String engine : o.engines())
+                for (String format : o.formats()) runs.add(runEngine(o, engine, format));
         Run last = runs.get(runs.size() - 1);
         DiskFloor.Result floor = DiskFloor.measure(o.scan(), last.inputBytes(), o.out().resolve("floor.bin"), last.outputBytes());
         String table = table(o, runs, floor);
@@ -69,7 +74,7 @@ public final class RealPathBench {
     static Options parse(String[] args) {
         Path scan = null, out = null, results = null;
         String make = null, backend = "auto", center = null, slices = null;
-        List<String> engines = List.of("direct", "spark"), conf = new ArrayList<>();
+        List<String> engines = List.of("direct", "spark"), formats = List.of("tiff"), conf = new ArrayList<>();
         int runs = 1;
         boolean keep = false;
         for (int i = 0; i < args.length; i++) {
@@ -79,6 +84,7 @@ public final class RealPathBench {
                 case "--make" -> make = args[++i];
                 case "--out" -> out = Path.of(args[++i]);
                 case "--engines" -> engines = List.of(args[++i].split(","));
+                case "--formats" -> formats = List.of(args[++i].split(","));
                 case "--backend" -> backend = args[++i];
                 case "--center" -> center = args[++i];
                 case "--slices" -> slices = args[++i];
@@ -90,7 +96,7 @@ public final class RealPathBench {
             }
         }
         if (scan == null || out == null) throw new IllegalArgumentException("--scan and --out are required");
-        return new Options(scan, make, out, engines, backend, center, slices, conf, runs, results, keep);
+        return new Options(scan, make, out, engines, formats, backend, center, slices, conf, runs, results, keep);
     }
 
     static void makeScan(Path scan, String shape) throws IOException, InterruptedException {
@@ -107,9 +113,10 @@ public final class RealPathBench {
         throw new IllegalStateException(rel + " not found above " + Path.of("").toAbsolutePath());
     }
 
-    /** Runs the CLI in a fresh JVM (this JVM's flags and classpath) into out/ENGINE, and reads its report. */
-    static Run runEngine(Options o, String engine) throws IOException, InterruptedException {
-        Path dest = o.out().resolve(engine);
+    /** Runs the CLI in a fresh JVM (this JVM's flags and classpath) into out/ENGINE-FORMAT, and reads its report. */
+    static Run runEngine(Options o, String engine, String format) throws IOException, InterruptedException {
+        String label = engine + "-" + format;
+        Path dest = o.out().resolve(label);
         deleteTree(dest);
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -117,17 +124,18 @@ public final class RealPathBench {
             if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent")) cmd.add(a);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TomoCli.class.getName(), "reconstruct", "--engine", engine,
                 "--input", o.scan().toString(), "--output", dest.toString(), "--backend", o.backend(), "--conf", "job.progress=false"));
+        cmd.addAll(List.of("--output-format", format));
         if (o.center() != null) cmd.addAll(List.of("--center", o.center()));
         if (o.slices() != null) cmd.addAll(List.of("--slices", o.slices()));
         for (String c : o.conf()) cmd.addAll(List.of("--conf", c));
-        Path log = o.out().resolve(engine + ".log");
+        Path log = o.out().resolve(label + ".log");
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(3, TimeUnit.HOURS)) p.destroyForcibly();
         double wall = (System.nanoTime() - t0) / 1e9;
         if (p.exitValue() != 0) {
-            System.err.println(engine + ": exit " + p.exitValue() + "; log:\n" + Files.readString(log));
-            return new Run(engine, p.exitValue(), wall, Double.NaN, 0, 0, 0, 0, 0, Map.of(), "?");
+            System.err.println(label + ": exit " + p.exitValue() + "; log:\n" + Files.readString(log));
+            return new Run(label, p.exitValue(), wall, Double.NaN, 0, 0, 0, 0, 0, Map.of(), "?");
         }
         Map<String, Object> report = readJson(dest.resolve("report.json"));
         @SuppressWarnings("unchecked") Map<String, Object> t = (Map<String, Object>) report.get("timings");
@@ -143,7 +151,7 @@ public final class RealPathBench {
         long pixels = slices * projections * width;
         long updates = ((Number) t.get("voxelUpdates")).longValue();
         double job = ((Number) t.getOrDefault("jobSeconds", t.get("totalSeconds"))).doubleValue();
-        Run r = new Run(engine, 0, wall, job, slices, outBytes, inBytes, pixels, updates, t,
+        Run r = new Run(label, 0, wall, job, slices, outBytes, inBytes, pixels, updates, t,
                 be.get("id") + " " + be.get("variant") + " (" + slice.get("width") + "x" + slice.get("height") + ")");
         if (!o.keep()) deleteTree(dest);
         return r;
@@ -158,9 +166,18 @@ public final class RealPathBench {
         return new ObjectMapper().readValue(p.toFile(), LinkedHashMap.class);
     }
 
+    /** Bytes of the slices: the TIFFs, or the chunks of volume.zarr. */
     static long outputBytes(Path dir) throws IOException {
+        long n;
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.tif")).mapToLong(p -> p.toFile().length()).sum();
+            n = s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.tif"))
+                    .mapToLong(p -> p.toFile().length()).sum();
+        }
+        Path zarr = dir.resolve("volume.zarr");
+        if (!Files.isDirectory(zarr)) return n;
+        try (Stream<Path> s = Files.list(zarr)) {
+            return n + s.filter(p -> p.getFileName().toString().matches("\\d+\\.0\\.0"))
+                    .mapToLong(p -> p.toFile().length()).sum();
         }
     }
 

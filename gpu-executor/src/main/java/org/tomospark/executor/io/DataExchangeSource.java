@@ -81,16 +81,16 @@ public final class DataExchangeSource implements ProjectionSource {
         return new DataExchangeSource(name, hdf, ranges, options);
     }
 
-    private static URI uri(String name) {
+    static URI uri(String name) {
         return URI.create("file:///" + name.replaceAll("[^A-Za-z0-9._/-]", "_"));
     }
 
     /** jhdf's own channel: a FileChannel for a path; for other channels an adapter that reads one call at a time. */
-    private static RangeReader jhdfChannel(HdfFile hdf, String name) {
+    static RangeReader jhdfChannel(HdfFile hdf, String name) {
         return FileChannelRangeReader.over(hdf.getHdfBackingStorage().getFileChannel(), name);
     }
 
-    private static void closeQuietly(RangeReader ranges, RuntimeException cause) {
+    static void closeQuietly(RangeReader ranges, RuntimeException cause) {
         try {
             ranges.close();
         } catch (IOException e) {
@@ -104,7 +104,7 @@ public final class DataExchangeSource implements ProjectionSource {
      * failures of the container itself are reported as "not a readable HDF5 file"; a readable file with a bad
      * dataset gets that dataset's own error later.
      */
-    private static HdfFile openHdf(Supplier<HdfFile> opener, String name) {
+    static HdfFile openHdf(Supplier<HdfFile> opener, String name) {
         HdfFile hdf;
         try {
             hdf = opener.get();
@@ -182,12 +182,7 @@ public final class DataExchangeSource implements ProjectionSource {
     }
 
     private ScanMetadata.SampleType sampleType(Dataset ds, String path) {
-        Class<?> t = ds.getJavaType();
-        int bytes = ds.getDataType().getSize();
-        if ((t == int.class || t == short.class || t == char.class) && bytes == 2) return ScanMetadata.SampleType.UINT16;
-        if (t == float.class) return ScanMetadata.SampleType.FLOAT32;
-        throw new IllegalArgumentException(name + ": " + path + " has unsupported type " + t + " (" + bytes
-                + " bytes); expected uint16 or float32");
+        return HdfSampleTypes.of(ds, name, path);
     }
 
     private void checkFrames(Dataset ds, String path, int[] dataShape) {

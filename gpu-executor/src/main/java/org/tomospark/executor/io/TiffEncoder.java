@@ -5,7 +5,8 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Encodes one float32 grayscale image as a baseline little-endian TIFF, uncompressed, straight into one byte array: the
+ * Encodes one grayscale image as a baseline little-endian TIFF, uncompressed, of float32 samples or of the compact
+ * {@link SampleCoding}s (float16, uint16), straight into one byte array: the
  * pixels are copied once, in bulk, into their place in the file.
  *
  * <p>Layout: the 8-byte header, the image file directory (IFD) right after it, the values that do not fit in an IFD
@@ -17,8 +18,9 @@ import java.nio.charset.StandardCharsets;
  * <p>Tags, in the order written: ImageWidth (256), ImageLength (257), BitsPerSample (258) = 32, Compression (259) = 1
  * (none), PhotometricInterpretation (262) = 1 (BlackIsZero), ImageDescription (270, ASCII, NUL-terminated, only when given),
  * StripOffsets (273), SamplesPerPixel (277) = 1, RowsPerStrip (278), StripByteCounts (279), XResolution (282) and
- * YResolution (283) = 1/1, ResolutionUnit (296) = 1 (none), SampleFormat (339) = 3 (IEEE floating point). Float bits are
- * written as they are: NaN payloads, infinities and −0.0 survive.
+ * YResolution (283) = 1/1, ResolutionUnit (296) = 1 (none), SampleFormat (339) = 3 (IEEE floating point; 1 for uint16).
+ * BitsPerSample is 16 for the compact types. Float32 bits are written as they are: NaN payloads, infinities and −0.0
+ * survive.
  */
 public final class TiffEncoder {
     /** Target size of one strip of pixels. */
@@ -32,7 +34,12 @@ public final class TiffEncoder {
 
     /** Bytes of the file {@link #encodeInto} writes for this image. */
     public static int size(int width, int height, String description) {
-        return Layout.of(width, height, description).size;
+        return size(width, height, description, SampleCoding.FLOAT32);
+    }
+
+    /** Bytes of the file {@link #encodeInto} writes for this image in {@code coding}. */
+    public static int size(int width, int height, String description, SampleCoding coding) {
+        return Layout.of(width, height, description, coding).size;
     }
 
     public static byte[] encode(float[] pixels, int width, int height) {
@@ -41,7 +48,12 @@ public final class TiffEncoder {
 
     /** The TIFF file of {@code pixels} (row-major, {@code width × height}), with {@code description} (ASCII; null for none). */
     public static byte[] encode(float[] pixels, int width, int height, String description) {
-        Layout l = Layout.of(width, height, description);
+        return encode(pixels, width, height, description, SampleCoding.FLOAT32);
+    }
+
+    /** The TIFF file of {@code pixels} stored in {@code coding}. */
+    public static byte[] encode(float[] pixels, int width, int height, String description, SampleCoding coding) {
+        Layout l = Layout.of(width, height, description, coding);
         checkPixels(pixels, width, height);
         byte[] dst = new byte[l.size];
         l.write(pixels, dst);
@@ -53,7 +65,13 @@ public final class TiffEncoder {
      * (so a caller can reuse one buffer for many slices of one size); returns the file's length.
      */
     public static int encodeInto(float[] pixels, int width, int height, String description, byte[] dst) {
-        Layout l = Layout.of(width, height, description);
+        return encodeInto(pixels, width, height, description, SampleCoding.FLOAT32, dst);
+    }
+
+    /** As {@link #encodeInto(float[], int, int, String, byte[])}, the samples stored in {@code coding}. */
+    public static int encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding,
+                                 byte[] dst) {
+        Layout l = Layout.of(width, height, description, coding);
         checkPixels(pixels, width, height);
         if (dst.length < l.size)
             throw new IllegalArgumentException("buffer of " + dst.length + " bytes cannot hold a " + width + "x" + height
@@ -71,13 +89,17 @@ public final class TiffEncoder {
     private static final class Layout {
         final int width, height, rowsPerStrip, strips, entries;
         final byte[] description; // NUL-terminated, or null
+        final SampleCoding coding;
+        final int sampleBytes;
         final int stripOffsetsAt, byteCountsAt, resolutionAt, descriptionAt, pixelsAt, size;
 
-        private Layout(int width, int height, byte[] description) {
+        private Layout(int width, int height, byte[] description, SampleCoding coding) {
             this.width = width;
             this.height = height;
             this.description = description;
-            long rowBytes = 4L * width;
+            this.coding = coding;
+            this.sampleBytes = coding.type().bytes();
+            long rowBytes = (long) sampleBytes * width;
             this.rowsPerStrip = (int) Math.max(1, Math.min(height, STRIP_BYTES / rowBytes));
             this.strips = (height + rowsPerStrip - 1) / rowsPerStrip;
             this.entries = description == null ? 13 : 14;
@@ -95,13 +117,14 @@ public final class TiffEncoder {
             this.pixelsAt = (int) at;
             long total = at + rowBytes * height;
             if (total > Integer.MAX_VALUE - 8)
-                throw new IllegalArgumentException("a " + width + "x" + height + " float32 image is too large for one TIFF in memory");
+                throw new IllegalArgumentException("a " + width + "x" + height + " " + coding.type().id()
+                        + " image is too large for one TIFF in memory");
             this.size = (int) total;
         }
 
-        static Layout of(int width, int height, String description) {
+        static Layout of(int width, int height, String description, SampleCoding coding) {
             if (width <= 0 || height <= 0) throw new IllegalArgumentException("image size must be positive: " + width + "x" + height);
-            return new Layout(width, height, description == null ? null : asciiz(description));
+            return new Layout(width, height, description == null ? null : asciiz(description), coding);
         }
 
         private static byte[] asciiz(String s) {
@@ -116,11 +139,11 @@ public final class TiffEncoder {
             ByteBuffer b = ByteBuffer.wrap(dst).order(ByteOrder.LITTLE_ENDIAN);
             b.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(HEADER);
             b.putShort((short) entries);
-            long stripBytes = 4L * width * rowsPerStrip;
-            long lastStripBytes = 4L * width * (height - (long) (strips - 1) * rowsPerStrip);
+            long stripBytes = (long) sampleBytes * width * rowsPerStrip;
+            long lastStripBytes = (long) sampleBytes * width * (height - (long) (strips - 1) * rowsPerStrip);
             entry(b, 256, LONG, 1, width);
             entry(b, 257, LONG, 1, height);
-            entry(b, 258, SHORT, 1, 32);
+            entry(b, 258, SHORT, 1, 8 * sampleBytes);
             entry(b, 259, SHORT, 1, 1);
             entry(b, 262, SHORT, 1, 1);
             if (description != null) description(b);
@@ -131,7 +154,7 @@ public final class TiffEncoder {
             entry(b, 282, RATIONAL, 1, resolutionAt);
             entry(b, 283, RATIONAL, 1, resolutionAt + 8);
             entry(b, 296, SHORT, 1, 1);
-            entry(b, 339, SHORT, 1, 3);
+            entry(b, 339, SHORT, 1, coding.type().tiffSampleFormat());
             b.putInt(0); // no further IFD
             if (strips > 1) {
                 for (int s = 0; s < strips; s++) b.putInt(stripOffsetsAt + 4 * s, (int) (pixelsAt + s * stripBytes));
@@ -142,8 +165,8 @@ public final class TiffEncoder {
             if (description != null && description.length > 4) b.put(description);
             // the gap up to the pixels is zeroed (a reused buffer holds an earlier file there)
             while (b.position() < pixelsAt) b.put((byte) 0);
-            // one bulk copy of the float bits into the byte array, in little-endian order
-            b.asFloatBuffer().put(pixels);
+            // the samples into the byte array, in little-endian order (float32: one bulk copy of the bits)
+            coding.put(pixels, b);
         }
 
         /** The ImageDescription entry: up to 4 bytes (NUL included) are held in the entry itself, as TIFF requires. */

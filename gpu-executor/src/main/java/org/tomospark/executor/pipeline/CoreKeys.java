@@ -10,6 +10,10 @@ import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.geometry.SliceGrid;
+import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.OutputType;
+import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
@@ -30,6 +34,7 @@ public final class CoreKeys {
     private static final String PRE = "Preprocessing";
     private static final String BP = "Back-projection";
     private static final String WF = "Centre, corrections and binning";
+    private static final String OUT = "Output values";
 
     /** The value {@link #CENTER} parses "auto" to. */
     public static final double AUTO_CENTER = Double.NEGATIVE_INFINITY;
@@ -46,6 +51,31 @@ public final class CoreKeys {
             "Angle step in degrees, with angles.start.", "", -360, 360);
     public static final ConfigKey<Integer> SLICE_SIZE = ConfigKey.integer(GEO, "slice.size",
             "Edge of the square output slice in pixels; 0 means the detector width.", 0, 0, 1 << 16);
+    public static final ConfigKey<SliceGrid> SLICE_GRID = ConfigKey.choice(GEO, "slice.grid",
+            "Where the slice's pixels lie around the rotation axis. astra: the axis at pixel (N-1)/2, the middle of "
+                    + "the N-pixel slice, as ASTRA places it. skimage: at pixel N//2, as scikit-image's iradon does (and "
+                    + "the scripts that use it). For even N the two differ by half a pixel in x and in y; for odd N they "
+                    + "are the same. The centre of rotation (a detector column) means the same in both.",
+            "astra", SliceGrid::parse, "astra, skimage");
+    public static final ConfigKey<OutputFormat> OUTPUT_FORMAT = ConfigKey.choice(OUT, "output.format",
+            "Where the slices go: tiff (slice_NNNNN.tif, one per slice) or zarr (volume.zarr, a Zarr v2 array "
+                    + "[detector row][y][x] chunked one slice per chunk, uncompressed, that zarr-python, napari and "
+                    + "tensorstore open; rows not reconstructed read as the fill value). Both are committed slice by "
+                    + "slice the same way.", "tiff", OutputFormat::parse, "tiff, zarr");
+    public static final ConfigKey<OutputType> OUTPUT_TYPE = ConfigKey.choice(OUT, "output.type",
+            "Sample type of the slices: float32 (as computed), float16 (half precision, 11 significant bits), or "
+                    + "uint16 (counts of a linear scale over output.range: value = offset + count * scale; written into "
+                    + "each slice's ImageDescription, as ImageJ's calibration, and into manifest.json and report.json).",
+            "float32", OutputType::parse, "float32, float16, uint16");
+    public static final ConfigKey<double[]> OUTPUT_RANGE = ConfigKey.of(OUT, "output.range",
+            "uint16 output: MIN,MAX, the values stored as counts 0 and 65535 (values outside are clamped), or auto: "
+                    + "the output.percentiles of the middle slice, reconstructed before any slice is written.", "",
+            s -> s.isBlank() ? null : s.trim().equalsIgnoreCase("auto") ? new double[0] : parseValueRange(s), v -> true,
+            "empty, auto, or two numbers MIN,MAX with MIN < MAX");
+    public static final ConfigKey<double[]> OUTPUT_PERCENTILES = ConfigKey.of(OUT, "output.percentiles",
+            "uint16 output with output.range=auto: the percentiles LOW,HIGH of the middle slice's values that become "
+                    + "counts 0 and 65535.", "0.1,99.9", CoreKeys::parsePercentiles,
+            v -> v[0] >= 0 && v[0] < v[1] && v[1] <= 100, "LOW,HIGH with 0 <= LOW < HIGH <= 100");
     public static final ConfigKey<int[]> SLICE_ROI = ConfigKey.of(GEO, "slice.roi",
             "Region of interest COL,ROW,COLS,ROWS within the slice; empty for the whole slice. Only the ROI is computed.",
             "", s -> s.isBlank() ? null : parseInts(s, 4), v -> true, "empty or four integers COL,ROW,COLS,ROWS");
@@ -213,6 +243,40 @@ public final class CoreKeys {
         return new ValueUnit(kind, px);
     }
 
+    /** LOW,HIGH of output.percentiles. */
+    static double[] parsePercentiles(String s) {
+        String[] p = s.split(",");
+        if (p.length != 2) throw new IllegalArgumentException("expected LOW,HIGH");
+        return new double[]{ConfigKey.number(p[0].trim()), ConfigKey.number(p[1].trim())};
+    }
+
+    /** MIN,MAX of output.range. */
+    static double[] parseValueRange(String s) {
+        String[] p = s.split(",");
+        if (p.length != 2) throw new IllegalArgumentException("expected MIN,MAX");
+        double lo = ConfigKey.number(p[0].trim()), hi = ConfigKey.number(p[1].trim());
+        if (!(Double.isFinite(lo) && Double.isFinite(hi) && lo < hi))
+            throw new IllegalArgumentException("expected MIN,MAX with MIN < MAX, got '" + s + "'");
+        return new double[]{lo, hi};
+    }
+
+    /** The output's sample coding from output.type and output.range. */
+    static SampleCoding coding(Settings s) {
+        OutputType t = s.get(OUTPUT_TYPE);
+        double[] r = s.get(OUTPUT_RANGE);
+        return switch (t) {
+            case FLOAT32 -> SampleCoding.FLOAT32;
+            case FLOAT16 -> SampleCoding.FLOAT16;
+            case UINT16 -> {
+                if (r == null)
+                    throw new IllegalArgumentException("config key output.type=uint16 needs config key "
+                            + "output.range=MIN,MAX (the values stored as counts 0 and 65535) or output.range=auto");
+                double[] pct = s.get(OUTPUT_PERCENTILES);
+                yield r.length == 0 ? SampleCoding.fromPercentiles(pct[0], pct[1]) : SampleCoding.uint16(r[0], r[1]);
+            }
+        };
+    }
+
     static int[] parseInts(String s, int n) {
         String[] p = s.split(",");
         if (p.length != n) throw new IllegalArgumentException("expected " + n + " comma-separated integers");
@@ -248,6 +312,9 @@ public final class CoreKeys {
                 .center(s.get(CENTER) == AUTO_CENTER ? Double.NaN : s.get(CENTER))
                 .workflow(workflow(s))
                 .sliceSize(s.get(SLICE_SIZE))
+                .sliceGrid(s.get(SLICE_GRID))
+                .outputCoding(coding(s))
+                .outputFormat(s.get(OUTPUT_FORMAT))
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))

@@ -151,6 +151,16 @@ public final class Reconstruction {
             return with(CoreKeys.ANGLES_STEP.name(), WorkflowSettings.num(stepDeg));
         }
         public Builder sliceSize(int n) { return with(CoreKeys.SLICE_SIZE.name(), n); }
+        /** astra: the rotation axis at pixel (N-1)/2 of the slice (default); skimage: at N//2, as scikit-image. */
+        public Builder sliceGrid(String grid) { return with(CoreKeys.SLICE_GRID.name(), grid); }
+        /** tiff (one file per slice) or zarr (volume.zarr, one chunk per slice). */
+        public Builder outputFormat(String format) { return with(CoreKeys.OUTPUT_FORMAT.name(), format); }
+        /** float32, float16, or uint16 (with {@link #outputRange}). */
+        public Builder outputType(String type) { return with(CoreKeys.OUTPUT_TYPE.name(), type); }
+        /** uint16 output: the values stored as counts 0 and 65535. */
+        public Builder outputRange(double min, double max) {
+            return with(CoreKeys.OUTPUT_RANGE.name(), WorkflowSettings.num(min) + "," + WorkflowSettings.num(max));
+        }
         public Builder slicesPerPass(int k) { return with(CoreKeys.SLICES_PER_PASS.name(), k); }
         public Builder devices(String... addresses) { return with(SparkKeys.DEVICES.name(), String.join(",", addresses)); }
         /** How to read a TIFF stack or raw input (else the job.input.* keys). */

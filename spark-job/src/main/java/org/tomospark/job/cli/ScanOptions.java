@@ -61,6 +61,23 @@ public final class ScanOptions {
             description = "Region of interest within the slice; only it is computed.")
     String roi;
 
+    @Option(names = "--slice-grid", paramLabel = "GRID",
+            description = "astra (the axis at pixel (N-1)/2, default) or skimage (at N//2, as scikit-image's iradon).")
+    String sliceGrid;
+
+    @Option(names = "--output-format", paramLabel = "FORMAT",
+            description = "tiff (slice_NNNNN.tif, default) or zarr (volume.zarr, one chunk per slice).")
+    String outputFormat;
+
+    @Option(names = "--output-type", paramLabel = "TYPE",
+            description = "Slice samples: float32 (default), float16, or uint16 (with --output-range).")
+    String outputType;
+
+    @Option(names = "--output-range", paramLabel = "MIN,MAX",
+            description = "uint16 output: the values of counts 0 and 65535, or auto (output.percentiles of the middle "
+                    + "slice).")
+    String outputRange;
+
     @Option(names = "--filter", paramLabel = "WINDOW",
             description = "ramlak, shepp-logan, cosine, hamming, hann, parzen.")
     String filter;
@@ -108,6 +125,10 @@ public final class ScanOptions {
         if (halfAcquisition) s = WorkflowSettings.halfAcquisition(s, true);
         s = WorkflowSettings.binning(s, bin);
         s = set(s, CoreKeys.FILTER.name(), filter);
+        s = set(s, CoreKeys.SLICE_GRID.name(), sliceGrid);
+        s = set(s, CoreKeys.OUTPUT_FORMAT.name(), outputFormat);
+        s = set(s, CoreKeys.OUTPUT_TYPE.name(), outputType);
+        s = set(s, CoreKeys.OUTPUT_RANGE.name(), outputRange);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);
         s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);

@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import java.io.FileNotFoundException;
@@ -48,16 +49,33 @@ public final class OutputCommit {
     private final SliceWriter writer;
     private final Configuration conf;
     private final String uri;
+    private final SliceFiles files;
 
+    /** An output of TIFF slices. */
     public OutputCommit(String outputUri, Configuration conf) {
-        this(outputUri, conf, false);
+        this(outputUri, conf, SliceFiles.TIFF);
+    }
+
+    /** An output whose slices go to {@code files}. */
+    public OutputCommit(String outputUri, Configuration conf, SliceFiles files) {
+        this(outputUri, conf, false, files);
     }
 
     /** {@code viaHadoop}: local files through Hadoop's local file system too ({@link SliceWriter}), to compare the two ways. */
     OutputCommit(String outputUri, Configuration conf, boolean viaHadoop) {
+        this(outputUri, conf, viaHadoop, SliceFiles.TIFF);
+    }
+
+    private OutputCommit(String outputUri, Configuration conf, boolean viaHadoop, SliceFiles files) {
         this.uri = outputUri;
         this.conf = conf;
         this.writer = new SliceWriter(outputUri, conf, viaHadoop);
+        this.files = files;
+    }
+
+    /** Where the slices go and how they are encoded. */
+    public SliceFiles files() {
+        return files;
     }
 
     public Path dir() {
@@ -113,7 +131,7 @@ public final class OutputCommit {
 
     /** As {@link #commitSlice(int, byte[])}, with {@code sha} = {@link #checksum}{@code (tiff)} already computed. */
     Committed commitSlice(int row, byte[] tiff, String sha) {
-        writer.writeBytes(SliceWriter.sliceName(row), tiff);
+        writer.writeBytes(files.name(row), tiff);
         writer.writeBytes(markerName(row), (sha + " " + tiff.length + "\n").getBytes(StandardCharsets.US_ASCII));
         return new Committed(row, sha, tiff.length);
     }
@@ -138,6 +156,10 @@ public final class OutputCommit {
             boolean complete = fs.exists(new Path(d, SUCCESS));
             int slices = 0;
             for (FileStatus s : fs.listStatus(d)) if (SliceWriter.SLICE_NAME.matcher(s.getPath().getName()).matches()) slices++;
+            Path zarr = new Path(d, SliceFiles.ZARR_DIR);
+            if (fs.exists(zarr))
+                for (FileStatus s : fs.listStatus(zarr))
+                    if (SliceFiles.ZARR_CHUNK.matcher(s.getPath().getName()).matches()) slices++;
             int markers = 0;
             String sig = null;
             Object signed = null;
@@ -197,6 +219,7 @@ public final class OutputCommit {
             fs.delete(new Path(dir(), SUCCESS), false);
             for (String derived : DERIVED) fs.delete(new Path(dir(), derived), false);
             fs.mkdirs(new Path(dir(), COMMITTED));
+            if (files.format() == OutputFormat.ZARR) fs.mkdirs(new Path(dir(), SliceFiles.ZARR_DIR));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);
             run.put("signed", signed);
@@ -258,6 +281,7 @@ public final class OutputCommit {
             String n = s.getPath().getName();
             if (SliceWriter.SLICE_NAME.matcher(n).matches() || n.equals(COMMITTED) || n.equals(MANIFEST) || n.equals(SUCCESS)
                     || n.equals(REPORT) || n.equals(SliceWriter.TEMP_DIR) || n.equals("volume.raw") || n.equals("preview.png")
+                    || n.equals(SliceFiles.ZARR_DIR)
                     || n.matches("\\.slice_\\d+\\.tif\\.crc|\\.(manifest\\.json|report\\.json|volume\\.raw|preview\\.png|_SUCCESS)\\.crc"))
                 fs.delete(s.getPath(), true);
         }
@@ -282,7 +306,7 @@ public final class OutputCommit {
                 String[] parts = new String(readAll(fs, s.getPath()), StandardCharsets.US_ASCII).trim().split(" ");
                 // a damaged marker (not "sha256 length") is no proof of the slice: it is recomputed
                 if (parts.length != 2 || !parts[0].matches("[0-9a-f]{64}") || !parts[1].matches("\\d{1,18}")) continue;
-                Path slice = new Path(dir(), SliceWriter.sliceName(row));
+                Path slice = new Path(dir(), files.name(row));
                 byte[] b;
                 try {
                     b = readAll(fs, slice);

@@ -1,12 +1,14 @@
 package org.tomospark.job.io;
 
 import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.SampleCoding;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /**
- * volume.raw: every committed slice of [first, end) as float32 little-endian [slice][y][x], streamed from the slice
+ * volume.raw: every committed slice of [first, end) as float32 little-endian [slice][y][x] (the stored values, decoded
+ * from a compact output type), streamed from the slice
  * files one slice at a time (a 2048³ volume is 32 GiB) and renamed into place like every file of the output.
  */
 public final class RawVolume {
@@ -15,10 +17,10 @@ public final class RawVolume {
     private RawVolume() {
     }
 
-    public static void write(OutputCommit out, int first, int end) {
+    public static void write(OutputCommit out, int first, int end, int width, int height, SampleCoding coding) {
         out.writeFile(NAME, os -> {
             for (int r = first; r < end; r++) {
-                FloatTiff.Image img = FloatTiff.decode(out.read(SliceWriter.sliceName(r)));
+                FloatTiff.Image img = out.files().decode(out.read(out.files().name(r)), width, height, coding);
                 ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
                 bb.asFloatBuffer().put(img.pixels());
                 os.write(bb.array());

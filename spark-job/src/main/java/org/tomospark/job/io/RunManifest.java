@@ -2,6 +2,8 @@ package org.tomospark.job.io;
 
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 
 import java.time.Instant;
@@ -32,11 +34,13 @@ public final class RunManifest {
      * @param params    the parameters as run ({@link Json#describe}, centre resolved)
      * @param settings  the settings as given
      * @param rawVolume whether volume.raw was written
+     * @param coding    how the slices' values are stored
+     * @param files     the files the slices went to
      */
     public static Map<String, Object> build(String software, String engine, String signature, Map<String, Object> identity,
                                             Object inputOptions, Object params, Map<String, String> settings, ScanMetadata meta,
                                             ScanGeometry effective, SliceGeometry slice, Map<Integer, Slice> slices, boolean rawVolume,
-                                            Map<String, Object> report) {
+                                            SampleCoding coding, SliceFiles files, Map<String, Object> report) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("software", Map.of("name", "tomospark", "version", software, "engine", engine));
         m.put("created", Instant.now().toString());
@@ -47,14 +51,18 @@ public final class RunManifest {
         m.put("settings", settings);
         m.put("geometry", Map.of("angles", meta.numProjections(), "detectorRows", meta.rows(), "detectorWidth", meta.width(),
                 "center", effective.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
-        m.put("output", Map.of("format", "float32 TIFF, one per slice, named slice_NNNNN.tif by detector row",
+        String format = files.format() == OutputFormat.TIFF
+                ? coding.type().id() + " TIFF, one per slice, named slice_NNNNN.tif by detector row"
+                : coding.type().id() + " Zarr v2 array volume.zarr [row][y][x], one uncompressed chunk ROW.0.0 a slice";
+        m.put("output", Map.of("format", format,
+                "type", coding.describe(),
                 "rawVolume", rawVolume ? "volume.raw (float32 little-endian [slice][y][x])" : "none"));
         List<Map<String, Object>> list = new ArrayList<>();
         for (Map.Entry<Integer, Slice> e : slices.entrySet()) {
             Slice s = e.getValue();
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("row", e.getKey());
-            x.put("file", SliceWriter.sliceName(e.getKey()));
+            x.put("file", files.name(e.getKey()));
             x.put("sha256", s.committed().sha256());
             x.put("bytes", s.committed().bytes());
             x.put("reused", s.reused());

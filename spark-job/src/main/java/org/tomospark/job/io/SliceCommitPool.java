@@ -1,6 +1,7 @@
 package org.tomospark.job.io;
 
 import org.apache.spark.TaskContext;
+import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.TiffEncoder;
 
 import java.util.ArrayList;
@@ -59,6 +60,7 @@ public final class SliceCommitPool implements AutoCloseable {
 
     private final OutputCommit out;
     private final String description;
+    private final SampleCoding coding;
     private final IntConsumer beforeEachCommit;
     private final Consumer<float[]> afterEncode;
     private final int threads, queueSlices;
@@ -95,12 +97,19 @@ public final class SliceCommitPool implements AutoCloseable {
      */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit,
                            Consumer<float[]> afterEncode) {
+        this(out, threads, queueSlices, description, SampleCoding.FLOAT32, beforeEachCommit, afterEncode);
+    }
+
+    /** As above, the slices' samples stored in {@code coding}. */
+    public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, SampleCoding coding,
+                           IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
         if (threads < 1) throw new IllegalArgumentException("a slice commit pool needs at least one thread, not " + threads);
         if (queueSlices < 1) throw new IllegalArgumentException("a slice commit pool needs room for at least one waiting slice, not "
                 + queueSlices);
         TiffEncoder.size(1, 1, description); // refuses a description a TIFF cannot hold, before any slice
         this.out = out;
         this.description = description;
+        this.coding = coding;
         this.beforeEachCommit = beforeEachCommit;
         this.afterEncode = afterEncode;
         this.threads = threads;
@@ -253,9 +262,9 @@ public final class SliceCommitPool implements AutoCloseable {
             if (cancelled || failure.get() != null) continue;
             try {
                 long t0 = System.nanoTime();
-                int size = TiffEncoder.size(j.width(), j.height(), description);
+                int size = out.files().size(j.width(), j.height(), description, coding);
                 if (tiff.length != size) tiff = new byte[size];
-                TiffEncoder.encodeInto(j.pixels(), j.width(), j.height(), description, tiff);
+                out.files().encodeInto(j.pixels(), j.width(), j.height(), description, coding, tiff);
                 afterEncode.accept(j.pixels());
                 long t1 = System.nanoTime();
                 String sha = OutputCommit.checksum(tiff);

@@ -10,6 +10,7 @@ import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.OutputRange;
 import org.tomospark.executor.pipeline.CenterSweep;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.GroupPlanner;
@@ -162,7 +163,7 @@ public final class DirectEngine {
             long c0 = System.nanoTime();
             Workflow.CenterResolution cr = Workflow.resolveCenter(src, p);
             long centerNs = System.nanoTime() - c0;
-            ReconstructionParams rp = cr.params();
+            ReconstructionParams rp = OutputRange.resolve(src, cr.params());
             Workflow wf = new Workflow(rp.scanGeometry(meta), rp);
             int rb = p.workflow().binRows();
             int requestedRows = range[1] - range[0];
@@ -233,7 +234,7 @@ public final class DirectEngine {
         SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * queue);
         OutputLock lock = output.lock();
         try (SliceCommitPool pool = new SliceCommitPool(output.commit(), rp.backendOptions().effectiveThreads(), queue,
-                rp.workflow().sliceDescription(), row -> lock.ensureHeld(), buffers::give)) {
+                rp.sliceDescription(), rp.outputCoding(), row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here

@@ -1,8 +1,12 @@
 package org.tomospark.job.run;
 
+import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.OrthoPreview;
+import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.RunFailedException;
@@ -10,11 +14,12 @@ import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.RawVolume;
 import org.tomospark.job.io.RunManifest;
-import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.io.ZarrMetadata;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -77,17 +82,21 @@ public final class RunFinisher {
         OutputCommit out = output.commit();
         Map<Integer, RunManifest.Slice> slices = allSlices(run);
         output.lock().ensureHeld();
-        if (plan.rawVolume()) RawVolume.write(out, plan.first(), plan.end());
+        SliceGeometry sg = run.summary().slice();
+        if (plan.rawVolume())
+            RawVolume.write(out, plan.first(), plan.end(), sg.roiCols(), sg.roiRows(), req.params().outputCoding());
         if (run.preview() != null)
             cosmetic.run(PREVIEW, () -> writePreview(run, out));
         Map<String, Object> report = RunReport.build(req, run.summary(), plan.engine(), run.times());
+        if (req.params().outputFormat() == OutputFormat.ZARR) writeZarrMetadata(run, out, report);
         engine.addTo(report);
         cosmetic.addTo(report);
         output.lock().ensureHeld();
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(RunManifest.build(Version.get(), plan.engine(), output.signature(), output.identity(),
                 Json.describe(plan.inputOptions()), Json.describe(req.params()), req.settings().asMap(), run.meta(),
-                run.summary().scan(), run.summary().slice(), slices, plan.rawVolume(), report)));
+                run.summary().scan(), sg, slices, plan.rawVolume(), req.params().outputCoding(), out.files(),
+                report)));
         String summary = RunReport.summary(req, run.summary()) + engine.summaryLines(report) + filesLine(run.preview() != null);
         return new Finished(report, summary);
     }
@@ -110,16 +119,42 @@ public final class RunFinisher {
     private void writePreview(Computed run, OutputCommit out) {
         OrthoPreview preview = run.preview();
         RunOutput.Plan plan = output.plan();
-        for (int row : run.reused().keySet()) if (!run.computed().containsKey(row)) readBack(out, row, preview);
-        if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview);
+        SampleCoding coding = plan.request().params().outputCoding();
+        SliceGeometry sg = run.summary().slice();
+        for (int row : run.reused().keySet())
+            if (!run.computed().containsKey(row)) readBack(out, row, preview, sg, coding);
+        if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview, sg, coding);
         out.writeFile(PREVIEW, preview.png(RunReport.previewTitle(run.meta(), run.summary().scan().centerOfRotation())));
     }
 
-    private static void readBack(OutputCommit out, int row, OrthoPreview preview) {
-        String name = SliceWriter.sliceName(row);
+    /**
+     * The Zarr array's metadata: indexed by output slice (detector row, or row bin) over every row of the scan, so that
+     * runs over other row ranges fill the same array; the geometry, centre, unit and value scaling as attributes.
+     */
+    private void writeZarrMetadata(Computed run, OutputCommit out, Map<String, Object> report) {
+        RunOutput.Plan plan = output.plan();
+        ReconstructionParams p = plan.request().params();
+        SliceGeometry sg = run.summary().slice();
+        int slices = Math.max(plan.end(), run.meta().rows() / p.workflow().binRows());
+        Map<String, Object> attrs = new LinkedHashMap<>();
+        attrs.put("index", "z is the detector row (the row bin with row binning); slices not reconstructed hold the "
+                + "fill value");
+        attrs.put("reconstructedRows", List.of(plan.first(), plan.end()));
+        attrs.put("geometry", report.get("geometry"));
+        attrs.put("unit", report.get("unit"));
+        attrs.put("values", p.outputCoding().describe());
+        attrs.put("sliceGrid", p.sliceGrid().id());
+        attrs.put("software", "tomospark " + Version.get());
+        out.writeFile(ZarrMetadata.ZATTRS, ZarrMetadata.zattrs(attrs));
+        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(slices, sg.roiRows(), sg.roiCols(), p.outputCoding()));
+    }
+
+    private static void readBack(OutputCommit out, int row, OrthoPreview preview, SliceGeometry sg,
+                                 SampleCoding coding) {
+        String name = out.files().name(row);
         FloatTiff.Image img;
         try {
-            img = FloatTiff.decode(out.read(name));
+            img = out.files().decode(out.read(name), sg.roiCols(), sg.roiRows(), coding);
         } catch (IOException e) {
             throw new UncheckedIOException(out.dir() + "/" + name + ": cannot read the slice back for " + PREVIEW, e);
         }

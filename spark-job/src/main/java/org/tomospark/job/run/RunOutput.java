@@ -6,6 +6,7 @@ import org.tomospark.job.io.InputIdentity;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.SliceFiles;
 import org.tomospark.job.io.OutputLock;
 import org.tomospark.job.io.RawVolume;
 
@@ -69,7 +70,7 @@ public final class RunOutput implements AutoCloseable {
     public static RunOutput claim(Plan plan, String claimant, Configuration conf) {
         JobRequest req = plan.request();
         Map<String, Object> identity = InputIdentity.of(req.input(), plan.format(), plan.inputOptions(), conf);
-        OutputCommit out = new OutputCommit(req.output(), conf);
+        OutputCommit out = new OutputCommit(req.output(), conf, new SliceFiles(req.params().outputFormat()));
         Duration staleAfter = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
         OutputLock lock = out.claim(staleAfter, claimant + ", " + req.input());
         return new RunOutput(plan, out, lock, identity);

@@ -38,6 +38,8 @@ public final class RunReport {
                 List.of(s.slice().roiCol(), s.slice().roiRow(), s.slice().roiCols(), s.slice().roiRows())));
         m.put("geometry", geo);
         m.put("unit", req.params().workflow().unit().describe(req.params().workflow().binColumns()));
+        m.put("outputFormat", req.params().outputFormat().id());
+        m.put("outputType", req.params().outputCoding().describe());
         m.put("filter", Map.of("window", req.params().filter().window().id(), "cutoff", req.params().filter().cutoff(),
                 "padding", req.params().filter().padding().name().toLowerCase()));
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));

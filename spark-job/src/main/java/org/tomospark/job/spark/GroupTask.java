@@ -16,6 +16,7 @@ import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
 import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.SliceFiles;
 import org.tomospark.job.io.SliceCommitPool;
 import org.tomospark.job.io.ProjectionInputs;
 
@@ -61,12 +62,12 @@ public final class GroupTask {
         band = null; // the band can go before the slices are written
         long t2 = System.nanoTime();
         GroupResult res = p.result();
-        OutputCommit out = new OutputCommit(plan.output(), conf);
+        OutputCommit out = new OutputCommit(plan.output(), conf, new SliceFiles(plan.params().outputFormat()));
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         try (SliceCommitPool pool = new SliceCommitPool(out, plan.params().backendOptions().effectiveThreads(), res.slices().length,
-                plan.params().workflow().sliceDescription(), row -> {
+                plan.params().sliceDescription(), plan.params().outputCoding(), row -> {
         }, p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {
                 int index = res.firstRow() + i; // output slice index: detector row, or row bin

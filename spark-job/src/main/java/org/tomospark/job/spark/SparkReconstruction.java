@@ -24,6 +24,7 @@ import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.OutputRange;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
@@ -185,7 +186,7 @@ public final class SparkReconstruction {
             long c0 = System.nanoTime();
             Workflow.CenterResolution cr = Workflow.resolveCenter(src, params); // reads a few rows, only for centre auto
             long centerNs = System.nanoTime() - c0;
-            params = cr.params();
+            params = OutputRange.resolve(src, cr.params());
             ScanGeometry scan = params.scanGeometry(meta);
             Workflow wf = new Workflow(scan, params);
             SliceGeometry slice = params.sliceGeometry(wf.effective().detectorWidth());

@@ -65,6 +65,10 @@ class EveryOptionFromCliTest {
         option("engine", "spark", "--engine", "spark");
         option("overwrite", "true", "--overwrite");
         option("resume", "true", "--resume");
+        option("slice.grid", "skimage", "--slice-grid", "skimage");
+        option("output.format", "zarr", "--output-format", "zarr");
+        option("output.type", "uint16", "--output-type", "uint16");
+        option("output.range", "-0.5,2", "--output-range", "-0.5,2");
         // every other key through --conf
         conf("angles.start", "12.5");
         conf("angles.step", "0.25");
@@ -86,6 +90,7 @@ class EveryOptionFromCliTest {
         conf("stripe.snr", "2.5");
         conf("stripe.largeSize", "41");
         conf("output.unit", "metre");
+        conf("output.percentiles", "1,99");
         conf("cuda.chunkSlices", "16");
         conf("cuda.memoryFraction", "0.5");
         conf("cuda.autotune", "false");

@@ -1,0 +1,28 @@
+package org.tomospark.executor.pipeline;
+
+import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.SampleCoding;
+
+/**
+ * Finds a uint16 output's range from the data ({@code output.range=auto}), once, before any slice is written: the
+ * middle slice of the requested rows is reconstructed on the java backend, with every other parameter as the run
+ * has them (centre already resolved), and the coding takes its percentiles.
+ */
+public final class OutputRange {
+    private OutputRange() {
+    }
+
+    /** {@code p} with its output range found, or {@code p} itself if it needs none. */
+    public static ReconstructionParams resolve(ProjectionSource src, ReconstructionParams p) {
+        SampleCoding coding = p.outputCoding();
+        if (!coding.pending()) return p;
+        int[] range = p.rowRange(src.metadata());
+        int bin = p.workflow().binRows();
+        int row = (range[0] + range[1] - 1) / 2 / bin * bin;
+        float[][] slice = new float[1][];
+        ReconstructionParams one = p.toBuilder().backend("java").rows(row, Math.min(row + bin, src.metadata().rows()))
+                .groupRows(0).build();
+        VolumeReconstructor.run(src, one, (r, px, w, h) -> slice[0] = px.clone(), null, null);
+        return p.toBuilder().outputCoding(coding.resolved(slice[0])).build();
+    }
+}

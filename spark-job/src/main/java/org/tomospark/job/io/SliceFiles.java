@@ -1,0 +1,68 @@
+package org.tomospark.job.io;
+
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.io.SliceTiff;
+import org.tomospark.executor.io.TiffEncoder;
+
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.regex.Pattern;
+
+/**
+ * The file each slice goes to, by output format, and its bytes: a TIFF {@code slice_NNNNN.tif}, or the chunk
+ * {@code volume.zarr/ROW.0.0} of a Zarr v2 array chunked one slice per chunk, whose bytes are the slice's samples,
+ * little-endian, uncompressed (the array's metadata, {@link ZarrMetadata}, says so). Either is committed whole, under a
+ * temporary name and renamed into place, with its checksum marker, by {@link OutputCommit}.
+ *
+ * @param format the output format
+ */
+public record SliceFiles(OutputFormat format) implements Serializable {
+    public static final String ZARR_DIR = "volume.zarr";
+    public static final Pattern ZARR_CHUNK = Pattern.compile("(\\d+)\\.0\\.0");
+    public static final SliceFiles TIFF = new SliceFiles(OutputFormat.TIFF);
+
+    /** The slice's file, relative to the output directory. */
+    public String name(int row) {
+        return format == OutputFormat.TIFF ? SliceWriter.sliceName(row) : ZARR_DIR + "/" + row + ".0.0";
+    }
+
+    /** Bytes of one slice's file. */
+    public int size(int width, int height, String description, SampleCoding coding) {
+        if (format == OutputFormat.TIFF) return TiffEncoder.size(width, height, description, coding);
+        return chunkBytes(width, height, coding);
+    }
+
+    /** Writes one slice's file to the start of {@code dst} (at least {@link #size} bytes). */
+    public void encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding, byte[] dst) {
+        if (format == OutputFormat.TIFF) {
+            TiffEncoder.encodeInto(pixels, width, height, description, coding, dst);
+            return;
+        }
+        if (pixels.length != (long) width * height)
+            throw new IllegalArgumentException("slice holds " + pixels.length + " values, expected " + width + "x"
+                    + height);
+        coding.put(pixels, ByteBuffer.wrap(dst).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    /** A slice's values back from its file's bytes. */
+    public FloatTiff.Image decode(byte[] bytes, int width, int height, SampleCoding coding) throws IOException {
+        if (format == OutputFormat.TIFF) return SliceTiff.decode(bytes, coding);
+        if (bytes.length != chunkBytes(width, height, coding))
+            throw new IOException("a Zarr chunk of " + bytes.length + " bytes is not one " + width + "x" + height + " "
+                    + coding.type().id() + " slice");
+        return new FloatTiff.Image(width, height, coding.get(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN),
+                width * height));
+    }
+
+    /** Bytes of an uncompressed slice. */
+    private static int chunkBytes(int width, int height, SampleCoding coding) {
+        long n = (long) width * height * coding.type().bytes();
+        if (n > Integer.MAX_VALUE - 8)
+            throw new IllegalArgumentException("a " + width + "x" + height + " slice is too large for one chunk");
+        return (int) n;
+    }
+}

@@ -1,0 +1,94 @@
+package org.tomospark.job.spark;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.tomospark.job.cli.CliRun;
+import org.tomospark.job.io.Json;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * output.format=zarr: zarr-python and tifffile (check_zarr.py) find the Zarr array of a run equal, bit for bit, to the
+ * TIFF slices of the same run, with the fill value where no slice was reconstructed; --resume of a Zarr that a lost
+ * task or a damaged disk left incomplete redoes only the missing and damaged chunks.
+ */
+class ZarrOutputTest {
+    static String input() {
+        return TestScans.hdf5().toString();
+    }
+
+    static CliRun run(String engine, Path out, String... extra) {
+        List<String> a = new ArrayList<>(List.of("--input", input(), "--output", out.toString(), "--center", "47.5",
+                "--slices", "3:13"));
+        a.addAll(List.of(extra));
+        return FaultMatrixTest.cli(engine, a.toArray(String[]::new));
+    }
+
+    static String checkZarr(Path tiffs, Path zarr) throws Exception {
+        return PythonCheck.run("check_zarr.py", tiffs.toString(), zarr.toString());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"direct", "spark"})
+    void zarrPythonReadsTheTiffValues(String engine) throws Exception {
+        if (engine.equals("spark")) TestScans.spark();
+        Path base = TestScans.tmp("zarr-" + engine);
+        for (String type : new String[]{"float32", "uint16"}) {
+            for (String format : new String[]{"tiff", "zarr"}) {
+                CliRun r = run(engine, base.resolve(type + "-" + format), "--output-format", format, "--output-type",
+                        type,
+                        "--output-range", "-0.001,0.06");
+                assertEquals(0, r.code(), r.err());
+            }
+            String log = checkZarr(base.resolve(type + "-tiff"), base.resolve(type + "-zarr"));
+            assertTrue(log.startsWith("ok: 10 slices equal, 6 fill-value slices; shape (16, 96, 96), chunks (1, 96, "
+                    + "96)"),
+                    log);
+            assertTrue(TestScans.sliceFiles(base.resolve(type + "-zarr")).isEmpty(),
+                    "a Zarr output holds no TIFF slices");
+        }
+    }
+
+    @Test
+    void resumeRedoesOnlyMissingAndDamagedChunks() throws Exception {
+        Path base = TestScans.tmp("zarr-resume");
+        Path tiffs = base.resolve("tiff"), out = base.resolve("zarr");
+        assertEquals(0, run("direct", tiffs).code());
+        assertEquals(0, run("direct", out, "--output-format", "zarr").code());
+        Path chunks = out.resolve("volume.zarr");
+        // what a task lost mid-write leaves: a chunk renamed into place without its marker, a temporary chunk; and a
+        // chunk damaged on disk after its marker, and one missing
+        Files.delete(out.resolve("_committed/slice_00005.sha256"));
+        Files.createDirectories(out.resolve("_temporary/volume.zarr"));
+        Files.write(out.resolve("_temporary/volume.zarr/6.0.0.attempt.tmp"), new byte[100]);
+        byte[] damaged = Files.readAllBytes(chunks.resolve("8.0.0"));
+        damaged[1000] ^= 0x40;
+        Files.write(chunks.resolve("8.0.0"), damaged);
+        Files.delete(chunks.resolve("11.0.0"));
+        Files.delete(out.resolve("_SUCCESS"));
+        FileTime kept = FileTime.fromMillis(1_000_000_000_000L);
+        Files.setLastModifiedTime(chunks.resolve("3.0.0"), kept);
+
+        CliRun r = run("direct", out, "--output-format", "zarr", "--resume");
+        assertEquals(0, r.code(), r.err());
+        Map<String, Object> report = Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
+        assertEquals(Map.of("total", 10, "computed", 3, "skipped", 7), report.get("slices"),
+                "chunks 5, 8 and 11 redone");
+        assertEquals("zarr", report.get("outputFormat"));
+        assertEquals(kept, Files.getLastModifiedTime(chunks.resolve("3.0.0")), "an intact chunk is not rewritten");
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        assertFalse(Files.exists(out.resolve("_temporary/volume.zarr/6.0.0.attempt.tmp")),
+                "no temporary chunk is left");
+        checkZarr(tiffs, out);
+    }
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Checks a Zarr output against the TIFF output of the same run, with zarr-python (Debian's python3-zarr) and
+tifffile, readers independent of the project's.
+
+usage: check_zarr.py TIFF_DIR ZARR_OUTPUT_DIR
+
+Every slice_NNNNN.tif must equal, bit for bit, z = NNNNN of ZARR_OUTPUT_DIR/volume.zarr (float32; for float16 and
+uint16 Zarr arrays the TIFFs must be of the same type); the array's other slices must hold the fill value. Prints one
+line and exits 1 on the first difference.
+"""
+import glob
+import os
+import sys
+
+import numpy as np
+import tifffile
+import zarr
+
+
+def main(tiff_dir, zarr_out):
+    z = zarr.open(os.path.join(zarr_out, "volume.zarr"), mode="r")
+    rows = []
+    for p in sorted(glob.glob(os.path.join(tiff_dir, "slice_*.tif"))):
+        row = int(os.path.basename(p)[6:-4])
+        t = tifffile.imread(p)
+        a = z[row]
+        if a.dtype != t.dtype or a.shape != t.shape:
+            sys.exit(f"z={row}: {a.dtype} {a.shape} in the Zarr, {t.dtype} {t.shape} in the TIFF")
+        if a.tobytes() != t.tobytes():
+            sys.exit(f"z={row}: differs from {os.path.basename(p)} at {np.count_nonzero(a != t)} pixels")
+        rows.append(row)
+    if not rows:
+        sys.exit("no slices in " + tiff_dir)
+    others = [r for r in range(z.shape[0]) if r not in rows]
+    for r in others:
+        a = z[r]
+        if not (np.all(np.isnan(a)) if a.dtype.kind == "f" else np.all(a == z.fill_value)):
+            sys.exit(f"z={r} was not reconstructed but does not hold the fill value")
+    print(f"ok: {len(rows)} slices equal, {len(others)} fill-value slices; shape {z.shape}, chunks {z.chunks}, "
+          f"{z.dtype}; attrs {sorted(z.attrs.keys())}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2])
