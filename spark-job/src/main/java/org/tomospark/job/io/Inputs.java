@@ -64,7 +64,9 @@ public final class Inputs {
             FSDataInputStream in = fs.open(p);
             HadoopSeekableChannel ch = new HadoopSeekableChannel(in, st.getLen(), uri);
             try {
-                return DataExchangeSource.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri, options);
+                return DataExchangeSource.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri,
+                        new HadoopSourceFiles(fs, fs.makeQualified(p)),
+                        options);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
