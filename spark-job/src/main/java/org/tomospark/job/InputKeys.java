@@ -19,9 +19,13 @@ public final class InputKeys {
     }
 
     public static final ConfigKey<String> INPUT_FORMAT = ConfigKey.of(IN, "job.input.format",
-            "Input format: auto (by name: .h5/.hdf5/.nxs DataExchange, .raw/.bin raw binary; a directory is a TIFF stack), "
-                    + "hdf5, tiff, raw.",
-            "auto", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("auto|hdf5|tiff|raw"), "auto, hdf5, tiff, raw");
+            "Input format: auto (by name: .h5/.hdf5/.nxs HDF5, read as DataExchange if it has /exchange/data, else as "
+                    + "NXtomo if it has an NXentry with detector data and image_key; .raw/.bin raw binary; a directory "
+                    + "is a TIFF stack), hdf5 (DataExchange), nxtomo (NeXus: projections, flats and darks in one "
+                    + "detector dataset told apart by image_key 0/1/2, 3 left out; rotation_angle per frame), "
+                    + "tiff, raw.",
+            "auto", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("auto|hdf5|nxtomo|tiff|raw"),
+            "auto, hdf5, nxtomo, tiff, raw");
     public static final ConfigKey<String> TIFF_PROJECTIONS = ConfigKey.string(IN, "job.input.tiff.projections",
             "TIFF stack: glob of the projection files in the input directory, one projection per file, ordered by name.",
             "proj_*.tif");

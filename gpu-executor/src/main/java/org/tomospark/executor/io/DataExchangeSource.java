@@ -106,11 +106,11 @@ public final class DataExchangeSource implements ProjectionSource {
     }
 
     /** jhdf's own channel: a FileChannel for a path; for other channels an adapter that reads one call at a time. */
-    private static RangeReader jhdfChannel(HdfFile hdf, String name) {
+    static RangeReader jhdfChannel(HdfFile hdf, String name) {
         return FileChannelRangeReader.over(hdf.getHdfBackingStorage().getFileChannel(), name);
     }
 
-    private static void closeQuietly(Closeable ranges, RuntimeException cause) {
+    static void closeQuietly(Closeable ranges, RuntimeException cause) {
         try {
             ranges.close();
         } catch (IOException e) {

@@ -15,29 +15,40 @@ final class HyperslabBandReader implements BandReader {
     private final Dataset ds;
     private final String file, path;
     private final ScanMetadata.SampleType type;
+    private final int firstFrame, frameCount;
 
     /** @param file and {@code path} name the dataset in errors */
     HyperslabBandReader(Dataset ds, String file, String path, ScanMetadata.SampleType type) {
+        this(ds, file, path, type, 0, ds.getDimensions()[0]);
+    }
+
+    /** Reads only frames [firstFrame, firstFrame + frameCount) of the dataset. */
+    HyperslabBandReader(Dataset ds, String file, String path, ScanMetadata.SampleType type, int firstFrame,
+                        int frameCount) {
         this.ds = ds;
         this.file = file;
         this.path = path;
         this.type = type;
+        this.firstFrame = firstFrame;
+        this.frameCount = frameCount;
     }
 
     @Override
     public RawStack read(int rowStart, int rows) {
         int[] d = ds.getDimensions();
-        int n = RawStack.samples(d[0], rows, d[2], file + ":" + path);  // before jhdf allocates the band
+        int n = RawStack.samples(frameCount, rows, d[2], file + ":" + path);  // before jhdf allocates the band
         // jhdf slices no compact dataset; one is at most 64 KiB, so it is read whole and its rows taken
         boolean whole = ds.getDataLayout() == DataLayout.COMPACT;
-        Object o = whole ? ds.getData() : ds.getData(new long[]{0, rowStart, 0}, new int[]{d[0], rows, d[2]});
+        Object o = whole ? ds.getData()
+                : ds.getData(new long[]{firstFrame, rowStart, 0}, new int[]{frameCount, rows, d[2]});
         int first = whole ? rowStart : 0;
-        int frames = d[0], w = d[2];
+        int skip = whole ? firstFrame : 0;
+        int frames = frameCount, w = d[2];
         if (type == ScanMetadata.SampleType.UINT16) {
             short[] out = new short[n];
             int i = 0;
             for (int f = 0; f < frames; f++) {
-                Object plane = Array.get(o, f);
+                Object plane = Array.get(o, skip + f);
                 for (int r = 0; r < rows; r++) {
                     Object row = Array.get(plane, first + r);
                     if (row instanceof int[] ir) for (int c = 0; c < w; c++) out[i++] = (short) ir[c];
@@ -51,7 +62,7 @@ final class HyperslabBandReader implements BandReader {
         float[] out = new float[n];
         int i = 0;
         for (int f = 0; f < frames; f++) {
-            float[][] plane = (float[][]) Array.get(o, f);
+            float[][] plane = (float[][]) Array.get(o, skip + f);
             for (int r = 0; r < rows; r++) {
                 System.arraycopy(plane[first + r], 0, out, i, w);
                 i += w;

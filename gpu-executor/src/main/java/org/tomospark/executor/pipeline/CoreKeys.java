@@ -10,6 +10,7 @@ import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
@@ -45,6 +46,12 @@ public final class CoreKeys {
             "Angle step in degrees, with angles.start.", "", -360, 360);
     public static final ConfigKey<Integer> SLICE_SIZE = ConfigKey.integer(GEO, "slice.size",
             "Edge of the square output slice in pixels; 0 means the detector width.", 0, 0, 1 << 16);
+    public static final ConfigKey<SliceGrid> SLICE_GRID = ConfigKey.choice(GEO, "slice.grid",
+            "Where the slice's pixels lie around the rotation axis. astra: the axis at pixel (N-1)/2, the middle of "
+                    + "the N-pixel slice, as ASTRA places it. skimage: at pixel N//2, as scikit-image's iradon does (and "
+                    + "the scripts that use it). For even N the two differ by half a pixel in x and in y; for odd N they "
+                    + "are the same. The centre of rotation (a detector column) means the same in both.",
+            "astra", SliceGrid::parse, "astra, skimage");
     public static final ConfigKey<int[]> SLICE_ROI = ConfigKey.of(GEO, "slice.roi",
             "Region of interest COL,ROW,COLS,ROWS within the slice; empty for the whole slice. Only the ROI is computed.",
             "", s -> s.isBlank() ? null : parseInts(s, 4), v -> true, "empty or four integers COL,ROW,COLS,ROWS");
@@ -246,6 +253,7 @@ public final class CoreKeys {
                 .center(s.get(CENTER) == AUTO_CENTER ? Double.NaN : s.get(CENTER))
                 .workflow(workflow(s))
                 .sliceSize(s.get(SLICE_SIZE))
+                .sliceGrid(s.get(SLICE_GRID))
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))

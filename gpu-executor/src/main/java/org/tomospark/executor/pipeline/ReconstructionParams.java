@@ -5,6 +5,7 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.Preprocessor;
 
@@ -31,11 +32,23 @@ import java.io.Serializable;
  * @param transmissionFloor transmissions below this are clamped before −log
  * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
  * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning (issue 5)
+ * @param sliceGrid        where the slice's pixels lie around the rotation axis
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
-                                   float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) implements Serializable {
+                                   float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
+                                   SliceGrid sliceGrid) implements Serializable {
+
+    /** The parameters on the {@link SliceGrid#ASTRA} grid. */
+    public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
+                                double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
+                                int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
+                                float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
+        this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
+                rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
+                SliceGrid.ASTRA);
+    }
 
     /** The parameters without workflow options (as before issue 5). */
     public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
@@ -51,6 +64,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (backendOptions == null) backendOptions = BackendOptions.defaults();
         if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
         if (workflow == null) workflow = WorkflowParams.NONE;
+        if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -86,6 +100,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.transmissionFloor = transmissionFloor;
         b.maxRepairFraction = maxRepairFraction;
         b.workflow = workflow;
+        b.sliceGrid = sliceGrid;
         return b;
     }
 
@@ -121,7 +136,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
     /** The output grid for a detector (after binning/stitching) {@code detectorWidth} wide. */
     public SliceGeometry sliceGeometry(int detectorWidth) {
         int n = sliceSize == 0 ? detectorWidth : sliceSize;
-        SliceGeometry g = SliceGeometry.square(n);
+        SliceGeometry g = SliceGeometry.square(n).withGrid(sliceGrid);
         return roi == null ? g : g.withRoi(roi[0], roi[1], roi[2], roi[3]);
     }
 
@@ -150,6 +165,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private float transmissionFloor = 1e-6f;
         private double maxRepairFraction = 0.05;
         private WorkflowParams workflow = WorkflowParams.NONE;
+        private SliceGrid sliceGrid = SliceGrid.ASTRA;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -166,11 +182,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder transmissionFloor(float f) { this.transmissionFloor = f; return this; }
         public Builder maxRepairFraction(double f) { this.maxRepairFraction = f; return this; }
         public Builder workflow(WorkflowParams w) { this.workflow = w; return this; }
+        public Builder sliceGrid(SliceGrid g) { this.sliceGrid = g; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow);
+                    maxRepairFraction, workflow, sliceGrid);
         }
     }
 }

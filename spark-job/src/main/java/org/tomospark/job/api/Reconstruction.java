@@ -143,6 +143,8 @@ public final class Reconstruction {
             return with(CoreKeys.ANGLES_STEP.name(), WorkflowSettings.num(stepDeg));
         }
         public Builder sliceSize(int n) { return with(CoreKeys.SLICE_SIZE.name(), n); }
+        /** astra: the rotation axis at pixel (N-1)/2 of the slice (default); skimage: at N//2, as scikit-image. */
+        public Builder sliceGrid(String grid) { return with(CoreKeys.SLICE_GRID.name(), grid); }
         public Builder slicesPerPass(int k) { return with(CoreKeys.SLICES_PER_PASS.name(), k); }
         public Builder devices(String... addresses) { return with(SparkKeys.DEVICES.name(), String.join(",", addresses)); }
         /** How to read a TIFF stack or raw input (else the job.input.* keys). */

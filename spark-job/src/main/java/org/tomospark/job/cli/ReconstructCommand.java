@@ -75,6 +75,10 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--roi", paramLabel = "COL,ROW,COLS,ROWS", description = "Region of interest within the slice; only it is computed.")
     String roi;
 
+    @Option(names = "--slice-grid", paramLabel = "GRID",
+            description = "astra (the axis at pixel (N-1)/2, default) or skimage (at N//2, as scikit-image's iradon).")
+    String sliceGrid;
+
     @Option(names = "--filter", paramLabel = "WINDOW", description = "ramlak, shepp-logan, cosine, hamming, hann, parzen.")
     String filter;
 
@@ -154,6 +158,7 @@ public final class ReconstructCommand implements Callable<Integer> {
         if (halfAcquisition) s = WorkflowSettings.halfAcquisition(s, true);
         s = WorkflowSettings.binning(s, bin);
         s = set(s, CoreKeys.FILTER.name(), filter);
+        s = set(s, CoreKeys.SLICE_GRID.name(), sliceGrid);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);
         s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);

@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * How to read an input that is not self-describing (config keys {@code job.input.*}).
  *
- * @param format          auto (by name: .h5/.hdf5/.nxs HDF5, .raw/.bin raw, a directory a TIFF stack), hdf5, tiff, raw
+ * @param format          auto (by name: .h5/.hdf5/.nxs HDF5, DataExchange or NXtomo by content, .raw/.bin raw, a
+ *                        directory a TIFF stack), hdf5 (DataExchange), nxtomo, tiff, raw
  * @param tiffProjections glob of projection files inside the TIFF directory
  * @param tiffFlats       glob of flat files (empty for none)
  * @param tiffDarks       glob of dark files (empty for none)
@@ -25,8 +26,9 @@ public record InputOptions(String format, String tiffProjections, String tiffFla
 
     public InputOptions {
         format = format == null || format.isBlank() ? "auto" : format.trim().toLowerCase(Locale.ROOT);
-        if (!format.matches("auto|hdf5|tiff|raw"))
-            throw new IllegalArgumentException("config key job.input.format: expected auto, hdf5, tiff or raw, got '" + format + "'");
+        if (!format.matches("auto|hdf5|nxtomo|tiff|raw"))
+            throw new IllegalArgumentException("config key job.input.format: expected auto, hdf5, nxtomo, tiff or raw, "
+                    + "got '" + format + "'");
         tiffProjections = tiffProjections == null ? "proj_*.tif" : tiffProjections;
         tiffFlats = tiffFlats == null ? "flat_*.tif" : tiffFlats;
         tiffDarks = tiffDarks == null ? "dark_*.tif" : tiffDarks;

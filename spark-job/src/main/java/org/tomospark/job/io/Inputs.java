@@ -6,12 +6,16 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.io.DataExchangeSource;
+import org.tomospark.executor.io.NxTomoSource;
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.RangeReader;
 import org.tomospark.executor.io.ReadOptions;
+import org.tomospark.executor.io.SourceFiles;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.SeekableByteChannel;
 
 /** Opens scans through the Hadoop FileSystem API, so hdfs:// and file:// read the same way. */
 public final class Inputs {
@@ -48,6 +52,38 @@ public final class Inputs {
      * reader for the bands' positioned reads on {@code options.threads()} threads.
      */
     public static ProjectionSource openHdf5(String uri, Configuration conf, ReadOptions options) {
+        return openHdf(uri, conf, options, DataExchangeSource::open);
+    }
+
+    /** Opens an NXtomo (NeXus) file the same way: jhdf's metadata reads on a stream, bands by positioned reads. */
+    public static ProjectionSource openNxTomo(String uri, Configuration conf, ReadOptions options) {
+        return openHdf(uri, conf, options, NxTomoSource::open);
+    }
+
+    /** Whether an HDF5 file is an NXtomo scan rather than DataExchange (reads only its metadata). */
+    public static boolean isNxTomo(String uri, Configuration conf) {
+        Path p = path(uri);
+        try {
+            FileSystem fs = p.getFileSystem(conf);
+            long length = fs.getFileStatus(p).getLen();
+            try (HadoopSeekableChannel ch = new HadoopSeekableChannel(fs.open(p), length, uri)) {
+                return NxTomoSource.isNxTomo(ch, uri);
+            }
+        } catch (FileNotFoundException e) {
+            throw new IllegalArgumentException(uri + ": input not found", e);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(uri + ": cannot read input (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Makes a source of one HDF5 layout from the file's metadata channel and its positioned reads. */
+    @FunctionalInterface
+    interface HdfOpener {
+        ProjectionSource open(SeekableByteChannel channel, RangeReader ranges, String name, SourceFiles sources,
+                              ReadOptions options);
+    }
+
+    private static ProjectionSource openHdf(String uri, Configuration conf, ReadOptions options, HdfOpener opener) {
         Path p = path(uri);
         FileSystem fs;
         FileStatus st;
@@ -59,14 +95,13 @@ public final class Inputs {
         } catch (IOException e) {
             throw new IllegalArgumentException(uri + ": cannot read input (" + e.getMessage() + ")", e);
         }
-        if (st.isDirectory()) throw new IllegalArgumentException(uri + ": is a directory, expected a DataExchange .h5 file");
+        if (st.isDirectory()) throw new IllegalArgumentException(uri + ": is a directory, expected an HDF5 file");
         try {
             FSDataInputStream in = fs.open(p);
             HadoopSeekableChannel ch = new HadoopSeekableChannel(in, st.getLen(), uri);
             try {
-                return DataExchangeSource.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri,
-                        new HadoopSourceFiles(fs, fs.makeQualified(p)),
-                        options);
+                return opener.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri,
+                        new HadoopSourceFiles(fs, fs.makeQualified(p)), options);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;

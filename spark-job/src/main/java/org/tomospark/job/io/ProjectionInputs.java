@@ -10,7 +10,8 @@ import java.io.IOException;
 import java.util.Locale;
 
 /**
- * Opens any supported input through the Hadoop FileSystem API: DataExchange HDF5 ({@link Inputs#openHdf5}),
+ * Opens any supported input through the Hadoop FileSystem API: DataExchange HDF5 ({@link Inputs#openHdf5}), NXtomo
+ * ({@link Inputs#openNxTomo}),
  * a TIFF stack directory or a raw binary file, chosen by {@code job.input.format} or, with {@code auto}, by
  * the name (a directory is a TIFF stack).
  */
@@ -21,7 +22,7 @@ public final class ProjectionInputs {
     public static String resolveFormat(String uri, InputOptions o, Configuration conf) {
         if (!o.format().equals("auto")) return o.format();
         String lower = uri.toLowerCase(Locale.ROOT);
-        if (lower.matches(".*\\.(h5|hdf5|hdf|nxs|dxf)$")) return "hdf5";
+        if (lower.matches(".*\\.(h5|hdf5|hdf|nxs|nx|dxf)$")) return Inputs.isNxTomo(uri, conf) ? "nxtomo" : "hdf5";
         if (lower.matches(".*\\.(raw|bin|dat)$")) return "raw";
         Path p = Inputs.path(uri);
         try {
@@ -32,8 +33,8 @@ public final class ProjectionInputs {
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException(uri + ": cannot read input (" + e.getMessage() + ")", e);
         }
-        throw new IllegalArgumentException(uri + ": unknown input format; expected a DataExchange HDF5 file (.h5), a TIFF stack "
-                + "directory or a raw file (.raw), or set job.input.format");
+        throw new IllegalArgumentException(uri + ": unknown input format; expected a DataExchange or NXtomo HDF5 file "
+                + "(.h5, .nxs), a TIFF stack directory or a raw file (.raw), or set job.input.format");
     }
 
     /** Opens on the driver: checks everything that can be checked from headers. */
@@ -45,6 +46,7 @@ public final class ProjectionInputs {
     public static ProjectionSource open(String uri, InputOptions o, Configuration conf, ReadOptions read) {
         return switch (resolveFormat(uri, o, conf)) {
             case "hdf5" -> Inputs.openHdf5(uri, conf, read);
+            case "nxtomo" -> Inputs.openNxTomo(uri, conf, read);
             case "tiff" -> TiffStackSource.open(uri, o, conf);
             case "raw" -> RawBinarySource.open(uri, o, conf, read);
             default -> throw new IllegalStateException();
@@ -60,6 +62,7 @@ public final class ProjectionInputs {
     public static ProjectionSource reopen(String uri, String format, InputOptions o, Configuration conf, ReadOptions read) {
         return switch (format) {
             case "hdf5" -> Inputs.openHdf5(uri, conf, read);
+            case "nxtomo" -> Inputs.openNxTomo(uri, conf, read);
             case "tiff" -> TiffStackSource.reopen(uri, o, conf);
             case "raw" -> RawBinarySource.open(uri, o, conf, read);
             default -> throw new IllegalArgumentException("unknown input format " + format);
