@@ -15,7 +15,8 @@ reconstruction takes: projections 4000 + f mod 3000, flats 8000 + f mod 3000, da
   blosc_blosclz (Blosc, 32001), zstd (32015: the chunks compressed by the zstd command, written as they are),
   bzip2 (307, a filter tomospark does not decode)
   vds: /exchange/data a virtual dataset over vds_src/segment_{0..3}.h5 (45 projections each, chunked per frame, gzip)
-  vds_latest: the same written with libver='latest' (new-style groups, version-2 object headers)
+  vds_latest: the same written with libver='latest' (new-style groups, version-2 object headers), with 12 more
+              small datasets in /exchange, so that its links are kept in dense storage (a fractal heap)
   vds_mixed: rows 0..3 from vds_mixed_src/top.h5, rows 4..6 from every other row of vds_mixed_src/bottom.h5, even
              frames and odd frames from different files, row 7 unmapped (fill value 77)
   vds_missing: like vds, over vds_missing_src/, whose segment_2.h5 is then deleted
@@ -43,9 +44,11 @@ def scan(kind="u16"):
             "data_dark": frames(2000, 2, 100, 300, kind)}
 
 
-def write(path, libver="earliest", data_options=None, data_writer=None, kind="u16"):
+def write(path, libver="earliest", data_options=None, data_writer=None, kind="u16", extra=0):
     with h5py.File(path, "w", libver=libver) as f:
         ex = f.create_group("exchange")
+        for i in range(extra):
+            ex[f"extra_{i}"] = np.arange(i + 1)
         for name, values in scan(kind).items():
             if name == "data" and data_writer is not None:
                 data_writer(f, ex, values)
@@ -133,7 +136,7 @@ def main(out):
     write("zstd.h5", data_writer=zstd_chunks)
     write("bzip2.h5", data_options=dict(c, compression=307))
     write("vds.h5", data_writer=virtual(segments(out, "vds_src")))
-    write("vds_latest.h5", libver="latest", data_writer=virtual(segments(out, "vds_latest_src", "latest")))
+    write("vds_latest.h5", libver="latest", data_writer=virtual(segments(out, "vds_latest_src", "latest")), extra=12)
     write("vds_mixed.h5", data_writer=virtual(mixed(out), fill=77))
     write("vds_missing.h5", data_writer=virtual(segments(out, "vds_missing_src")))
     os.remove("vds_missing_src/segment_2.h5")
