@@ -9,7 +9,9 @@ Every scan is /exchange/data [180 angles, 8 rows, 256 columns] uint16, 4 flats, 
 samples of layouts.py's formula f = (p * 7919 + r * 104729 + c * 31 + 12345) mod 65536, moved into a range a
 reconstruction takes: projections 4000 + f mod 3000, flats 8000 + f mod 3000, darks 100 + f mod 300. Files:
   contiguous, chunk_frame (1 x 8 x 256), chunk_rows (180 x 1 x 256)
-  gzip, shuffle_gzip, lzf, lz4 (32004), bitshuffle_lz4 (32008), chunked 4 x 8 x 256
+  gzip, shuffle_gzip, lzf, lz4 (32004), bitshuffle_lz4 (32008), chunked 4 x 8 x 256; bitshuffle_none, and
+  bitshuffle_lz4_odd chunked 3 x 7 x 100 (a last block shorter than the others, and elements
+  past the last multiple of 8 that are stored as they are)
   external_link: /exchange/data is an external link to contiguous.h5
   blosc_lz4_shuffle, blosc_zstd_bitshuffle, blosc_lz4_bitshuffle, blosc_zlib_noshuffle, blosc_zstd_shuffle_f32,
   blosc_blosclz (Blosc, 32001), zstd (32015: the chunks compressed by the zstd command, written as they are),
@@ -124,6 +126,8 @@ def main(out):
     write("lzf.h5", data_options=dict(c, compression="lzf"))
     write("lz4.h5", data_options=dict(c, **hdf5plugin.LZ4()))
     write("bitshuffle_lz4.h5", data_options=dict(c, **hdf5plugin.Bitshuffle(cname="lz4")))
+    write("bitshuffle_none.h5", data_options=dict(c, **hdf5plugin.Bitshuffle(cname="none")))
+    write("bitshuffle_lz4_odd.h5", data_options=dict(chunks=(3, 7, 100), **hdf5plugin.Bitshuffle(cname="lz4")))
     write("external_link.h5", data_writer=lambda f, ex, v: ex.__setitem__("data", h5py.ExternalLink("contiguous.h5",
                                                                                                    "/exchange/data")))
     blosc = hdf5plugin.Blosc

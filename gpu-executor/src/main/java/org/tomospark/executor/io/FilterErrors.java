@@ -34,7 +34,8 @@ final class FilterErrors {
                 + " is compressed with an HDF5 filter that tomospark"
                 + " cannot decode (" + cause.getMessage() + "; its filters: " + pipeline
                 + "). tomospark decodes gzip, shuffle,"
-                + " Fletcher-32, LZF, LZ4 (32004), bitshuffle (32008), Blosc (32001: LZ4, Zstd, zlib) and Zstd (32015);"
+                + " Fletcher-32, LZF, LZ4 (32004), bitshuffle (32008: LZ4, Zstd),"
+                + " Blosc (32001: LZ4, Zstd, zlib) and Zstd (32015);"
                 + " repack it with one of them, e.g. h5repack -f " + path + ":GZIP=4 in.h5 out.h5", cause);
     }
 

@@ -8,6 +8,7 @@ import io.jhdf.filter.PipelineFilterWithData;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.FixedPoint;
 import io.jhdf.object.datatype.FloatingPoint;
+import org.tomospark.executor.io.filter.BitshuffleFilter;
 import org.tomospark.executor.io.filter.BloscFilter;
 import org.tomospark.executor.io.filter.ZstdFilter;
 
@@ -31,7 +32,7 @@ final class HdfBandReaders {
             FLETCHER32,
             32000,  // LZF
             32004,  // LZ4
-            32008,  // bitshuffle
+            BitshuffleFilter.ID,
             BloscFilter.ID,
             ZstdFilter.ID);
 

@@ -19,10 +19,9 @@ public final class FacilityScans {
     public static final int FILL = 77;
     /** Layouts that read exactly as the contiguous file. */
     public static final List<String> READABLE = List.of("contiguous", "chunk_frame", "chunk_rows", "gzip",
-            "shuffle_gzip", "lzf",
-            "lz4", "bitshuffle_lz4", "external_link", "blosc_lz4_shuffle", "blosc_zstd_bitshuffle",
-            "blosc_lz4_bitshuffle",
-            "blosc_zlib_noshuffle", "zstd", "vds", "vds_latest");
+            "shuffle_gzip", "lzf", "lz4", "bitshuffle_lz4", "bitshuffle_none", "bitshuffle_lz4_odd", "external_link",
+            "blosc_lz4_shuffle", "blosc_zstd_bitshuffle", "blosc_lz4_bitshuffle", "blosc_zlib_noshuffle", "zstd", "vds",
+            "vds_latest");
 
     private FacilityScans() {
     }
