@@ -7,24 +7,15 @@ usage: bench_scan.py OUT.h5 ANGLES ROWS COLUMNS [LAYOUT]
 chunked one projection per chunk (as many beamlines write) and compressed: gzip (level 1), bitshuffle-lz4 (filter
 32008) or blosc-zstd (Blosc 32001 with Zstd level 5 and bit shuffle; both from python3-hdf5plugin).
 """
+import os
 import sys
 
 import h5py
 import numpy as np
 
-
-def options(layout, rows, cols):
-    if layout == "contiguous":
-        return {}
-    chunk = dict(chunks=(1, rows, cols))
-    if layout == "gzip":
-        return dict(chunk, compression="gzip", compression_opts=1)
-    import hdf5plugin
-    if layout == "bitshuffle-lz4":
-        return dict(chunk, **hdf5plugin.Bitshuffle(cname="lz4"))
-    if layout == "blosc-zstd":
-        return dict(chunk, **hdf5plugin.Blosc(cname="zstd", clevel=5, shuffle=hdf5plugin.Blosc.BITSHUFFLE))
-    raise SystemExit("unknown layout " + layout)
+# the layouts are benchmarks/make_scan.py's, so that both benchmarks compress alike
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "..", "benchmarks"))
+from make_scan import layout_options  # noqa: E402
 
 
 def main(out, angles, rows, cols, layout="contiguous"):
@@ -35,7 +26,7 @@ def main(out, angles, rows, cols, layout="contiguous"):
         ex.create_dataset("data_white", data=np.full((4, rows, cols), 3000, np.uint16))
         ex.create_dataset("data_dark", data=np.full((2, rows, cols), 100, np.uint16))
         ex["theta"] = np.linspace(0.0, 180.0, angles, endpoint=False)
-        d = ex.create_dataset("data", shape=(angles, rows, cols), dtype=np.uint16, **options(layout, rows, cols))
+        d = ex.create_dataset("data", shape=(angles, rows, cols), dtype=np.uint16, **layout_options(layout, rows, cols))
         for p in range(angles):
             shift = 0.3 * cols * np.sin(np.pi * p / angles)
             line = 1000.0 + 1500.0 * np.exp(-((x - shift) / (0.2 * cols)) ** 2)
