@@ -70,8 +70,8 @@ class SelectionTest {
     void blocksThatAreNoGridAreRefused() {
         ByteBuffer b = buffer().putInt(HYPERSLAB).putInt(1).putInt(0).putInt(0).putInt(2).putInt(2);
         for (int v : new int[]{0, 0, 0, 3, 1, 4, 1, 7}) b.putInt(v);  // [0, 0..3] and [1, 4..7]: an L, not a grid
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> read(b).indices(new int[]{2,
-                8}));
+        Selection grid = read(b);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> grid.indices(new int[]{2, 8}));
         assertTrue(e.getMessage().contains("irregular"), e.getMessage());
     }
 
@@ -79,8 +79,8 @@ class SelectionTest {
     void pointsAndUnlimitedHyperslabsAreRefused() {
         ByteBuffer points = buffer().putInt(POINTS).putInt(1).putInt(0).putInt(0);
         points.flip();
-        assertTrue(assertThrows(IllegalArgumentException.class, () ->
-                Selection.read(points)).getMessage().contains("point"));
+        IllegalArgumentException pointError = assertThrows(IllegalArgumentException.class, () -> Selection.read(points));
+        assertTrue(pointError.getMessage().contains("point"), pointError.getMessage());
         ByteBuffer unlimited = buffer().putInt(HYPERSLAB).putInt(2).put((byte) 1).putInt(0).putInt(1);
         unlimited.putLong(0).putLong(10).putLong(-1).putLong(10);
         unlimited.flip();
