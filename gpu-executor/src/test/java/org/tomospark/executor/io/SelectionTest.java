@@ -79,8 +79,8 @@ class SelectionTest {
     void pointsAndUnlimitedHyperslabsAreRefused() {
         ByteBuffer points = buffer().putInt(POINTS).putInt(1).putInt(0).putInt(0);
         points.flip();
-        IllegalArgumentException pointError = assertThrows(IllegalArgumentException.class, () -> Selection.read(points));
-        assertTrue(pointError.getMessage().contains("point"), pointError.getMessage());
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> Selection.read(points));
+        assertTrue(refused.getMessage().contains("point"), refused.getMessage());
         ByteBuffer unlimited = buffer().putInt(HYPERSLAB).putInt(2).put((byte) 1).putInt(0).putInt(1);
         unlimited.putLong(0).putLong(10).putLong(-1).putLong(10);
         unlimited.flip();
