@@ -12,6 +12,9 @@ so that a reader that takes the wrong frames or rows is caught.
   good.nxs          the scan under /entry/instrument/detector and /entry/sample, contiguous
   chunked.nxs       the same, chunked one frame per chunk and gzip-compressed, angles in radians
   nxdata.nxs        the datasets only under the NXdata group /scan/data (entry named scan, found by NX_class)
+  nxtomomill.nxs    laid out as nxtomomill writes it: entry0000, the detector data a virtual dataset over one camera
+                    file per acquisition segment (nxtomomill_segments/segment_N.h5: darks, flats, projections, ...,
+                    each chunked per frame and gzip-compressed), named relative to the .nxs file's folder
   exchange.h5       the same scan as DataExchange (projections, flats and darks averaged the same way)
   no_flats.nxs      no image_key 1
   no_darks.nxs      no image_key 2
@@ -58,7 +61,27 @@ def frames():
     return np.array(out).round().astype(np.uint16), np.array(angles)
 
 
-def write_nx(path, data, image_key, angles, chunked=False, units="degree", nxdata_only=False, entry="entry"):
+def segments(out, data, image_key):
+    """One camera file per run of equal image_key, and the virtual layout over them."""
+    import os
+    os.makedirs(f"{out}/nxtomomill_segments", exist_ok=True)
+    layout = h5py.VirtualLayout(shape=data.shape, dtype=data.dtype)
+    start, n = 0, 0
+    while start < len(image_key):
+        end = start
+        while end < len(image_key) and image_key[end] == image_key[start]:
+            end += 1
+        name = f"nxtomomill_segments/segment_{n}.h5"
+        with h5py.File(f"{out}/{name}", "w") as f:
+            f.create_group("entry_0000/measurement").create_dataset(
+                "data", data=data[start:end], chunks=(1, R, W), compression="gzip")
+        layout[start:end] = h5py.VirtualSource(name, "/entry_0000/measurement/data", shape=(end - start, R, W))
+        start, n = end, n + 1
+    return layout
+
+
+def write_nx(path, data, image_key, angles, chunked=False, units="degree", nxdata_only=False, entry="entry",
+             virtual=None):
     with h5py.File(path, "w") as f:
         e = f.create_group(entry)
         e.attrs["NX_class"] = "NXentry"
@@ -74,8 +97,12 @@ def write_nx(path, data, image_key, angles, chunked=False, units="degree", nxdat
             return
         det = e.create_group("instrument").create_group("detector")
         det.attrs["NX_class"] = "NXdetector"
-        det.create_dataset("data", data=data, **opts)
+        if virtual is not None:
+            det.create_virtual_dataset("data", virtual)
+        else:
+            det.create_dataset("data", data=data, **opts)
         det["image_key"] = np.asarray(image_key, dtype=np.uint8)
+        det["count_time"] = np.full(len(image_key), 0.1)
         s = e.create_group("sample")
         s.attrs["NX_class"] = "NXsample"
         s["rotation_angle"] = angles
@@ -92,6 +119,11 @@ def main(out):
     write_nx(f"{out}/good.nxs", data, keys, angles)
     write_nx(f"{out}/chunked.nxs", data, keys, np.radians(angles), chunked=True, units="rad")
     write_nx(f"{out}/nxdata.nxs", data, keys, angles, nxdata_only=True, entry="scan")
+    import os
+    here = os.getcwd()
+    os.chdir(out)  # the segments are named relative to the .nxs file, as nxtomomill names them
+    write_nx("nxtomomill.nxs", data, keys, angles, entry="entry0000", virtual=segments(out, data, keys))
+    os.chdir(here)
     with h5py.File(f"{out}/exchange.h5", "w") as f:
         ex = f.create_group("exchange")
         ex["data"] = data[k == 0]

@@ -21,7 +21,7 @@ import java.util.stream.Stream;
  * engine (so the wall time includes the JVM's start), with the disk floor measured in the same run by the OS alone.
  *
  * <pre>
- * RealPathBench --scan FILE [--make ANGLES,ROWS,COLUMNS] --out DIR [--engines direct,spark] [--backend cuda]
+ * RealPathBench --scan FILE [--make ANGLES,ROWS,COLUMNS[,LAYOUT]] --out DIR [--engines direct,spark] [--backend cuda]
  *               [--formats tiff,zarr] [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE]
  *               [--keep]
  * </pre>
@@ -33,7 +33,9 @@ import java.util.stream.Stream;
  * read GB/s, preprocess Mpix/s, back-projection GU/s, write and commit GB/s (each over the time that stage was busy;
  * stages overlap, so their times add up to more than the job). The floor: the scan's bytes read back with the OS
  * ({@link DiskFloor}), and the output's bytes written and fdatasync'ed; GU/s = slices × width × height × projections / s.
- * {@code --make} writes a missing scan with benchmarks/make_scan.py (python3 with h5py).
+ * {@code --make} writes a missing scan with benchmarks/make_scan.py (python3 with h5py): contiguous, or with LAYOUT
+ * gzip,
+ * bitshuffle-lz4 or blosc-zstd one projection per chunk (python3-hdf5plugin), so that read GB/s includes decoding.
  */
 public final class RealPathBench {
     private RealPathBench() {
@@ -101,9 +103,12 @@ public final class RealPathBench {
 
     static void makeScan(Path scan, String shape) throws IOException, InterruptedException {
         String[] d = shape.split(",");
-        if (d.length != 3) throw new IllegalArgumentException("--make expects ANGLES,ROWS,COLUMNS, got " + shape);
+        if (d.length != 3 && d.length != 4)
+            throw new IllegalArgumentException("--make expects ANGLES,ROWS,COLUMNS[,LAYOUT], got " + shape);
         Path script = locate("benchmarks/make_scan.py");
-        Process p = new ProcessBuilder("python3", script.toString(), scan.toString(), d[0], d[1], d[2]).inheritIO().start();
+        String layout = d.length == 4 ? d[3] : "contiguous";
+        Process p = new ProcessBuilder("python3", script.toString(), scan.toString(), d[0], d[1], d[2],
+                layout).inheritIO().start();
         if (p.waitFor() != 0) throw new IllegalStateException("make_scan.py failed (exit " + p.exitValue() + ")");
     }
 

@@ -2,11 +2,11 @@ package org.tomospark.executor.io;
 
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
-import io.jhdf.api.Node;
 import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.exceptions.HdfException;
 import org.tomospark.executor.preprocess.RawStack;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,7 +15,9 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.SeekableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -24,7 +26,9 @@ import java.util.function.Supplier;
  * Works over any {@link SeekableByteChannel}, so a Hadoop FSDataInputStream can back it without copying the
  * file. Each band is read as a hyperslab: jhdf reads the metadata, and the bands of contiguous and chunked datasets
  * are read directly ({@link HdfBandReaders} chooses how), by positioned reads through a {@link RangeReader} on
- * {@link ReadOptions#threads()} threads.
+ * {@link ReadOptions#threads()} threads. A dataset may be virtual (HDF5's virtual layout, as nxtomomill and h5py write
+ * it over camera files): its bands are read from the source files the {@link SourceFiles} find
+ * ({@link VirtualBandReader}).
  */
 public final class DataExchangeSource implements ProjectionSource {
     public static final String DATA = "/exchange/data";
@@ -35,9 +39,12 @@ public final class DataExchangeSource implements ProjectionSource {
     private final String name;
     private final HdfFile hdf;
     private final RangeReader ranges;
-    private final Dataset data;
-    private final Dataset white;
-    private final Dataset dark;
+    private final SourceFiles sources;
+    private final ReadOptions options;
+    private final List<VirtualBandReader> virtualReaders = new ArrayList<>();
+    private final StoredDataset data;
+    private final StoredDataset white;
+    private final StoredDataset dark;
     private final ScanMetadata meta;
     private final BandReader dataBands, whiteBands, darkBands;
 
@@ -48,7 +55,8 @@ public final class DataExchangeSource implements ProjectionSource {
     public static DataExchangeSource open(Path file, ReadOptions options) {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException(file + ": no such file");
         HdfFile hdf = openHdf(() -> new HdfFile(file), file.toString());
-        return new DataExchangeSource(file.toString(), hdf, jhdfChannel(hdf, file.toString()), options);
+        return new DataExchangeSource(file.toString(), hdf, jhdfChannel(hdf, file.toString()),
+                new LocalSourceFiles(file), options);
     }
 
     /** Opens over a channel; {@code name} (e.g. the URI) is used in messages. */
@@ -63,14 +71,26 @@ public final class DataExchangeSource implements ProjectionSource {
     public static DataExchangeSource open(SeekableByteChannel channel, String name, ReadOptions options) {
         HdfFile hdf = openHdf(() -> new HdfFile(channel, uri(name)), name);
         RangeReader ranges = channel instanceof FileChannel fc ? FileChannelRangeReader.over(fc, name) : jhdfChannel(hdf, name);
-        return new DataExchangeSource(name, hdf, ranges, options);
+        return new DataExchangeSource(name, hdf, ranges, SourceFiles.none(name), options);
     }
 
     /**
      * Opens over a channel for jhdf's metadata reads, with {@code ranges} for the bands' positioned reads (a second
-     * handle on the same file, which this source closes).
+     * handle on the same file, which this source closes); its virtual datasets cannot be read (no folder to find
+     * their sources in).
      */
     public static DataExchangeSource open(SeekableByteChannel channel, RangeReader ranges, String name, ReadOptions options) {
+        return open(channel, ranges, name, SourceFiles.none(name), options);
+    }
+
+    /**
+     * Opens over a channel for jhdf's metadata reads, with {@code ranges} for the bands' positioned reads (a second
+     * handle on the same file, which this source closes), and {@code sources} to find the files its virtual datasets
+     * read from.
+     */
+    public static DataExchangeSource open(SeekableByteChannel channel, RangeReader ranges, String name,
+            SourceFiles sources,
+                                          ReadOptions options) {
         HdfFile hdf;
         try {
             hdf = openHdf(() -> new HdfFile(channel, uri(name)), name);
@@ -78,7 +98,7 @@ public final class DataExchangeSource implements ProjectionSource {
             closeQuietly(ranges, e);
             throw e;
         }
-        return new DataExchangeSource(name, hdf, ranges, options);
+        return new DataExchangeSource(name, hdf, ranges, sources, options);
     }
 
     static URI uri(String name) {
@@ -90,7 +110,7 @@ public final class DataExchangeSource implements ProjectionSource {
         return FileChannelRangeReader.over(hdf.getHdfBackingStorage().getFileChannel(), name);
     }
 
-    static void closeQuietly(RangeReader ranges, RuntimeException cause) {
+    static void closeQuietly(Closeable ranges, RuntimeException cause) {
         try {
             ranges.close();
         } catch (IOException e) {
@@ -126,15 +146,17 @@ public final class DataExchangeSource implements ProjectionSource {
         }
     }
 
-    private DataExchangeSource(String name, HdfFile hdf, RangeReader ranges, ReadOptions options) {
+    private DataExchangeSource(String name, HdfFile hdf, RangeReader ranges, SourceFiles sources, ReadOptions options) {
         this.name = name;
         this.hdf = hdf;
         this.ranges = ranges;
+        this.sources = sources;
+        this.options = options;
         try {
             this.data = dataset(DATA, true);
             this.white = dataset(WHITE, false);
             this.dark = dataset(DARK, false);
-            int[] d = data.getDimensions();
+            int[] d = data.dims();
             if (d.length != 3)
                 throw new IllegalArgumentException(name + ": " + DATA + " must be 3-D [angle, row, column], has shape "
                         + Arrays.toString(d));
@@ -146,13 +168,10 @@ public final class DataExchangeSource implements ProjectionSource {
             checkFrames(dark, DARK, d);
             double[] theta = readTheta(d[0]);
             this.meta = new ScanMetadata(name, d[0], d[1], d[2], type, theta,
-                    white == null ? 0 : white.getDimensions()[0], dark == null ? 0 : dark.getDimensions()[0]);
-            long base = hdf.getUserBlockSize();
-            this.dataBands = HdfBandReaders.forDataset(data, name, DATA, type, ranges, base, options);
-            this.whiteBands = white == null ? null
-                    : HdfBandReaders.forDataset(white, name, WHITE, sampleType(white, WHITE), ranges, base, options);
-            this.darkBands = dark == null ? null
-                    : HdfBandReaders.forDataset(dark, name, DARK, sampleType(dark, DARK), ranges, base, options);
+                    white == null ? 0 : white.dims()[0], dark == null ? 0 : dark.dims()[0]);
+            this.dataBands = bandReader(data, type);
+            this.whiteBands = white == null ? null : bandReader(white, sampleType(white, WHITE));
+            this.darkBands = dark == null ? null : bandReader(dark, sampleType(dark, DARK));
         } catch (HdfException e) {
             IllegalArgumentException bad = new IllegalArgumentException(name + ": cannot read DataExchange metadata (" + e.getMessage()
                     + "); truncated or corrupt file?", e);
@@ -165,29 +184,53 @@ public final class DataExchangeSource implements ProjectionSource {
     }
 
     private void closeAfter(RuntimeException cause) {
+        for (VirtualBandReader v : virtualReaders) closeQuietly(v, cause);
         closeQuietly(ranges, cause);
         hdf.close();
     }
 
-    private Dataset dataset(String path, boolean required) {
-        Node n;
-        try {
-            n = hdf.getByPath(path);
-        } catch (HdfException e) {
-            if (required) throw new IllegalArgumentException(name + ": dataset " + path + " not found", e);
-            return null;
+    /**
+     * The reader of a dataset's bands: a virtual dataset's from its sources, any other as {@link HdfBandReaders} says.
+     */
+    private BandReader bandReader(StoredDataset ds, ScanMetadata.SampleType type) {
+        if (ds.plain() != null && ds.plain().getHdfFile() != hdf) {
+            // behind an external link: jhdf opened the other file, whose addresses the positioned reads must use
+            HdfFile target = ds.plain().getHdfFile();
+            String targetName = name + " -> " + target.getFileAsPath();
+            RangeReader targetRanges = FileChannelRangeReader.over(target.getHdfBackingStorage().getFileChannel(),
+                    targetName);
+            return HdfBandReaders.forDataset(ds.plain(), targetName, ds.path(), type, targetRanges,
+                    target.getUserBlockSize(), options);
         }
-        if (!(n instanceof Dataset ds)) throw new IllegalArgumentException(name + ": " + path + " is not a dataset");
+        if (ds.plain() != null)
+            return HdfBandReaders.forDataset(ds.plain(), name, ds.path(), type, ranges, hdf.getUserBlockSize(),
+                    options);
+        try {
+            VirtualBandReader v = new VirtualBandReader(name + ":" + ds.path(), ds.virtual(), type,
+                    new SourceFile(name, hdf, ranges),
+                    sources, options);
+            virtualReaders.add(v);
+            return v;
+        } catch (IOException e) {
+            throw new IllegalArgumentException(name + ": cannot look for the source files of the virtual dataset "
+                    + ds.path()
+                    + " (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private StoredDataset dataset(String path, boolean required) {
+        StoredDataset ds = HdfDatasets.find(hdf, name, path).orElse(null);
+        if (ds == null && required) throw new IllegalArgumentException(name + ": dataset " + path + " not found");
         return ds;
     }
 
-    private ScanMetadata.SampleType sampleType(Dataset ds, String path) {
-        return HdfSampleTypes.of(ds, name, path);
+    private ScanMetadata.SampleType sampleType(StoredDataset ds, String path) {
+        return SampleTypes.of(ds.dataType(), name + ": " + path);
     }
 
-    private void checkFrames(Dataset ds, String path, int[] dataShape) {
+    private void checkFrames(StoredDataset ds, String path, int[] dataShape) {
         if (ds == null) return;
-        int[] d = ds.getDimensions();
+        int[] d = ds.dims();
         if (d.length != 3 || d[1] != dataShape[1] || d[2] != dataShape[2])
             throw new IllegalArgumentException(name + ": " + path + " has shape " + Arrays.toString(d)
                     + " but frames must be [n, " + dataShape[1] + ", " + dataShape[2] + "] like " + DATA);
@@ -195,8 +238,12 @@ public final class DataExchangeSource implements ProjectionSource {
     }
 
     private double[] readTheta(int nproj) {
-        Dataset th = dataset(THETA, false);
-        if (th == null) return null;
+        StoredDataset stored = dataset(THETA, false);
+        if (stored == null) return null;
+        if (stored.plain() == null)
+            throw new IllegalArgumentException(name + ": " + THETA
+                    + " is a virtual dataset; write the angles as a plain dataset");
+        Dataset th = stored.plain();
         Object o = th.getDataFlat();
         double[] a;
         if (o instanceof double[] d) a = d;
@@ -243,7 +290,8 @@ public final class DataExchangeSource implements ProjectionSource {
      * projection per chunk reads fastest in one band of every row.
      */
     public int dataChunkRows() {
-        return data instanceof ChunkedDataset c && c.getChunkDimensions().length == 3 ? c.getChunkDimensions()[1] : 1;
+        return data.plain() instanceof ChunkedDataset c && c.getChunkDimensions().length == 3
+                ? c.getChunkDimensions()[1] : 1;
     }
 
     /** The reader of {@code path}'s bands (null if the dataset is absent). */
@@ -292,6 +340,7 @@ public final class DataExchangeSource implements ProjectionSource {
     @Override
     public void close() {
         try {
+            for (VirtualBandReader v : virtualReaders) v.close();
             ranges.close();
         } catch (IOException e) {
             throw new UncheckedIOException(name + ": cannot close", e);

@@ -8,6 +8,9 @@ import io.jhdf.filter.PipelineFilterWithData;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.FixedPoint;
 import io.jhdf.object.datatype.FloatingPoint;
+import org.tomospark.executor.io.filter.BitshuffleFilter;
+import org.tomospark.executor.io.filter.BloscFilter;
+import org.tomospark.executor.io.filter.ZstdFilter;
 
 import java.nio.ByteOrder;
 import java.util.List;
@@ -16,8 +19,9 @@ import java.util.Set;
 /**
  * Chooses how a 3-D HDF5 dataset's bands are read: contiguous storage by positioned reads, chunked storage by
  * parallel chunk decoding (on one thread where a filter's decoder may keep state), anything else (compact storage,
- * a dataset with no storage yet, samples that are not plain 16-bit integers or 32-bit floats, a filter jhdf lacks)
- * by jhdf's hyperslab reader.
+ * a dataset with no storage yet, samples that are not plain 16-bit integers or 32-bit floats) by jhdf's hyperslab
+ * reader. A filter that neither jhdf nor this project's filters ({@code io.filter}) decode is refused here, when the
+ * file is opened, naming the dataset, the filter and how to repack the file.
  */
 final class HdfBandReaders {
     /** Filters whose jhdf decoders keep no state between calls, so several chunks can be decoded at once. */
@@ -28,7 +32,9 @@ final class HdfBandReaders {
             FLETCHER32,
             32000,  // LZF
             32004,  // LZ4
-            32008); // bitshuffle
+            BitshuffleFilter.ID,
+            BloscFilter.ID,
+            ZstdFilter.ID);
 
     private HdfBandReaders() {
     }
@@ -53,8 +59,9 @@ final class HdfBandReaders {
             try {
                 filters = c.getFilters();
             } catch (HdfException e) {
-                return hyperslab; // a filter jhdf does not have: the read fails there, with jhdf's message
+                throw FilterErrors.missing(c, file, path, e);
             }
+            FilterErrors.checkCodecs(filters, file, path);
             int threads = filters.stream().allMatch(f -> STATELESS_FILTERS.contains(f.getId())) ? options.effectiveThreads() : 1;
             boolean checksummed = filters.stream().anyMatch(f -> f.getId() == FLETCHER32);
             return new ChunkedBandReader(c, file + ":" + path, type, order, threads, checksummed, hyperslab);

@@ -2,7 +2,6 @@ package org.tomospark.executor.io;
 
 import io.jhdf.HdfFile;
 import io.jhdf.api.Attribute;
-import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import io.jhdf.exceptions.HdfException;
@@ -39,8 +38,9 @@ public record NxTomoLayout(String data, String keys, String angle) {
         return null;
     }
 
+    /** The first of {@code paths} that holds a dataset; a virtual one (nxtomomill's detector data) counts. */
     private static String first(HdfFile hdf, String... paths) {
-        for (String p : List.of(paths)) if (node(hdf, p) instanceof Dataset) return p;
+        for (String p : List.of(paths)) if (HdfDatasets.find(hdf, hdf.getFileAsPath() + "", p).isPresent()) return p;
         return null;
     }
 

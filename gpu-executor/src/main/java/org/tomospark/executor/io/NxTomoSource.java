@@ -34,6 +34,7 @@ public final class NxTomoSource implements ProjectionSource {
     private final ScanMetadata meta;
     private final BandReader dataBands;
     private final List<BandReader> flatRuns, darkRuns;
+    private final VirtualBandReader virtualBands;
 
     /** Whether the opened file is an NXtomo scan (and holds no DataExchange {@code /exchange/data}). */
     public static boolean isNxTomo(SeekableByteChannel channel, String name) {
@@ -48,6 +49,16 @@ public final class NxTomoSource implements ProjectionSource {
      * handle on the same file, which this source closes).
      */
     public static NxTomoSource open(SeekableByteChannel channel, RangeReader ranges, String name, ReadOptions options) {
+        return open(channel, ranges, name, SourceFiles.none(name), options);
+    }
+
+    /**
+     * Opens over a channel for jhdf's metadata reads, with {@code ranges} for the bands' positioned reads (a second
+     * handle on the same file, which this source closes), and {@code sources} to find the files a virtual detector
+     * dataset (as nxtomomill writes it) reads from.
+     */
+    public static NxTomoSource open(SeekableByteChannel channel, RangeReader ranges, String name, SourceFiles sources,
+                                    ReadOptions options) {
         HdfFile hdf;
         try {
             hdf = DataExchangeSource.openHdf(() -> new HdfFile(channel, DataExchangeSource.uri(name)), name);
@@ -56,7 +67,7 @@ public final class NxTomoSource implements ProjectionSource {
             throw e;
         }
         try {
-            return new NxTomoSource(name, hdf, ranges, options);
+            return new NxTomoSource(name, hdf, ranges, sources, options);
         } catch (HdfException e) {
             IllegalArgumentException bad = new IllegalArgumentException(name + ": cannot read NXtomo metadata ("
                     + e.getMessage()
@@ -74,7 +85,7 @@ public final class NxTomoSource implements ProjectionSource {
         hdf.close();
     }
 
-    private NxTomoSource(String name, HdfFile hdf, RangeReader ranges, ReadOptions options) {
+    private NxTomoSource(String name, HdfFile hdf, RangeReader ranges, SourceFiles sources, ReadOptions options) {
         this.name = name;
         this.hdf = hdf;
         this.ranges = ranges;
@@ -83,13 +94,13 @@ public final class NxTomoSource implements ProjectionSource {
             throw new IllegalArgumentException(name
                     + ": not an NXtomo file: no entry with instrument/detector/data (or data/data)"
                     + " and its image_key");
-        Dataset data = (Dataset) hdf.getByPath(layout.data());
-        int[] d = data.getDimensions();
+        StoredDataset stored = HdfDatasets.find(hdf, name, layout.data()).orElseThrow();
+        int[] d = stored.dims();
         if (d.length != 3 || d[0] == 0 || d[1] == 0 || d[2] == 0)
             throw new IllegalArgumentException(name + ": " + layout.data()
                     + " must be 3-D [frame, row, column] and not empty, has shape "
                     + Arrays.toString(d));
-        ScanMetadata.SampleType type = HdfSampleTypes.of(data, name, layout.data());
+        ScanMetadata.SampleType type = SampleTypes.of(stored.dataType(), name + ": " + layout.data());
         this.kinds = FrameKinds.of(keys(d[0]), name + ":" + layout.keys());
         requireFrames(kinds.flats(), "flat fields (image_key 1)");
         requireFrames(kinds.darks(), "dark fields (image_key 2)");
@@ -97,10 +108,31 @@ public final class NxTomoSource implements ProjectionSource {
         double[] angles = projectionAngles(d[0]);
         this.meta = new ScanMetadata(name, kinds.projections().length, d[1], d[2], type, angles, kinds.flats().length,
                 kinds.darks().length, layout.angle());
+        if (stored.virtual() != null) {
+            // the camera files of every segment: flats and darks are picked from bands of every frame
+            this.virtualBands = virtualReader(stored, type, sources, options);
+            this.dataBands = virtualBands;
+            this.flatRuns = List.of(new FrameSelection(virtualBands, kinds.flats()));
+            this.darkRuns = List.of(new FrameSelection(virtualBands, kinds.darks()));
+            return;
+        }
+        this.virtualBands = null;
+        Dataset data = stored.plain();
         long base = hdf.getUserBlockSize();
         this.dataBands = HdfBandReaders.forDataset(data, name, layout.data(), type, ranges, base, options);
         this.flatRuns = runReaders(data, kinds.flats(), type, base, options);
         this.darkRuns = runReaders(data, kinds.darks(), type, base, options);
+    }
+
+    private VirtualBandReader virtualReader(StoredDataset stored, ScanMetadata.SampleType type, SourceFiles sources,
+                                            ReadOptions options) {
+        try {
+            return new VirtualBandReader(name + ":" + layout.data(), stored.virtual(), type,
+                    new SourceFile(name, hdf, ranges), sources, options);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(name + ": cannot look for the source files of the virtual dataset "
+                    + layout.data() + " (" + e.getMessage() + ")", e);
+        }
     }
 
     private void requireFrames(int[] frames, String what) {
@@ -110,7 +142,8 @@ public final class NxTomoSource implements ProjectionSource {
     }
 
     private long[] keys(int frames) {
-        Dataset k = (Dataset) hdf.getByPath(layout.keys());
+        Dataset k = HdfDatasets.find(hdf, name, layout.keys()).map(StoredDataset::plain).orElseThrow(
+                () -> new IllegalArgumentException(name + ":" + layout.keys() + ": image_key must be a plain dataset"));
         Object o = k.getDataFlat();
         if (!o.getClass().isArray() || !k.getJavaType().isPrimitive() || k.getJavaType() == float.class
                 || k.getJavaType() == double.class)
@@ -250,6 +283,7 @@ public final class NxTomoSource implements ProjectionSource {
     @Override
     public void close() {
         try {
+            if (virtualBands != null) virtualBands.close();
             ranges.close();
         } catch (IOException e) {
             throw new UncheckedIOException(name + ": cannot close", e);

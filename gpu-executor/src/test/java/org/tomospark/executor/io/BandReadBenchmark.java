@@ -41,7 +41,7 @@ public final class BandReadBenchmark {
         int angles = arg(args, 1, 1024), rows = arg(args, 2, 256), cols = arg(args, 3, 2048);
         int band = arg(args, 4, 32), rounds = arg(args, 5, 3);
         int[] threads = threads(args, 6);
-        Path f = scan(dir, angles, rows, cols, false);
+        Path f = scan(dir, angles, rows, cols, "contiguous");
         header(band, rounds);
         List<String[]> table = new ArrayList<>();
         String scan = angles + "x" + rows + "x" + cols;
@@ -139,8 +139,12 @@ public final class BandReadBenchmark {
      * The scan DIR/scan-AxRxC[-gzip].h5, written where missing: contiguous, or chunked one projection per chunk with
      * gzip level 1 (h5py only).
      */
-    public static Path scan(Path dir, int angles, int rows, int cols, boolean gzip) throws Exception {
-        Path f = dir.resolve("scan-" + angles + "x" + rows + "x" + cols + (gzip ? "-gzip" : "") + ".h5");
+    /**
+     * The scan of bench_scan.py in {@code layout} (contiguous, gzip, bitshuffle-lz4 or blosc-zstd), written if missing.
+     */
+    public static Path scan(Path dir, int angles, int rows, int cols, String layout) throws Exception {
+        boolean compressed = !layout.equals("contiguous");
+        Path f = dir.resolve("scan-" + angles + "x" + rows + "x" + cols + (compressed ? "-" + layout : "") + ".h5");
         if (Files.exists(f)) return f;
         Path part = Path.of(f + ".part");
         Path script = Path.of("src/test/python/bench_scan.py");
@@ -150,10 +154,11 @@ public final class BandReadBenchmark {
             System.out.println("writing " + f + " with h5py ...");
             List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), script.toString(), part.toString(),
                     "" + angles, "" + rows, "" + cols));
-            if (gzip) cmd.add("gzip");
+            cmd.add(layout);
             run(cmd.toArray(String[]::new));
         } else {
-            if (gzip) throw new IllegalStateException("the gzip scan needs python3-h5py");
+            if (compressed) throw new IllegalStateException("the " + layout
+                    + " scan needs python3-h5py and python3-hdf5plugin");
             System.out.println("writing " + f + " with jhdf ...");
             writeWithJhdf(part, angles, rows, cols);
         }

@@ -10,6 +10,7 @@ import org.tomospark.executor.io.NxTomoSource;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.RangeReader;
 import org.tomospark.executor.io.ReadOptions;
+import org.tomospark.executor.io.SourceFiles;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -79,7 +80,8 @@ public final class Inputs {
     /** Makes a source of one HDF5 layout from the file's metadata channel and its positioned reads. */
     @FunctionalInterface
     interface HdfOpener {
-        ProjectionSource open(SeekableByteChannel channel, RangeReader ranges, String name, ReadOptions options);
+        ProjectionSource open(SeekableByteChannel channel, RangeReader ranges, String name, SourceFiles sources,
+                              ReadOptions options);
     }
 
     private static ProjectionSource openHdf(String uri, Configuration conf, ReadOptions options, HdfOpener opener) {
@@ -99,7 +101,8 @@ public final class Inputs {
             FSDataInputStream in = fs.open(p);
             HadoopSeekableChannel ch = new HadoopSeekableChannel(in, st.getLen(), uri);
             try {
-                return opener.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri, options);
+                return opener.open(ch, RangeReaders.open(fs, p, st.getLen(), uri), uri,
+                        new HadoopSourceFiles(fs, fs.makeQualified(p)), options);
             } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;

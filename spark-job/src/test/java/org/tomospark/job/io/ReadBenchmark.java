@@ -26,10 +26,11 @@ import static org.tomospark.executor.io.BandReadBenchmark.threads;
  * gpu-executor's BandReadBenchmark through spark-job's openers, as the CLI and Spark open files: every row of a
  * uint16 DataExchange scan read in bands from the page cache by jhdf's hyperslab reader over a Hadoop stream (the old
  * path) and by the direct reader on 1..N threads, through a FileChannel (file://) and through Hadoop's positioned
- * reads (as on HDFS), next to dd and cat; then the same for a scan chunked one projection per chunk with gzip.
+ * reads (as on HDFS), next to dd and cat; then the same for scans chunked one projection per chunk and compressed
+ * (gzip by default; bitshuffle-lz4 and blosc-zstd on request), whose chunks are decoded on the same threads.
  * <p>
- * usage: ReadBenchmark DIR [ANGLES ROWS COLUMNS [BAND_ROWS [ROUNDS [THREADS,.. [GZIP_ANGLES]]]]]
- * (defaults: 1024 256 2048 32 3 1,2 256; GZIP_ANGLES 0 leaves out the gzip scan)
+ * usage: ReadBenchmark DIR [ANGLES ROWS COLUMNS [BAND_ROWS [ROUNDS [THREADS,.. [COMPRESSED_ANGLES [LAYOUT,..]]]]]]
+ * (defaults: 1024 256 2048 32 3 1,2 256 gzip; COMPRESSED_ANGLES 0 leaves out the compressed scans)
  */
 public final class ReadBenchmark {
     private ReadBenchmark() {
@@ -38,22 +39,29 @@ public final class ReadBenchmark {
     public static void main(String[] args) throws Exception {
         Path dir = Files.createDirectories(Path.of(args.length > 0 ? args[0] : "/tmp/readbench"));
         int angles = arg(args, 1, 1024), rows = arg(args, 2, 256), cols = arg(args, 3, 2048);
-        int band = arg(args, 4, 32), rounds = arg(args, 5, 3), gzipAngles = arg(args, 7, 256);
+        int band = arg(args, 4, 32), rounds = arg(args, 5, 3), compressedAngles = arg(args, 7, 256);
         int[] threads = threads(args, 6);
-        Path contiguous = scan(dir, angles, rows, cols, false);
-        Path gzip = gzipAngles > 0 ? scan(dir, gzipAngles, rows, cols, true) : null;
+        List<String> layouts = List.of((args.length > 8 ? args[8] : "gzip").split(","));
+        Path contiguous = scan(dir, angles, rows, cols, "contiguous");
         header(band, rounds);
         Configuration conf = HadoopConf.create();
         List<String[]> table = new ArrayList<>();
         measure(table, contiguous, angles, rows, cols, band, rounds, threads, conf, true);
-        if (gzip != null) measure(table, gzip, gzipAngles, rows, cols, band, rounds, threads, conf, false);
+        if (compressedAngles > 0)
+            for (String layout : layouts)
+                measure(table, scan(dir, compressedAngles, rows, cols, layout), compressedAngles, rows, cols, band,
+                        rounds, threads,
+                        conf, false);
         print(table);
     }
 
     private static void measure(List<String[]> table, Path f, int angles, int rows, int cols, int band, int rounds, int[] threads,
                                 Configuration conf, boolean withFileChannel) throws Exception {
         long bytes = (long) angles * rows * cols * 2;
-        String scan = angles + "x" + rows + "x" + cols + (f.getFileName().toString().contains("gzip") ? " gzip" : "");
+        String name = f.getFileName().toString();
+        int layout = name.indexOf('-', "scan-".length());
+        String scan = angles + "x" + rows + "x" + cols + (layout > 0 ? " " + name.substring(layout + 1,
+                name.length() - 3) : "");
         floors(table, scan, f, rounds);
         long[] sum = new long[1];
         double old = median(rounds, () -> readAll(() -> Inputs.openHdf5(f.toString(), conf, ReadOptions.hyperslab()), rows, band, sum));

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.tomospark.executor.io.DataExchangeSource;
+import org.tomospark.executor.io.FacilityScans;
 import org.tomospark.executor.io.LayoutScans;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
@@ -34,6 +35,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Input read from and output written to a real in-process HDFS on 127.0.0.1. */
@@ -164,5 +166,32 @@ class HdfsTest {
         BatchReport again = b.reprocess(root, base + "/beamline/2026-*/scan_*.h5");
         assertEquals(List.of(ScanStatus.SKIPPED, ScanStatus.SKIPPED),
                 again.scans().stream().map(ScanOutcome::status).toList());
+    }
+
+    /**
+     * A virtual dataset over camera files, copied with them to HDFS: the sources are found next to it through the
+     * Hadoop FileSystem, and every band equals the contiguous file's; a missing source file is refused naming its
+     * hdfs:// path.
+     */
+    @Test
+    @Timeout(180)
+    void virtualDatasetsFindTheirSourcesOnHdfs() throws Exception {
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's meet here
+        java.nio.file.Path local = FacilityScans.write(TestScans.tmp("facility-hdfs"));
+        FileSystem fs = FileSystem.get(URI.create(base), conf);
+        for (String f : List.of("vds.h5", "vds_src", "vds_missing.h5", "vds_missing_src"))
+            fs.copyFromLocalFile(new Path(local.resolve(f).toUri()), new Path(base + "/beamline/" + f));
+        try (ProjectionSource vds = Inputs.openHdf5(base + "/beamline/vds.h5", conf, ReadOptions.threads(2));
+             ProjectionSource plain = DataExchangeSource.open(local.resolve("contiguous.h5"))) {
+            assertEquals(ReadPath.VIRTUAL, ((DataExchangeSource) vds).readPath(DataExchangeSource.DATA));
+            for (int[] b : LayoutScans.bands(FacilityScans.R)) {
+                assertArrayEquals(plain.readProjections(b[0], b[1]).uint16Data(), vds.readProjections(b[0],
+                        b[1]).uint16Data());
+                assertArrayEquals(plain.readFlats(b[0], b[1]).uint16Data(), vds.readFlats(b[0], b[1]).uint16Data());
+            }
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Inputs.openHdf5(base + "/beamline/vds_missing.h5", conf, ReadOptions.threads(2)).close());
+        assertTrue(e.getMessage().contains(base + "/beamline/vds_missing_src/segment_2.h5"), e.getMessage());
     }
 }

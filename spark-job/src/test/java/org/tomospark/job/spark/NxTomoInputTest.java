@@ -54,7 +54,7 @@ class NxTomoInputTest {
     void framesAreToldApartByImageKeyAndMatchTheDataExchangeCopy() {
         try (ProjectionSource ex = ProjectionInputs.open(scan("exchange.h5"), InputOptions.defaults(), CONF)) {
             ScanMetadata em = ex.metadata();
-            for (String f : List.of("good.nxs", "chunked.nxs", "nxdata.nxs")) {
+            for (String f : List.of("good.nxs", "chunked.nxs", "nxdata.nxs", "nxtomomill.nxs")) {
                 assertEquals("nxtomo", ProjectionInputs.resolveFormat(scan(f), InputOptions.defaults(), CONF), f);
                 try (ProjectionSource nx = ProjectionInputs.open(scan(f), InputOptions.defaults(), CONF)) {
                     assertInstanceOf(NxTomoSource.class, nx);
@@ -99,6 +99,11 @@ class NxTomoInputTest {
         assertEquals(0, b.code(), b.err());
         TestScans.assertBitIdentical(TestScans.readSlices(ex, CONF), TestScans.readSlices(nx, CONF));
         assertEquals(8, TestScans.readSlices(nx, CONF).size());
+        // nxtomomill's layout: entry0000, the detector data a virtual dataset over one camera file per segment
+        String mill = base.resolve("nxtomomill").toString();
+        CliRun c = FaultMatrixTest.cli(engine, "--input", scan("nxtomomill.nxs"), "--output", mill, "--center", "31.5");
+        assertEquals(0, c.code(), c.err());
+        TestScans.assertBitIdentical(TestScans.readSlices(ex, CONF), TestScans.readSlices(mill, CONF));
     }
 
     @ParameterizedTest
