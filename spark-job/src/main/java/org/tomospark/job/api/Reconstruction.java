@@ -36,8 +36,8 @@ import java.util.Map;
  *           .centerAuto("vo").stripe("sorting").filter("shepp-logan").backend("auto")
  * b.findCenter()                                  // the centre alone, nothing reconstructed
  * b.output("hdfs://nn/rec/a-sweep").centerSweep(290, 302, 1)   // center_*.tif + contact-sheet.png
- * val r = b.output("hdfs://nn/rec/a").run()       // the volume, preview.png, report.json
- * r.report.get("centerOfRotation")
+ * val r = b.run()                                // the volume, preview.png, report.json (b is unchanged)
+ * r.centerOfRotation                              // typed values of the report: r.report.number("timings.gups")
  * }</pre>
  * Every method sets the config key the command line's option sets (see conf/CONFIG.md), through the same
  * mapping ({@link WorkflowSettings}), so a notebook run and {@code tomospark reconstruct} with the same options
@@ -88,6 +88,7 @@ public final class Reconstruction {
                         Report report) {
     }
 
+    /** The options of a run, immutable: every method returns a new builder and leaves this one as it is. */
     public static final class Builder {
         private final SparkContext sc;
         private final Settings settings;
