@@ -17,8 +17,14 @@ public final class Preprocessor {
     private final float transmissionFloor;
     private final double maxRepairFraction;
     private final boolean takeLog;
+    private final boolean lanes;
 
     public Preprocessor(float denominatorFloor, float transmissionFloor, double maxRepairFraction, boolean takeLog) {
+        this(denominatorFloor, transmissionFloor, maxRepairFraction, takeLog, true);
+    }
+
+    private Preprocessor(float denominatorFloor, float transmissionFloor, double maxRepairFraction, boolean takeLog,
+                         boolean lanes) {
         if (!(denominatorFloor > 0)) throw new IllegalArgumentException("preprocess.denominatorFloor must be > 0");
         if (!(transmissionFloor > 0)) throw new IllegalArgumentException("preprocess.transmissionFloor must be > 0");
         if (!(maxRepairFraction >= 0 && maxRepairFraction <= 1))
@@ -27,6 +33,12 @@ public final class Preprocessor {
         this.transmissionFloor = transmissionFloor;
         this.maxRepairFraction = maxRepairFraction;
         this.takeLog = takeLog;
+        this.lanes = lanes;
+    }
+
+    /** The same preprocessing, one pixel at a time (the reference the lane-parallel loop is tested against). */
+    public Preprocessor scalar() {
+        return new Preprocessor(denominatorFloor, transmissionFloor, maxRepairFraction, takeLog, false);
     }
 
     public static Preprocessor defaults() {
@@ -111,43 +123,40 @@ public final class Preprocessor {
         // rows x blocks of projections, each task writing its own part of one sinogram; the arithmetic per value is the
         // same whatever the split, so the result is too
         int blocks = (nproj + PROJECTIONS_PER_TASK - 1) / PROJECTIONS_PER_TASK;
+        boolean vector = lanes && RowCorrection.available();
+        boolean[] nonFinite = new boolean[rows];
         long clampedTr = IntStream.range(0, rows * blocks).parallel().mapToLong(t -> {
             int r = t / blocks, p0 = (t % blocks) * PROJECTIONS_PER_TASK;
-            return correct(projections, f, r, p0, Math.min(nproj, p0 + PROJECTIONS_PER_TASK), sino[r]);
+            RowCorrection.Counts n = correct(projections, f, r, p0, Math.min(nproj, p0 + PROJECTIONS_PER_TASK), sino[r], vector);
+            if (n.nonFinite()) nonFinite[r] = true; // only ever set: tasks of one row may race to the same value
+            return n.clamped();
         }).sum();
-        long repaired = IntStream.range(0, rows).parallel().mapToLong(r -> repairNonFinite(sino[r], nproj, width)).sum();
+        // the repair pass reads only the rows that hold a NaN or an infinity
+        long repaired = IntStream.range(0, rows).parallel()
+                .mapToLong(r -> nonFinite[r] ? repairNonFinite(sino[r], nproj, width) : 0).sum();
         long values = (long) nproj * rows * width;
         return new Result(sino, stats(f, values, nproj, clampedTr, repaired, dataName, fields));
     }
 
-    /** Corrects projections [p0, p1) of band row r into its sinogram; returns the transmissions clamped. */
-    private long correct(RawStack band, Fields f, int r, int p0, int p1, float[] out) {
+    /** Corrects projections [p0, p1) of band row r into its sinogram: the transmissions clamped, and any non-finite. */
+    private RowCorrection.Counts correct(RawStack band, Fields f, int r, int p0, int p1, float[] out, boolean vector) {
         int rows = band.rows(), width = band.width();
         float[] dark = f.dark(), den = f.den();
         int fo = r * width;
         long clamped = 0;
+        boolean nonFinite = false;
         short[] u16 = band.uint16Data();
         float[] f32 = band.floatData();
         for (int p = p0; p < p1; p++) {
             int src = (p * rows + r) * width;
             int dst = p * width;
-            for (int c = 0; c < width; c++) {
-                float raw = u16 != null ? (u16[src + c] & 0xffff) : f32[src + c];
-                float tr = (raw - dark[fo + c]) / den[fo + c];
-                float v;
-                if (Float.isNaN(tr)) {
-                    v = Float.NaN;
-                } else {
-                    if (!(tr >= transmissionFloor)) {
-                        tr = transmissionFloor;
-                        clamped++;
-                    }
-                    v = takeLog ? (float) -Math.log(tr) : tr;
-                }
-                out[dst + c] = v;
-            }
+            RowCorrection.Counts n = vector
+                    ? RowCorrection.correct(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog, out, dst)
+                    : RowCorrection.scalar(u16, f32, src, dark, den, fo, 0, width, transmissionFloor, takeLog, out, dst);
+            clamped += n.clamped();
+            nonFinite |= n.nonFinite();
         }
-        return clamped;
+        return new RowCorrection.Counts(clamped, nonFinite);
     }
 
     /** Replaces non-finite values by the mean of the nearest finite neighbours in the same detector row. */

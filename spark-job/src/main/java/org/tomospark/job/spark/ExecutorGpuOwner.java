@@ -4,6 +4,7 @@ import org.apache.spark.ExceptionFailure;
 import org.apache.spark.TaskFailedReason;
 import org.apache.spark.api.plugin.ExecutorPlugin;
 import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.resource.ResourceInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.cuda.CudaException;
@@ -12,6 +13,7 @@ import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -52,7 +54,11 @@ final class ExecutorGpuOwner implements ExecutorPlugin {
     @Override
     public void init(PluginContext ctx, Map<String, String> extraConf) {
         executorId = ctx.executorID();
-        LOG.info("executor {}: tomospark owns this executor's GPU state (cached processors, sticky device errors)", executorId);
+        ResourceInformation gpus = ctx.resources().get("gpu");
+        List<String> addresses = gpus == null ? List.of() : List.of(gpus.addresses());
+        if (!DRIVER.equals(executorId)) ExecutorResources.executorGpus(addresses);
+        LOG.info("executor {}: tomospark owns this executor's GPU state (GPUs {}, cached processors, sticky device errors)",
+                executorId, addresses);
     }
 
     @Override

@@ -10,6 +10,7 @@ import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
@@ -17,6 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -31,8 +34,9 @@ public final class ExecutorResources {
     private static final Map<String, Semaphore> DEVICE_PERMITS = new ConcurrentHashMap<>();
     private static final Map<String, ConcurrentLinkedQueue<SliceGroupProcessor>> IDLE = new ConcurrentHashMap<>();
     private static final Map<String, Integer> CREATED = new ConcurrentHashMap<>();
-    private static final Map<String, java.util.concurrent.atomic.AtomicInteger> IN_USE = new ConcurrentHashMap<>();
+    private static final Map<String, AtomicInteger> IN_USE = new ConcurrentHashMap<>();
     private static final Map<String, Integer> MAX_IN_USE = new ConcurrentHashMap<>();
+    private static volatile List<String> executorGpus = List.of();
     private static volatile BlockingQueue<String> localDevices;
     private static volatile List<String> localDeviceList;
     private static volatile boolean autoFallbackLogged;
@@ -53,12 +57,12 @@ public final class ExecutorResources {
         TaskContext tc = TaskContext.get();
         if (tc != null) {
             ResourceInformation gpu = tc.resources().get("gpu").getOrElse(() -> null);
-            if (gpu != null && gpu.addresses().length > 0) return new Assignment(gpu.addresses()[0], "spark");
+            if (gpu != null && gpu.addresses().length > 0) return spreadOverExecutorGpus(gpu.addresses()[0]);
         }
         if (!devices.isEmpty()) {
             BlockingQueue<String> q = localQueue(devices, tasksPerDevice);
             String d = q.take();
-            int now = IN_USE.computeIfAbsent(d, k -> new java.util.concurrent.atomic.AtomicInteger()).incrementAndGet();
+            int now = IN_USE.computeIfAbsent(d, k -> new AtomicInteger()).incrementAndGet();
             MAX_IN_USE.merge(d, now, Math::max);
             return new Assignment(d, "local");
         }
@@ -69,7 +73,26 @@ public final class ExecutorResources {
         if (a.source().equals("local")) {
             IN_USE.get(a.device()).decrementAndGet();
             localDevices.add(a.device());
+        } else if (a.source().startsWith("spark")) {
+            IN_USE.get(a.device()).decrementAndGet();
         }
+    }
+
+    /**
+     * The executor's GPU addresses (from the executor plugin's resources), so that a task can move off a GPU that
+     * Spark filled first while another of the executor's GPUs idles ({@link GpuSpread}).
+     */
+    static void executorGpus(List<String> addresses) {
+        executorGpus = List.copyOf(addresses);
+    }
+
+    private static synchronized Assignment spreadOverExecutorGpus(String assigned) {
+        Map<String, Integer> running = new HashMap<>();
+        IN_USE.forEach((d, n) -> running.put(d, n.get()));
+        String d = GpuSpread.choose(assigned, executorGpus, running);
+        int now = IN_USE.computeIfAbsent(d, k -> new AtomicInteger()).incrementAndGet();
+        MAX_IN_USE.merge(d, now, Math::max);
+        return new Assignment(d, d.equals(assigned) ? "spark" : "spark, moved from " + assigned);
     }
 
     private static synchronized BlockingQueue<String> localQueue(List<String> devices, int perDevice) {
@@ -136,7 +159,7 @@ public final class ExecutorResources {
      * cached ones are in use. GPU devices are bounded by a semaphore of {@code tasksPerDevice} permits.
      */
     static Lease lease(String backend, String device, String signature, int tasksPerDevice,
-                       java.util.function.Function<BackprojectionBackend, SliceGroupProcessor> make,
+                       Function<BackprojectionBackend, SliceGroupProcessor> make,
                        Supplier<BackendOptions> options) throws InterruptedException {
         // a GPU backend with no device assigned uses its default device: bounded like any other
         String permitKey = device.isEmpty() && !backend.equals(JavaBackend.ID) ? backend + ":default" : device;

@@ -139,6 +139,25 @@ public final class SparkReconstruction {
         }
     }
 
+    /**
+     * A task back-projects on one GPU: a task given several ({@code spark.task.resource.gpu.amount} above 1) would hold
+     * GPUs that idle. Refused, naming the keys.
+     */
+    static void checkGpusPerTask(SparkConf sconf) {
+        String key = "spark.task.resource.gpu.amount";
+        if (!sconf.contains(key)) return;
+        double amount;
+        try {
+            amount = Double.parseDouble(sconf.get(key).trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": not a number: '" + sconf.get(key) + "'", e);
+        }
+        if (amount > 1)
+            throw new IllegalArgumentException(key + "=" + sconf.get(key) + ": a task uses one GPU, so the others it holds would "
+                    + "idle; set it to 1 or a fraction (1/tasks per GPU), and give executors several GPUs with "
+                    + "spark.executor.resource.gpu.amount: their tasks spread over all of them");
+    }
+
     /** Devices, backend, input metadata, centre, flats/darks, groups and every check, before the output is touched. */
     static DriverPlan planDriver(SparkContext sc, SparkJobSpec spec, Configuration conf) {
         ReconstructionParams params = spec.params();
@@ -158,6 +177,8 @@ public final class SparkReconstruction {
             else if (devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
                         + "using java");
+        } else {
+            checkGpusPerTask(sconf);
         }
         String format = ProjectionInputs.resolveFormat(spec.input(), spec.inputOptions(), conf);
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {

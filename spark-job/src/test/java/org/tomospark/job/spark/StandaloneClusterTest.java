@@ -316,4 +316,33 @@ class StandaloneClusterTest {
         assertEquals(4, groups.get("run"));
         assertEquals(16, ((Map<?, ?>) r.get("slices")).get("total"));
     }
+
+    @Test
+    @Order(4)
+    @Timeout(300)
+    @SuppressWarnings("unchecked")
+    void tasksSpreadOverTheGpusOfOneExecutor() throws Exception {
+        // a third Worker with two GPUs and two cores; only it can host an executor that asks for two GPUs
+        Path wd = home.resolve("work2");
+        Files.createDirectories(wd);
+        workDirs.add(wd);
+        Path script = home.resolve("gpu-pair.sh");
+        Files.writeString(script, "#!/bin/sh\necho '{\"name\":\"gpu\",\"addresses\":[\"0\",\"1\"]}'\n");
+        script.toFile().setExecutable(true);
+        start("worker2", List.of("-Dspark.worker.resource.gpu.amount=2", "-Dspark.worker.resource.gpu.discoveryScript=" + script,
+                "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "2", "--memory", "1200m",
+                "--work-dir", wd.toString(), "--webui-port", "" + freePort(), master));
+        Path out = TestScans.tmp("cluster-pair").resolve("rec");
+        // two GPUs per executor, four slots per GPU: Spark alone would put both running tasks on the first GPU
+        Process p = submit("submit4", out.toString(), List.of("group.rows=2", "job.test.taskDelayMs=1500"),
+                List.of("spark.executor.resource.gpu.amount=2", "spark.task.resource.gpu.amount=0.25",
+                        "spark.executor.cores=2"));
+        awaitSuccess(p, "submit4", 240);
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+        Map<String, Object> r = report(out);
+        Map<?, ?> executors = (Map<?, ?>) r.get("executors");
+        assertEquals(1, executors.size(), "one two-GPU executor ran every group: " + executors);
+        String backends = String.valueOf(r.get("backends"));
+        assertTrue(backends.contains("on 0 (spark") && backends.contains("on 1 (spark"), "both GPUs ran groups: " + backends);
+    }
 }
