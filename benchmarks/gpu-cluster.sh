@@ -49,7 +49,10 @@ if [[ $steps == *local* ]]; then
   keep local /tmp/cl-local
 fi
 
-bash submit/standalone-cluster start --workers 2 --cores 8 --memory 56g --dir /tmp/tomo-cluster | tee -a "$out/summary.txt"
+# WORKERS=2 GPU_PER_WORKER=1 on a machine of two GPUs: one Worker per GPU (the two-GPU run); by default two Workers
+# share every GPU the machine has
+bash submit/standalone-cluster start --workers "${WORKERS:-2}" --cores 8 --memory 56g --dir /tmp/tomo-cluster \
+  ${GPU_PER_WORKER:+--gpu-per-worker} | tee -a "$out/summary.txt"
 trap 'bash submit/standalone-cluster stop --dir /tmp/tomo-cluster; cp -r /tmp/tomo-cluster/logs "$out/cluster-logs" 2>/dev/null || true' EXIT
 submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster, in a driver JVM of its own
   local o=$1; shift

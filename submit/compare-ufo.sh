@@ -2,7 +2,7 @@
 # Peer comparison: UFO (ufo-launch, Debian ufo-filters + libufo-bin) vs tomospark's OpenCL backend, both on
 # the same OpenCL device (PoCL's CPU device by default), on the same ramp-filtered phantom sinograms.
 #   submit/compare-ufo.sh [WIDTH=512] [NPROJ=512] [SLICES=16]
-# Needs: ufo-launch, mvn -o -pl gpu-executor compile, and target/cp.txt (built below).
+# Needs: ufo-launch; builds the benchmarks module (UfoCompare) and gpu-executor's classpath below.
 # Conventions aligned (see BENCHMARKS.md "OpenCL backend"):
 #   axis-pos = our centre of rotation + 0.5 (UFO samples bin j at coordinate j+0.5; ours at j)
 #   angle-step = pi/NPROJ, angle-offset 0 (our angles: p*180/NPROJ degrees from 0)
@@ -14,11 +14,12 @@ cd "$(dirname "$0")/.."
 export UFO_DEVICE_TYPE=${UFO_DEVICE_TYPE:-cpu}   # UFO looks for GPUs only unless told otherwise
 WORK=${WORK:-target/ufo-compare}
 rm -rf "$WORK"; mkdir -p "$WORK"
-mvn -o -q -pl gpu-executor compile
-mvn -o -q -pl gpu-executor dependency:build-classpath -Dmdep.outputFile=target/cp.txt -DincludeScope=runtime
-CP="$(cat gpu-executor/target/cp.txt):gpu-executor/target/classes"
+mvn -o -q -B ${MVN_ARGS:-} -pl benchmarks -am package -DskipTests
+mvn -o -q -B -pl gpu-executor dependency:build-classpath -Dmdep.outputFile=target/cp.txt -DincludeScope=runtime
+# UfoCompare needs gpu-executor, its shared test fixtures (the phantom) and its runtime dependencies, not Spark
+CP="$(cat gpu-executor/target/cp.txt):gpu-executor/target/classes:gpu-executor/target/test-classes:benchmarks/target/classes"
 JAVA="java --add-modules jdk.incubator.vector -cp $CP"
-$JAVA org.tomospark.executor.backend.opencl.UfoCompare write "$WORK/in" "$W" "$N" "$S" 2>/dev/null
+$JAVA org.tomospark.bench.UfoCompare write "$WORK/in" "$W" "$N" "$S" 2>/dev/null
 mkdir -p "$WORK/in0/filtered"; cp "$WORK"/in/filtered/sino-000[0-$((S0-1))].tif "$WORK/in0/filtered/"
 AXIS=$(python3 -c "print(($W-1)/2+0.5)"); STEP=$(python3 -c "import math;print(math.pi/$N)")
 SCALE=$(python3 -c "import math;print(math.pi/$N)")
@@ -40,5 +41,5 @@ done
 for spec in "alu 1" "alu 4" "std 1" "tex4 4"; do
   set -- $spec
   echo "== ours: variant $1, $2 slices/pass, nearest"
-  $JAVA -Dvariant="$1" -Dk="$2" -Dinterp=nearest org.tomospark.executor.backend.opencl.UfoCompare compare "$WORK/in" "$W" "$N" "$S" "$WORK/ufo" "$SCALE" true 2>/dev/null
+  $JAVA -Dvariant="$1" -Dk="$2" -Dinterp=nearest org.tomospark.bench.UfoCompare compare "$WORK/in" "$W" "$N" "$S" "$WORK/ufo" "$SCALE" true 2>/dev/null
 done

@@ -17,6 +17,9 @@ import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.testing.Phantoms;
+import org.tomospark.executor.testing.SinogramSet;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
@@ -25,9 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.function.Supplier;
-import java.util.stream.IntStream;
 
 /**
  * Benchmark and correctness check for any back-projection backend, opened through {@link Backends#open}.
@@ -173,10 +174,6 @@ public final class GpuBench {
 
     // ------------------------------------------------------------------------------------------- checks
 
-    private static double relL2(float[][] got, float[][] ref) {
-        return ImageErrors.relL2(got, ref);
-    }
-
     private static float[][] reconstruct(String id, BackendOptions o, BackprojectionJob job, SliceBatch batch) {
         try (BackprojectionBackend b = Backends.open(id, o)) {
             Requisition r = b.validate(job);
@@ -190,72 +187,22 @@ public final class GpuBench {
         }
     }
 
-    private static float[][] copy(float[][] a) {
-        float[][] c = new float[a.length][];
-        for (int i = 0; i < a.length; i++) c[i] = a[i].clone();
-        return c;
+    /** White noise on an awkward geometry ({@link SinogramSet#offCentreNoise}). */
+    private static SinogramSet randomCase(int count, long seed) {
+        return SinogramSet.offCentreNoise(count, seed);
     }
 
-    /** A check's geometry and sinograms. */
-    private record Case(ScanGeometry scan, SliceGeometry slice, float[][] sinograms) {
-        BackprojectionJob job(int count) {
-            return new BackprojectionJob(scan, slice, count);
-        }
-
-        /** The sinograms (a copy: backends may not keep them intact), filtered or not. */
-        SliceBatch batch(boolean filtered) {
-            return new SliceBatch(0, copy(sinograms), scan.numProjections(), scan.detectorWidth(), filtered);
-        }
-    }
-
-    /** Random filtered-like data, odd sizes, axis correction, off-centre rotation axis, full slice. */
-    private static Case randomCase(int count, long seed) {
-        int w = 333, np = 181;
-        SplittableRandom r = new SplittableRandom(seed);
-        double[] corr = new double[np];
-        for (int p = 0; p < np; p++) corr[p] = r.nextDouble(-0.7, 0.7);
-        ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(165.3)
-                .axisCorrection(corr).build();
-        SliceGeometry sg = SliceGeometry.full(w, 317);
-        float[][] s = new float[count][np * w];
-        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = (float) r.nextDouble(-1, 1);
-        return new Case(scan, sg, s);
-    }
-
-    /** Filtered sinogram of a smooth ellipse phantom, ROI, 360° scan. */
-    private static Case phantomCase(int count, boolean filter) {
+    /** Filtered sinogram of a smooth ellipse phantom ({@link Phantoms#ellipses}), ROI, 360° scan. */
+    private static SinogramSet phantomCase(int count, boolean filter) {
         int w = 256, np = 180;
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(360, np).centerOfRotation(127.8).build();
         SliceGeometry sg = new SliceGeometry(256, 256, 37, 21, 181, 199);
         float[][] s = new float[count][];
         for (int i = 0; i < count; i++) {
-            s[i] = phantomSinogram(scan, 1.0 + 0.1 * i, 3 * i);
+            s[i] = Phantoms.ellipses(scan, 1.0 + 0.1 * i, 3 * i);
             if (filter) new RampFilter(w, np, FilterSpec.of(FilterWindow.SHEPP_LOGAN)).filterRows(s[i], np, null);
         }
-        return new Case(scan, sg, s);
-    }
-
-    /** Analytic line integrals of a few ellipses (x0, y0, a, b, phi, density). */
-    static float[] phantomSinogram(ScanGeometry scan, double scale, double shift) {
-        double[][] el = {{0, 0, 100, 80, 0, 1.0}, {shift, -10, 60, 40, 0.3, -0.4}, {-30, 25, 20, 30, -0.5, 0.5},
-                {40, 30, 15, 10, 1.0, 0.8}, {10, -50, 25, 12, 0.0, -0.3}};
-        int w = scan.detectorWidth(), np = scan.numProjections();
-        float[] s = new float[np * w];
-        for (int p = 0; p < np; p++) {
-            double th = scan.angleRad(p), c = Math.cos(th), sn = Math.sin(th);
-            for (int j = 0; j < w; j++) {
-                double u = j - scan.centerOfRotation() - scan.axisCorrection(p);
-                double v = 0;
-                for (double[] e : el) {
-                    double tp = th - e[4];
-                    double a2 = e[2] * e[2] * Math.cos(tp) * Math.cos(tp) + e[3] * e[3] * Math.sin(tp) * Math.sin(tp);
-                    double d = u - (e[0] * c + e[1] * sn);
-                    if (d * d < a2) v += 2 * e[5] * scale * e[2] * e[3] * Math.sqrt(a2 - d * d) / a2;
-                }
-                s[p * w + j] = (float) v;
-            }
-        }
-        return s;
+        return new SinogramSet(scan, sg, s);
     }
 
     private static double limitFor(String backend, String variant, Mode m, boolean random) {
@@ -279,7 +226,7 @@ public final class GpuBench {
     private Cmp compare(float[][] ref, double limit, Supplier<float[][]> run) {
         Cmp c;
         try {
-            double e = relL2(run.get(), ref);
+            double e = ImageErrors.relL2(run.get(), ref);
             c = new Cmp(String.format(Locale.ROOT, "%.2e", e), e <= limit);
         } catch (RuntimeException e) {
             e.printStackTrace();
@@ -292,8 +239,8 @@ public final class GpuBench {
     private void runChecks() {
         for (Mode m : modes()) {
             int count = 2 * m.k + 1; // one partial pass
-            Case rc = randomCase(count, 1234 + m.k);
-            Case pc = phantomCase(count, true);
+            SinogramSet rc = randomCase(count, 1234 + m.k);
+            SinogramSet pc = phantomCase(count, true);
             BackendOptions base = BackendOptions.defaults().withSlicesPerPass(m.k).withFormat(m.format).withInterpolation(m.interp);
             BackendOptions tested = base.withDevice(device).withExtra("opencl.filter", "device");
             float[][] refR = reconstruct("java", base.withVariant("scalar"), rc.job(count), rc.batch(true));
@@ -306,7 +253,7 @@ public final class GpuBench {
                 try {
                     float[][] gr = reconstruct(backend, o, rc.job(count), rc.batch(true));
                     float[][] gp = reconstruct(backend, o, pc.job(count), pc.batch(true));
-                    double dr = relL2(gr, refR), dp = relL2(gp, refP);
+                    double dr = ImageErrors.relL2(gr, refR), dp = ImageErrors.relL2(gp, refP);
                     er = String.format(Locale.ROOT, "%.2e", dr);
                     ep = String.format(Locale.ROOT, "%.2e", dp);
                     ok = dr <= lr && dp <= lp;
@@ -338,13 +285,14 @@ public final class GpuBench {
             // device filtering: unfiltered phantom (edge padding, hann) and random rows (zero padding, ramlak)
             if (!backend.equals("java")) {
                 for (Padding pad : Padding.values()) {
-                    FilterSpec fs = new FilterSpec(pad == Padding.EDGE ? FilterWindow.HANN : FilterWindow.RAMLAK, pad == Padding.EDGE ? 0.9 : 1.0, pad);
-                    Case raw = pad == Padding.EDGE ? phantomCase(count, false) : randomCase(count, 99);
+                    FilterSpec fs = pad == Padding.EDGE ? new FilterSpec(FilterWindow.HANN, 0.9, pad)
+                            : new FilterSpec(FilterWindow.RAMLAK, 1.0, pad);
+                    SinogramSet raw = pad == Padding.EDGE ? phantomCase(count, false) : randomCase(count, 99);
                     ScanGeometry scan = raw.scan();
                     SliceGeometry sg = raw.slice();
                     float[][] s = raw.sinograms();
                     int w = scan.detectorWidth(), np = scan.numProjections();
-                    float[][] filtered = copy(s);
+                    float[][] filtered = SinogramSet.copy(s);
                     RampFilter rf = new RampFilter(w, np, fs);
                     for (float[] a : filtered) rf.filterRows(a, np, null);
                     double lim = m.format == SampleFormat.HALF ? 1e-3 : 1e-5;
@@ -352,7 +300,7 @@ public final class GpuBench {
                     float[][] ref = reconstruct("java", base.withVariant("scalar"), new BackprojectionJob(scan, sg, count),
                             new SliceBatch(0, filtered, np, w, true));
                     Cmp c = compare(ref, lim, () -> reconstruct(backend, tested.withVariant(v).withExtra("cuda.autotune", "false"),
-                            new BackprojectionJob(scan, sg, count, fs), new SliceBatch(0, copy(s), np, w, false)));
+                            new BackprojectionJob(scan, sg, count, fs), new SliceBatch(0, SinogramSet.copy(s), np, w, false)));
                     String d = c.text();
                     String row = String.format("| %s | %s + device filter (%s, %s) | %s | %s | %.0e | %s |", m.key(), v,
                             fs.window().id(), pad.name().toLowerCase(), pad == Padding.ZERO ? d : "-", pad == Padding.EDGE ? d : "-",
@@ -366,21 +314,10 @@ public final class GpuBench {
 
     // ------------------------------------------------------------------------------------------- timing
 
-    private static float[][] randomSlices(int n, int len, long seed) {
-        float[][] s = new float[n][];
-        IntStream.range(0, n).parallel().forEach(i -> {
-            SplittableRandom r = new SplittableRandom(seed + i * 7919L);
-            float[] a = new float[len];
-            for (int j = 0; j < len; j++) a[j] = (float) (r.nextDouble() - 0.5);
-            s[i] = a;
-        });
-        return s;
-    }
-
     private void runTiming() {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(size).anglesRange(180, projections).build();
         SliceGeometry sg = SliceGeometry.square(size);
-        float[][] data = randomSlices(slices, projections * size, 42);
+        float[][] data = Noise.perSlice(slices, projections * size, 42);
         SliceBatch batch = new SliceBatch(0, data, projections, size, true);
         Map<Interpolation, Double> stdGups = new LinkedHashMap<>();
         List<Mode> ms = new ArrayList<>(modes());
@@ -421,7 +358,8 @@ public final class GpuBench {
                     if (v.equals("std") && m.k == 1 && m.format == SampleFormat.FLOAT32) stdGups.putIfAbsent(m.interp, gups);
                     Double base = stdGups.get(m.interp);
                     String ratio = base == null ? "-" : String.format(Locale.ROOT, "%.1f", gups / base);
-                    String row = String.format(Locale.ROOT, "| %s | %s | %.1f | %.0f | %s |", m.key(), t.description(), t.medianMs(), gups, ratio);
+                    String row = String.format(Locale.ROOT, "| %s | %s | %.1f | %.0f | %s |",
+                            m.key(), t.description(), t.medianMs(), gups, ratio);
                     System.out.println(row);
                     timeRows.add(row);
                     if (gups > bestPerMode.getOrDefault(m.key(), 0.0)) {
@@ -451,7 +389,7 @@ public final class GpuBench {
         int distinct = Math.min(e2eDistinct, e2eSlices);
         System.out.printf("e2e: %d slices (%d distinct input and output arrays, reused cyclically), mode %s, variant %s%n",
                 e2eSlices, distinct, m.key(), v);
-        float[][] pool = randomSlices(distinct, projections * size, 7);
+        float[][] pool = Noise.perSlice(distinct, projections * size, 7);
         float[][] outPool = new float[distinct][size * size];
         float[][] in = new float[e2eSlices][];
         float[][] out = new float[e2eSlices][];

@@ -180,15 +180,18 @@ public final class RealPathBench {
                 + "| back-projection GU/s* | write+commit GB/s* | backend |\n");
         sb.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (Run r : runs) {
-            sb.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.1f | %.2f, %.2f | %.2f | %.0f | %.1f | %.2f | %s |%n", r.engine(),
-                    r.exitCode(), r.wallSeconds(), r.jobSeconds(), r.updates() / r.jobSeconds() / 1e9, r.inputBytes() / r.jobSeconds() / 1e9,
-                    r.outputBytes() / r.jobSeconds() / 1e9, r.stageRate("readSeconds", r.inputBytes() / 1e9),
+            sb.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.1f | %.2f, %.2f | %.2f | %.0f | %.1f | %.2f | %s |%n",
+                    r.engine(), r.exitCode(), r.wallSeconds(), r.jobSeconds(), r.updates() / r.jobSeconds() / 1e9,
+                    r.inputBytes() / r.jobSeconds() / 1e9, r.outputBytes() / r.jobSeconds() / 1e9,
+                    r.stageRate("readSeconds", r.inputBytes() / 1e9),
                     r.stageRate("preprocessSeconds", r.pixels() / 1e6), r.stageRate("backprojectSeconds", r.updates() / 1e9),
                     r.stageRate("writeSeconds", r.outputBytes() / 1e9), r.backend()));
         }
         sb.append("\\* per second of that stage's busy time, summed over its threads and tasks (the stages overlap)\n");
-        sb.append(String.format(Locale.ROOT, "disk floor (OS alone, same bytes): read %.2f GB in %.2f s (%.2f GB/s), write+fdatasync %.2f GB "
-                        + "in %.2f s (%.2f GB/s); floor %.2f s%n", floor.readBytes() / 1e9, floor.readSeconds(), floor.readBytes() / 1e9 / floor.readSeconds(),
+        sb.append(String.format(Locale.ROOT,
+                "disk floor (OS alone, same bytes): read %.2f GB in %.2f s (%.2f GB/s), write+fdatasync %.2f GB "
+                        + "in %.2f s (%.2f GB/s); floor %.2f s%n",
+                floor.readBytes() / 1e9, floor.readSeconds(), floor.readBytes() / 1e9 / floor.readSeconds(),
                 floor.writeBytes() / 1e9, floor.writeSeconds(), floor.writeBytes() / 1e9 / floor.writeSeconds(), floor.seconds()));
         for (Run r : runs)
             if (r.exitCode() == 0)

@@ -9,6 +9,8 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Metrics;
+import java.util.Arrays;
 
 /** Plain FBP of one −log sinogram with the Java backend, for tests. */
 public final class TestRecon {
@@ -17,7 +19,8 @@ public final class TestRecon {
 
     public static float[] fbp(float[] sinogram, ScanGeometry scan, SliceGeometry g) {
         float[] sino = sinogram.clone();
-        new RampFilter(scan.detectorWidth(), scan.numProjections(), FilterSpec.of(FilterWindow.RAMLAK)).filterRows(sino, scan.numProjections(), null);
+        new RampFilter(scan.detectorWidth(), scan.numProjections(), FilterSpec.of(FilterWindow.RAMLAK))
+                .filterRows(sino, scan.numProjections(), null);
         float[][] out = {new float[g.pixels()]};
         try (JavaBackend b = new JavaBackend()) {
             b.setup(BackendOptions.defaults().withSlicesPerPass(1));
@@ -29,7 +32,7 @@ public final class TestRecon {
 
     public static double psnr(float[] a, float[] truth) {
         boolean[] all = new boolean[a.length];
-        java.util.Arrays.fill(all, true);
+        Arrays.fill(all, true);
         return Metrics.psnr(a, truth, all);
     }
 }

@@ -2,6 +2,7 @@ package org.tomospark.job;
 
 import org.tomospark.executor.config.ConfigKey;
 import org.tomospark.executor.pipeline.CoreKeys;
+import java.util.Locale;
 
 /** Keys of the job itself: input, output, commit policy, engine and the built-in demo dataset. */
 public final class JobKeys {
@@ -41,7 +42,7 @@ public final class JobKeys {
 
     public static final ConfigKey<String> ENGINE = ConfigKey.of(RUN, "engine",
             "direct: reconstruct in this JVM without Spark; spark: run as a Spark job.", "direct",
-            s -> s.trim().toLowerCase(java.util.Locale.ROOT), s -> s.equals("direct") || s.equals("spark"), "direct, spark");
+            s -> s.trim().toLowerCase(Locale.ROOT), s -> s.equals("direct") || s.equals("spark"), "direct, spark");
 
     public static final ConfigKey<Integer> DEMO_WIDTH = ConfigKey.integer(DEMO, "demo.width",
             "Detector columns of the demo phantom scan.", 512, 8, 8192);

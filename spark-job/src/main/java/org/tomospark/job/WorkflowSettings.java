@@ -7,7 +7,7 @@ import org.tomospark.executor.config.Settings;
 import java.util.Locale;
 
 /**
- * The scientist's-workflow options (issue 5) as config keys: one mapping from the user's words ({@code --center
+ * The scientist's-workflow options as config keys: one mapping from the user's words ({@code --center
  * auto}, {@code --bin 2,2}, {@code .paganin(…)}, …) onto the keys of conf/CONFIG.md, shared by the command line
  * ({@code ReconstructCommand}) and the notebook API ({@code Reconstruction.Builder}). The keys then become
  * {@code ReconstructionParams} through {@link CoreKeys#params}, whichever engine runs. Every setter checks its
@@ -59,7 +59,10 @@ public final class WorkflowSettings {
         return size == null ? s : set(s, CoreKeys.STRIPE_SIZE, Integer.toString(size));
     }
 
-    /** {@code --phase-energy/--phase-distance/--pixel-size/--delta-beta} (any may be null; {@link CoreKeys#params} checks they come together). */
+    /**
+     * {@code --phase-energy/--phase-distance/--pixel-size/--delta-beta} (any may be null; {@link CoreKeys#params} checks
+     * they come together).
+     */
     public static Settings paganin(Settings s, String energyKeV, String distanceM, String pixelSizeM, String deltaOverBeta) {
         s = set(s, CoreKeys.PHASE_ENERGY, energyKeV);
         s = set(s, CoreKeys.PHASE_DISTANCE, distanceM);
@@ -81,7 +84,8 @@ public final class WorkflowSettings {
         if (spec == null) return s;
         String[] b = spec.split(",");
         if (b.length > 3 || spec.isBlank())
-            throw new IllegalArgumentException("--bin expects COLS[,ROWS[,PROJ]] (config keys bin.columns, bin.rows, bin.projections), got '" + spec + "'");
+            throw new IllegalArgumentException("--bin expects COLS[,ROWS[,PROJ]] (config keys bin.columns, bin.rows, bin.projections), "
+                    + "got '" + spec + "'");
         s = set(s, CoreKeys.BIN_COLUMNS, b[0].trim());
         if (b.length > 1) s = set(s, CoreKeys.BIN_ROWS, b[1].trim());
         if (b.length > 2) s = set(s, CoreKeys.BIN_PROJECTIONS, b[2].trim());

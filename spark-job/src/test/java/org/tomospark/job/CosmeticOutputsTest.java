@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A failing picture step becomes one warning for its file; the file's later steps are skipped, other files go on. */
 class CosmeticOutputsTest {
@@ -53,7 +55,8 @@ class CosmeticOutputsTest {
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("warnings", List.of("no darks: the dark field is taken as 0"));
         c.addTo(report);
-        assertEquals(List.of("no darks: the dark field is taken as 0", "preview.png was not written: java.lang.OutOfMemoryError: Java heap space"),
+        assertEquals(List.of("no darks: the dark field is taken as 0",
+                "preview.png was not written: java.lang.OutOfMemoryError: Java heap space"),
                 report.get("warnings"));
         Map<String, Object> bare = new LinkedHashMap<>();
         new CosmeticOutputs(w -> { }).addTo(bare);

@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend;
 
+import java.util.Arrays;
+
 /**
  * Optional capability of a device backend, for benchmarks: time only the back-projection kernels on data
  * already on the device (no transfers, no filtering), with device events.
@@ -14,7 +16,7 @@ public interface KernelTimer {
     record Timing(double[] msPerRep, long updatesPerRep, String description) {
         public double medianMs() {
             double[] a = msPerRep.clone();
-            java.util.Arrays.sort(a);
+            Arrays.sort(a);
             int n = a.length;
             return n % 2 == 1 ? a[n / 2] : 0.5 * (a[n / 2 - 1] + a[n / 2]);
         }

@@ -1,5 +1,9 @@
 package org.tomospark.executor.backend;
 
+import java.util.Arrays;
+import java.util.function.BiConsumer;
+import java.util.stream.IntStream;
+
 /**
  * Interleaves the sinograms of several slices into one compound sinogram (seed paper sect. 5.2), so that
  * one fetch of bin (p, c) serves every slice: {@code packed[(p·width + c)·k + s] = sino[s][p·width + c]}.
@@ -39,18 +43,18 @@ public final class MultiSlicePacker {
      * Runs body over [0, bins) in chunks, in parallel when there is enough work: on the ForkJoinPool the caller runs
      * in (a backend's own pool), else the common pool.
      */
-    static void forChunks(int bins, java.util.function.BiConsumer<Integer, Integer> body) {
+    static void forChunks(int bins, BiConsumer<Integer, Integer> body) {
         forChunks(bins, CHUNK, body);
     }
 
     /** Runs body over [0, total) in chunks of {@code chunk} items, in parallel when there are two or more. */
-    static void forChunks(int total, int chunk, java.util.function.BiConsumer<Integer, Integer> body) {
+    static void forChunks(int total, int chunk, BiConsumer<Integer, Integer> body) {
         int chunks = (total + chunk - 1) / chunk;
         if (chunks < 2) {
             body.accept(0, total);
             return;
         }
-        java.util.stream.IntStream.range(0, chunks).parallel()
+        IntStream.range(0, chunks).parallel()
                 .forEach(c -> body.accept(c * chunk, Math.min(total, (c + 1) * chunk)));
     }
 
@@ -69,8 +73,8 @@ public final class MultiSlicePacker {
         forChunks(nproj, Math.max(1, CHUNK / (stride * k)), (p0, p1) -> {
             for (int p = p0; p < p1; p++) {
                 int row = p * stride * k;
-                java.util.Arrays.fill(dst, row, row + padLeft * k, 0f);
-                java.util.Arrays.fill(dst, row + (padLeft + width) * k, row + stride * k, 0f);
+                Arrays.fill(dst, row, row + padLeft * k, 0f);
+                Arrays.fill(dst, row + (padLeft + width) * k, row + stride * k, 0f);
                 for (int s = 0; s < k; s++) {
                     int o = row + padLeft * k + s;
                     if (s < count) {

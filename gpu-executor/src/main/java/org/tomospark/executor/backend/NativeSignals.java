@@ -2,6 +2,7 @@ package org.tomospark.executor.backend;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import java.util.Locale;
 
 /**
  * Native GPU and OpenCL libraries (PoCL's LLVM, vendor drivers) may install their own SIGSEGV handlers. The
@@ -25,7 +26,7 @@ public final class NativeSignals {
 
     /** Logs a warning (once per JVM) if {@code what} is about to be loaded without signal chaining. */
     public static void warnIfUnchained(String what) {
-        if (warned || chained() || !System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) return;
+        if (warned || chained() || !System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux")) return;
         warned = true;
         LOG.warn("loading {} without signal chaining: set LD_PRELOAD=$JAVA_HOME/lib/libjsig.so (submit/ scripts do; for Spark "
                 + "executors set spark.executorEnv.LD_PRELOAD), or the JVM may die with SIGSEGV at a safepoint", what);

@@ -1,7 +1,11 @@
 package org.tomospark.executor.center;
 
+import org.jtransforms.fft.DoubleFFT_2D;
 import org.tomospark.executor.util.Cubic;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
 
@@ -121,7 +125,7 @@ public final class CenterFinder {
         final int n, m, rows2;
         final boolean[] mask;       // rows2 × m, in FFT order
         final double mean;
-        final ThreadLocal<org.jtransforms.fft.DoubleFFT_2D> fft;
+        final ThreadLocal<DoubleFFT_2D> fft;
 
         VoMetric(double[][] sino) {
             this.sino = sino;
@@ -137,7 +141,7 @@ public final class CenterFinder {
                 }
             mean = acc / ((double) n * m);
             mask = doubleWedge(rows2, m, m / 2.0);
-            fft = ThreadLocal.withInitial(() -> new org.jtransforms.fft.DoubleFFT_2D(rows2, m));
+            fft = ThreadLocal.withInitial(() -> new DoubleFFT_2D(rows2, m));
         }
 
         /** Mean |FFT| of [sino; mirror shifted by s] inside the double-wedge mask. */
@@ -216,7 +220,7 @@ public final class CenterFinder {
 
     /** Normalised correlation (summed over pairs and rows, divided by their number) for each shift index s + width − 1. */
     static double[] correlationCurve(float[][] sinos, int nproj, int width, double[] anglesRad, int minOverlap) {
-        java.util.List<double[][]> pairs = new java.util.ArrayList<>();
+        List<double[][]> pairs = new ArrayList<>();
         for (float[] sino : sinos) pairs.addAll(oppositePairs(sino, nproj, width, anglesRad));
         if (pairs.isEmpty())
             throw new IllegalArgumentException("centre search (correlation): no projection pair 180 degrees apart; the scan covers "
@@ -263,12 +267,12 @@ public final class CenterFinder {
      * range (or at most 1.5 steps beyond either end) gets a partner, interpolated or extrapolated linearly
      * in angle from the two nearest projections. Up to 64 pairs, evenly spread.
      */
-    static java.util.List<double[][]> oppositePairs(float[] sino, int nproj, int width, double[] ang) {
-        java.util.List<double[][]> out = new java.util.ArrayList<>();
+    static List<double[][]> oppositePairs(float[] sino, int nproj, int width, double[] ang) {
+        List<double[][]> out = new ArrayList<>();
         double step = nproj > 1 ? (ang[nproj - 1] - ang[0]) / (nproj - 1) : 1;
         double lo = Math.min(ang[0], ang[nproj - 1]), hi = Math.max(ang[0], ang[nproj - 1]);
         double tol = 1.5 * Math.abs(step);
-        java.util.List<double[]> cand = new java.util.ArrayList<>(); // {p, partner angle}
+        List<double[]> cand = new ArrayList<>(); // {p, partner angle}
         for (int p = 0; p < nproj; p++) {
             double up = ang[p] + Math.PI, down = ang[p] - Math.PI;
             if (up >= lo - tol && up <= hi + tol) cand.add(new double[]{p, up});
@@ -330,7 +334,7 @@ public final class CenterFinder {
         int k = 0;
         while (k < n && Math.abs(ang[k] - ang[0]) < Math.PI - 0.5 * Math.abs(step)) k++;
         if (k < 4) throw new IllegalArgumentException("centre search needs at least 4 projections within 180 degrees");
-        return java.util.Arrays.copyOf(s, k);
+        return Arrays.copyOf(s, k);
     }
 
     /** Vertex offset (in steps, within [−1, 1]) of the parabola through (−1, a), (0, b), (1, c). */
@@ -348,7 +352,7 @@ public final class CenterFinder {
     }
 
     static double median(double[] v) {
-        double[] c = java.util.Arrays.stream(v).filter(x -> x != Double.MAX_VALUE).sorted().toArray();
+        double[] c = Arrays.stream(v).filter(x -> x != Double.MAX_VALUE).sorted().toArray();
         return c.length == 0 ? 1 : c[c.length / 2];
     }
 

@@ -1,5 +1,6 @@
 package org.tomospark.executor.config;
 
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -50,7 +51,8 @@ public final class ConfigKey<T> {
 
     public static ConfigKey<Double> decimal(String category, String name, String doc, String def, double min, double max) {
         return of(category, name, doc, def, s -> s.isBlank() ? Double.NaN : number(s),
-                v -> Double.isNaN(v) || (v >= min && v <= max), "number in [" + min + ", " + max + "]" + (def != null && def.isEmpty() ? " or empty" : ""));
+                v -> Double.isNaN(v) || (v >= min && v <= max), "number in [" + min + ", " + max + "]"
+                        + (def != null && def.isEmpty() ? " or empty" : ""));
     }
 
     /**
@@ -65,14 +67,15 @@ public final class ConfigKey<T> {
 
     public static ConfigKey<Boolean> bool(String category, String name, String doc, boolean def) {
         return of(category, name, doc, Boolean.toString(def), s -> {
-            String t = s.trim().toLowerCase(java.util.Locale.ROOT);
+            String t = s.trim().toLowerCase(Locale.ROOT);
             if (t.equals("true") || t.equals("yes") || t.equals("1")) return true;
             if (t.equals("false") || t.equals("no") || t.equals("0")) return false;
             throw new IllegalArgumentException("expected true or false");
         }, v -> true, "true or false");
     }
 
-    public static <E> ConfigKey<E> choice(String category, String name, String doc, String def, Function<String, E> parser, String choices) {
+    public static <E> ConfigKey<E> choice(String category, String name, String doc, String def, Function<String, E> parser,
+            String choices) {
         return of(category, name, doc, def, parser, v -> true, "one of " + choices);
     }
 

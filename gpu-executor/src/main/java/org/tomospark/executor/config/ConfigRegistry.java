@@ -53,7 +53,8 @@ public final class ConfigRegistry {
                 sb.append("\n## ").append(cat).append("\n\n| key | default | allowed | meaning |\n|---|---|---|---|\n");
             }
             sb.append("| `").append(k.name()).append("` | `").append(k.defaultValue() == null ? "" : k.defaultValue())
-                    .append("` | ").append(k.constraint().replace("|", "\\|")).append(" | ").append(k.doc().replace("|", "\\|")).append(" |\n");
+                    .append("` | ").append(k.constraint().replace("|", "\\|")).append(" | ").append(k.doc().replace("|", "\\|"))
+                    .append(" |\n");
         }
         return sb.toString();
     }

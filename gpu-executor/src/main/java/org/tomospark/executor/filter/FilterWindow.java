@@ -54,6 +54,7 @@ public enum FilterWindow {
         if (k.equals("hanning")) k = "hann";
         if (k.equals("shepplogan")) k = "shepp-logan";
         for (FilterWindow w : values()) if (w.id.equals(k)) return w;
-        throw new IllegalArgumentException("unknown filter '" + s + "': expected one of ramlak, shepp-logan, cosine, hamming, hann, parzen");
+        throw new IllegalArgumentException("unknown filter '" + s
+                + "': expected one of ramlak, shepp-logan, cosine, hamming, hann, parzen");
     }
 }

@@ -3,6 +3,7 @@ package org.tomospark.executor.filter;
 import org.jtransforms.fft.FloatFFT_1D;
 import org.jtransforms.fft.DoubleFFT_1D;
 
+import java.util.Arrays;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
 
@@ -91,7 +92,7 @@ public final class RampFilter {
             for (int i = 0; i < right; i++) buf[width + i] = last;
             for (int i = width + right; i < padded; i++) buf[i] = first;
         } else {
-            java.util.Arrays.fill(buf, width, padded, 0f);
+            Arrays.fill(buf, width, padded, 0f);
         }
         FloatFFT_1D f = fft.get();
         f.realForward(buf);

@@ -136,7 +136,8 @@ public final class DataExchangeSource implements ProjectionSource {
             this.dark = dataset(DARK, false);
             int[] d = data.getDimensions();
             if (d.length != 3)
-                throw new IllegalArgumentException(name + ": " + DATA + " must be 3-D [angle, row, column], has shape " + Arrays.toString(d));
+                throw new IllegalArgumentException(name + ": " + DATA + " must be 3-D [angle, row, column], has shape "
+                        + Arrays.toString(d));
             if (d[0] == 0 || d[1] == 0 || d[2] == 0)
                 throw new IllegalArgumentException(name + ": " + DATA + " is empty (shape " + Arrays.toString(d)
                         + "): it holds no projections to reconstruct");
@@ -148,8 +149,10 @@ public final class DataExchangeSource implements ProjectionSource {
                     white == null ? 0 : white.getDimensions()[0], dark == null ? 0 : dark.getDimensions()[0]);
             long base = hdf.getUserBlockSize();
             this.dataBands = HdfBandReaders.forDataset(data, name, DATA, type, ranges, base, options);
-            this.whiteBands = white == null ? null : HdfBandReaders.forDataset(white, name, WHITE, sampleType(white, WHITE), ranges, base, options);
-            this.darkBands = dark == null ? null : HdfBandReaders.forDataset(dark, name, DARK, sampleType(dark, DARK), ranges, base, options);
+            this.whiteBands = white == null ? null
+                    : HdfBandReaders.forDataset(white, name, WHITE, sampleType(white, WHITE), ranges, base, options);
+            this.darkBands = dark == null ? null
+                    : HdfBandReaders.forDataset(dark, name, DARK, sampleType(dark, DARK), ranges, base, options);
         } catch (HdfException e) {
             IllegalArgumentException bad = new IllegalArgumentException(name + ": cannot read DataExchange metadata (" + e.getMessage()
                     + "); truncated or corrupt file?", e);
@@ -208,7 +211,8 @@ public final class DataExchangeSource implements ProjectionSource {
         } else throw new IllegalArgumentException(name + ": " + THETA + " must be float32 or float64 degrees, but holds "
                 + th.getJavaType().getSimpleName() + " values");
         if (a.length != nproj)
-            throw new IllegalArgumentException(name + ": " + THETA + " has " + a.length + " angles but " + DATA + " has " + nproj + " projections");
+            throw new IllegalArgumentException(name + ": " + THETA + " has " + a.length + " angles but " + DATA + " has " + nproj
+                    + " projections");
         return a;
     }
 

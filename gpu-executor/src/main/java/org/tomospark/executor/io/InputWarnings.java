@@ -53,7 +53,8 @@ public final class InputWarnings {
         }
         if (duplicates > 0)
             w.add(String.format(Locale.ROOT, "%s: %d %s an earlier one (first %s degrees); repeated projections weigh "
-                    + "those directions twice", name, duplicates, duplicates == 1 ? "angle repeats" : "angles repeat", num(firstDuplicate)));
+                    + "those directions twice", name, duplicates, duplicates == 1 ? "angle repeats" : "angles repeat",
+                    num(firstDuplicate)));
         int turn = firstTurn(deg);
         if (turn > 0)
             w.add(String.format(Locale.ROOT, "%s: the angles are not monotonic (projection %d at %s degrees follows %s); "

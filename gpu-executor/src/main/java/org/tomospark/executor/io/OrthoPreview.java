@@ -1,6 +1,7 @@
 package org.tomospark.executor.io;
 
 import java.awt.image.BufferedImage;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.TreeMap;
 
@@ -80,8 +81,8 @@ public final class OrthoPreview {
         if (xy == null) throw new IllegalStateException("preview: the middle slice " + middle + " was never produced");
         int nz = lastSlice - firstSlice + 1;
         float[] pxz = new float[nz * width], pyz = new float[nz * height];
-        java.util.Arrays.fill(pxz, Float.NaN);
-        java.util.Arrays.fill(pyz, Float.NaN);
+        Arrays.fill(pxz, Float.NaN);
+        Arrays.fill(pyz, Float.NaN);
         for (var e : xz.entrySet()) System.arraycopy(e.getValue(), 0, pxz, (e.getKey() - firstSlice) * width, width);
         for (var e : yz.entrySet()) System.arraycopy(e.getValue(), 0, pyz, (e.getKey() - firstSlice) * height, height);
         float[] all = new float[xy.length + pxz.length + pyz.length];
@@ -95,7 +96,8 @@ public final class OrthoPreview {
         int totalW = p[2][0] + p[2][2] + gap, totalH = Math.max(p[0][1] + p[0][3], p[1][1] + p[1][3]) + gap;
         totalW = Math.max(totalW, 420);
         BufferedImage img = Annotated.canvas(totalW, totalH);
-        Annotated.label(img, 0, 0, totalW, String.format(Locale.ROOT, "%s  grey [%s, %s]", title, Annotated.fmt(win[0]), Annotated.fmt(win[1])));
+        Annotated.label(img, 0, 0, totalW, String.format(Locale.ROOT, "%s  grey [%s, %s]", title, Annotated.fmt(win[0]),
+                Annotated.fmt(win[1])));
         Annotated.label(img, p[0][0], lh, p[0][2], "XY z=" + middle);
         Annotated.label(img, p[1][0], lh, p[1][2], "XZ y=" + height / 2 + (stretch > 1 ? " z x" + stretch : ""));
         Annotated.label(img, p[2][0], lh, p[2][2], "YZ x=" + width / 2 + (stretch > 1 ? " z x" + stretch : ""));

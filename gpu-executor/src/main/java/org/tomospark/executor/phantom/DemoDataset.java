@@ -2,6 +2,7 @@ package org.tomospark.executor.phantom;
 
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.io.DataExchangeWriter;
+import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.RawStack;
 
@@ -13,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.stream.IntStream;
+import javax.imageio.ImageIO;
 
 /**
  * Simulated scan of the 3-D modified Shepp–Logan phantom: analytic (exact, pixel-integrated) line
@@ -195,17 +197,17 @@ public final class DemoDataset {
             short[] px = ((DataBufferUShort) img.getRaster().getDataBuffer()).getData();
             for (int r = 0; r < h; r++) for (int col = 0; col < w; col++) px[r * w + col] = (short) frames[i][r][col];
             Path f = dir.resolve(String.format("%s_%05d.tif", prefix, i));
-            if (!javax.imageio.ImageIO.write(img, "tiff", f.toFile())) throw new IOException("no TIFF writer");
+            if (!ImageIO.write(img, "tiff", f.toFile())) throw new IOException("no TIFF writer");
         }
     }
 
     /** An in-memory source over the simulated counts (for tests and benchmarks without files). */
-    public org.tomospark.executor.io.ProjectionSource asSource() {
+    public ProjectionSource asSource() {
         Counts c = counts();
         return new InMemorySource("demo-phantom", c);
     }
 
-    static final class InMemorySource implements org.tomospark.executor.io.ProjectionSource {
+    static final class InMemorySource implements ProjectionSource {
         private final String name;
         private final Counts c;
         private final ScanMetadata meta;

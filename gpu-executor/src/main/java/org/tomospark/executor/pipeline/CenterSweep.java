@@ -61,7 +61,8 @@ public final class CenterSweep {
         List<Image> out = new ArrayList<>();
         for (double c : centers) {
             if (c < 0 || c > scan.detectorWidth() - 1)
-                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, " + (scan.detectorWidth() - 1) + "]");
+                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, "
+                        + (scan.detectorWidth() - 1) + "]");
             ScanGeometry g = scan.withCenterOfRotation(c);
             backend.validate(new BackprojectionJob(g, slice, 1));
             float[][] px = {new float[slice.pixels()]};
@@ -81,7 +82,8 @@ public final class CenterSweep {
                                   BackprojectionBackend backend) {
         ScanMetadata meta = src.metadata();
         if (row < 0 || row >= meta.rows())
-            throw new IllegalArgumentException("center.sweep: row " + row + " outside the " + meta.rows() + " detector rows of " + meta.source());
+            throw new IllegalArgumentException("center.sweep: row " + row + " outside the " + meta.rows() + " detector rows of "
+                    + meta.source());
         ScanGeometry raw = params.scanGeometry(meta);
         int rb = params.workflow().binRows();
         int first = row / rb * rb;
@@ -94,10 +96,12 @@ public final class CenterSweep {
         float[] sino = null;
         for (double c : centers) {
             if (c < 0 || c > raw.detectorWidth() - 1)
-                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, " + (raw.detectorWidth() - 1) + "]");
+                throw new IllegalArgumentException("center.sweep: centre " + c + " lies outside the detector [0, "
+                        + (raw.detectorWidth() - 1) + "]");
             Workflow w = new Workflow(raw.withCenterOfRotation(c), params);
             if (sino == null || params.workflow().halfAcquisition())
-                sino = w.apply(band.projections(), band.fields(), band.haloAbove(), band.haloBelow(), src.dataName(), src.flatName()).sinograms()[0];
+                sino = w.apply(band.projections(), band.fields(), band.haloAbove(), band.haloBelow(), src.dataName(), src.flatName())
+                        .sinograms()[0];
             ScanGeometry g = w.effective();
             List<Image> one = reconstruct(sino, g, slice, params.filter(), new double[]{g.centerOfRotation()}, backend);
             Image im = one.get(0);
@@ -131,12 +135,16 @@ public final class CenterSweep {
         return sheet;
     }
 
-    /** Tile origin (x, y) of image {@code i} in a sheet made by {@link #contactSheet} (for tests and tools). */
-    public static int[] tileOrigin(int i, int n, int w, int h, int thumb) {
+    /** Where an image's thumbnail lies in a contact sheet: its origin (x, y) and size; its label lies below it. */
+    public record Tile(int x, int y, int width, int height) {
+    }
+
+    /** The tile of image {@code i} in a sheet made by {@link #contactSheet} (for tests and tools). */
+    public static Tile tileOrigin(int i, int n, int w, int h, int thumb) {
         double s = Math.min(1.0, thumb / (double) Math.max(w, h));
         int tw = Math.max(16, (int) Math.round(w * s)), th = Math.max(16, (int) Math.round(h * s));
         int cols = (int) Math.ceil(Math.sqrt(n));
         int tileW = Math.max(tw, 96), gap = 4, lh = Annotated.LABEL_HEIGHT;
-        return new int[]{gap + (i % cols) * (tileW + gap), lh + gap + (i / cols) * (th + lh + gap), tw, th};
+        return new Tile(gap + (i % cols) * (tileW + gap), lh + gap + (i / cols) * (th + lh + gap), tw, th);
     }
 }

@@ -16,6 +16,7 @@ import org.tomospark.executor.stripe.StripeRemoval;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -68,7 +69,7 @@ public final class CoreKeys {
 
     public static final ConfigKey<String> BACKEND = ConfigKey.of(BP, "backend",
             "Back-projection backend: auto (GPU if one is assigned, else java), java, cuda, opencl.", "auto",
-            s -> s.trim().toLowerCase(java.util.Locale.ROOT), s -> s.matches("auto|java|cuda|opencl"), "auto, java, cuda, opencl");
+            s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("auto|java|cuda|opencl"), "auto, java, cuda, opencl");
     public static final ConfigKey<Interpolation> INTERPOLATION = ConfigKey.choice(BP, "backend.interpolation",
             "Detector interpolation.", "linear", Interpolation::parse, "linear, nearest");
     public static final ConfigKey<Integer> SLICES_PER_PASS = ConfigKey.of(BP, "backend.slicesPerPass",
@@ -81,7 +82,8 @@ public final class CoreKeys {
     public static final ConfigKey<String> DEVICE = ConfigKey.string(BP, "backend.device",
             "Device selector for GPU backends (index or Spark GPU address); empty to take Spark's assignment.", "");
     public static final ConfigKey<String> VARIANT = ConfigKey.string(BP, "backend.variant",
-            "Kernel variant, or auto (java: auto, vector, scalar; cuda: std, stdz, tex, alu[:...], hybrid[:...], tc[:...], docs/README-cuda.md; "
+            "Kernel variant, or auto (java: auto, vector, scalar; cuda: std, stdz, tex, alu[:...], hybrid[:...], tc[:...], "
+                    + "docs/README-cuda.md; "
                     + "opencl: docs/opencl-backend.md). cuda's auto picks the fastest variant that keeps the mode's accuracy.", "auto");
     public static final ConfigKey<Integer> GROUP_ROWS = ConfigKey.integer(BP, "group.rows",
             "Detector rows per slice group (one Spark task); a multiple of backend.slicesPerPass; 0 lets the planner choose.",
@@ -262,7 +264,8 @@ public final class CoreKeys {
         if (rows != null) b.rows(rows[0], rows[1]);
         int g = s.get(GROUP_ROWS);
         if (g > 0 && bo.slicesPerPass() > 0 && g % bo.slicesPerPass() != 0)
-            throw new IllegalArgumentException("config key group.rows (" + g + ") must be a multiple of backend.slicesPerPass (" + bo.slicesPerPass() + ")");
+            throw new IllegalArgumentException("config key group.rows (" + g + ") must be a multiple of backend.slicesPerPass ("
+                    + bo.slicesPerPass() + ")");
         return b.build();
     }
 }

@@ -30,14 +30,14 @@ import java.io.Serializable;
  * @param denominatorFloor flat − dark values below this are clamped
  * @param transmissionFloor transmissions below this are clamped before −log
  * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
- * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning (issue 5)
+ * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) implements Serializable {
 
-    /** The parameters without workflow options (as before issue 5). */
+    /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
     public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                 double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                 int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
@@ -129,7 +129,8 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
     public int[] rowRange(ScanMetadata meta) {
         int end = rowEnd == -1 ? meta.rows() : rowEnd;
         if (rowStart >= meta.rows() || end > meta.rows())
-            throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of " + meta.source());
+            throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of "
+                    + meta.source());
         return new int[]{rowStart, end};
     }
 

@@ -64,7 +64,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         // one group's worth waits for reuse: the arrays of the group just written serve the next one
         this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
         this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
-        this.filter = requisition.filtersOnDevice() ? null : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.filter());
+        this.filter = requisition.filtersOnDevice() ? null : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
+                params.filter());
         int threads = params.backendOptions().effectiveThreads();
         this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
     }
@@ -122,7 +123,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         float[][] out = backproject(firstRow, sinos, filter != null);
         long t3 = System.nanoTime();
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
-        return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(), t1 - t0, t2 - t1, t3 - t2, updates);
+        return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(),
+                t1 - t0, t2 - t1, t3 - t2, updates);
     }
 
     /**
@@ -136,7 +138,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         int n = band.rows();
         float[][] out = outputs(n);
         long t1 = System.nanoTime();
-        long clamped = backend.processRaw(new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor()), out);
+        RawSliceBatch batch = new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor());
+        long clamped = backend.processRaw(batch, out);
         long t2 = System.nanoTime();
         int np = scan.numProjections();
         PreprocessStats stats = preprocessor.stats(f, (long) np * n * band.width(), np, clamped, 0, dataName, fields);

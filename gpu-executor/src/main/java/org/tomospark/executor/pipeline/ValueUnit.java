@@ -50,7 +50,8 @@ public record ValueUnit(Kind kind, double pixelSizeM) implements Serializable {
     public ValueUnit {
         if (kind == null) kind = Kind.PIXEL;
         if (kind == Kind.METRE && !(pixelSizeM > 0))
-            throw new IllegalArgumentException("output.unit=metre needs the detector pixel size at the sample: set phase.pixelSize (--pixel-size)");
+            throw new IllegalArgumentException("output.unit=metre needs the detector pixel size at the sample: set phase.pixelSize "
+                    + "(--pixel-size)");
     }
 
     public static ValueUnit perMetre(double pixelSizeM) {

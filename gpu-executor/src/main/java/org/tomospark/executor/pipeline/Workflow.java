@@ -82,7 +82,8 @@ public final class Workflow {
         int w = g.detectorWidth() / bc;
         int n = g.numProjections() / bp;
         if (w < 2) throw new IllegalArgumentException("bin.columns " + bc + " leaves fewer than 2 of " + g.detectorWidth() + " columns");
-        if (n < 2) throw new IllegalArgumentException("bin.projections " + bp + " leaves fewer than 2 of " + g.numProjections() + " projections");
+        if (n < 2) throw new IllegalArgumentException("bin.projections " + bp + " leaves fewer than 2 of " + g.numProjections()
+                + " projections");
         double[] a = new double[n], corr = new double[n];
         for (int k = 0; k < n; k++) {
             for (int q = 0; q < bp; q++) {
@@ -218,11 +219,18 @@ public final class Workflow {
         return new CenterResolution(p.toBuilder().center(r.center()).workflow(w.withCenterMethod(null)).build(), r);
     }
 
-    /** The raw rows a group [start, start+rows) reads with its halo, clipped to the detector: {from, count, above, below}. */
-    public int[] haloBand(int start, int rows, int detectorRows) {
+    /**
+     * The raw rows a group reads: {@code count} detector rows from {@code from}, of which {@code above} halo rows precede
+     * the group and {@code below} follow it.
+     */
+    public record HaloBand(int from, int count, int above, int below) {
+    }
+
+    /** The raw rows a group [start, start+rows) reads with its halo, clipped to the detector. */
+    public HaloBand haloBand(int start, int rows, int detectorRows) {
         int h = haloRows();
         int from = Math.max(0, start - h), to = Math.min(detectorRows, start + rows + h);
-        return new int[]{from, to - from, start - from, to - start - rows};
+        return new HaloBand(from, to - from, start - from, to - start - rows);
     }
 
     /** Reads a group's band with its halo and the matching averaged flats/darks. */
@@ -230,9 +238,9 @@ public final class Workflow {
     }
 
     public Band read(ProjectionSource src, int start, int rows) {
-        int[] b = haloBand(start, rows, src.metadata().rows());
-        RawStack band = src.readProjections(b[0], b[1]);
-        FlatDark fd = src.readFlatDark(b[0], b[1]);
-        return new Band(band, fd, b[2], b[3]);
+        HaloBand b = haloBand(start, rows, src.metadata().rows());
+        RawStack band = src.readProjections(b.from(), b.count());
+        FlatDark fd = src.readFlatDark(b.from(), b.count());
+        return new Band(band, fd, b.above(), b.below());
     }
 }

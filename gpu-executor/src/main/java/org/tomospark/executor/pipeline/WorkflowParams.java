@@ -68,7 +68,8 @@ public record WorkflowParams(CenterFinder.Method centerMethod, double centerSear
     }
 
     public WorkflowParams withUnit(ValueUnit u) {
-        return new WorkflowParams(centerMethod, centerSearchRadius, stripe, paganin, halfAcquisition, binColumns, binRows, binProjections, u);
+        return new WorkflowParams(centerMethod, centerSearchRadius, stripe, paganin, halfAcquisition,
+                binColumns, binRows, binProjections, u);
     }
 
     public boolean binning() {

@@ -1,10 +1,13 @@
 package org.tomospark.executor.preprocess;
 
+import java.io.Serializable;
+import java.util.Arrays;
+
 /**
  * Averaged flat (white) and dark fields for a band of detector rows, {@code rows × width} each.
  * Immutable after construction.
  */
-public final class FlatDark implements java.io.Serializable {
+public final class FlatDark implements Serializable {
     private final int rowStart, rows, width;
     private final float[] flat, dark;
 
@@ -40,7 +43,7 @@ public final class FlatDark implements java.io.Serializable {
         int n = rows * width;
         float[] out = new float[n];
         if (s == null || s.frames() == 0) {
-            java.util.Arrays.fill(out, fill);
+            Arrays.fill(out, fill);
             return out;
         }
         if (s.rows() != rows || s.width() != width)

@@ -1,5 +1,7 @@
 package org.tomospark.executor.preprocess;
 
+import java.io.Serializable;
+
 /**
  * Counts of values the preprocessing had to repair, reported per slice group and summed per run.
  *
@@ -9,7 +11,7 @@ package org.tomospark.executor.preprocess;
  * @param repairedNonFinite   NaN/Inf values replaced by the mean of their finite row neighbours
  */
 public record PreprocessStats(long values, long clampedDenominators, long clampedTransmission, long repairedNonFinite)
-        implements java.io.Serializable {
+        implements Serializable {
     public static final PreprocessStats ZERO = new PreprocessStats(0, 0, 0, 0);
 
     public PreprocessStats plus(PreprocessStats o) {

@@ -1,5 +1,6 @@
 package org.tomospark.executor.stripe;
 
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
@@ -76,7 +77,7 @@ final class Dwt2 {
     /** The inverse of {@link #analyse}. */
     void synthesise(double[] coeffs, double[] out) {
         int n = coeffs.length, half = n / 2;
-        java.util.Arrays.fill(out, 0);
+        Arrays.fill(out, 0);
         for (int k = 0; k < half; k++) {
             double lo = coeffs[k], hi = coeffs[half + k];
             for (int j = 0; j < h.length; j++) out[(2 * k + j) % n] += h[j] * lo + g[j] * hi;

@@ -36,7 +36,8 @@ public final class FourierWaveletFilter {
     /** Filters one sinogram ({@code nproj × width}, row-major) in place. */
     public static void apply(float[] sino, int nproj, int width, int levels, double sigma) {
         if (sino.length < (long) nproj * width)
-            throw new IllegalArgumentException("stripe removal: sinogram holds " + sino.length + " values, expected " + nproj + "x" + width);
+            throw new IllegalArgumentException("stripe removal: sinogram holds " + sino.length + " values, expected " + nproj + "x"
+                    + width);
         if (!(sigma > 0)) throw new IllegalArgumentException("stripe.sigma must be > 0, got " + sigma);
         int lv = levels;
         if (lv < 1 || lv > 16) throw new IllegalArgumentException("stripe.level must be in 1..16, got " + levels);

@@ -16,7 +16,8 @@ record SortedSinogram(float[] values, int[] origin, int nproj, int width) {
 
     static SortedSinogram of(float[] sino, int nproj, int width) {
         if (sino.length < (long) nproj * width)
-            throw new IllegalArgumentException("stripe removal: sinogram holds " + sino.length + " values, expected " + nproj + "x" + width);
+            throw new IllegalArgumentException("stripe removal: sinogram holds " + sino.length + " values, expected " + nproj + "x"
+                    + width);
         float[] sorted = new float[nproj * width];
         int[] origin = new int[nproj * width];
         IntStream.range(0, width).parallel().forEach(j -> {
@@ -43,7 +44,10 @@ record SortedSinogram(float[] values, int[] origin, int nproj, int width) {
         return filtered;
     }
 
-    /** Writes {@code sortedValues} (in this sinogram's rank order) back to the original positions in {@code sino}, for the given columns. */
+    /**
+     * Writes {@code sortedValues} (in this sinogram's rank order) back to the original positions in {@code sino}, for
+     * the given columns.
+     */
     void unsort(float[] sortedValues, float[] sino, boolean[] columns) {
         for (int i = 0; i < nproj * width; i++) {
             int j = i % width;

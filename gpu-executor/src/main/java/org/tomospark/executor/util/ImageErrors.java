@@ -1,5 +1,7 @@
 package org.tomospark.executor.util;
 
+import java.util.function.IntToDoubleFunction;
+
 /** The one relative-error measure the benchmarks and tests compare backends with. */
 public final class ImageErrors {
     private ImageErrors() {
@@ -29,7 +31,7 @@ public final class ImageErrors {
     }
 
     /** Adds ‖got − ref‖² and ‖ref‖² to sums[0], sums[1]; false on a non-finite value in got. */
-    private static boolean accumulate(float[] got, java.util.function.IntToDoubleFunction ref, double[] sums) {
+    private static boolean accumulate(float[] got, IntToDoubleFunction ref, double[] sums) {
         for (int i = 0; i < got.length; i++) {
             float g = got[i];
             if (!Float.isFinite(g)) return false;

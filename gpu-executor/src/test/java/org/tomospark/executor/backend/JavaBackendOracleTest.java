@@ -4,17 +4,25 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every Java backend configuration equals the double-precision oracle within 1e-5 relative L2. */
 class JavaBackendOracleTest {
@@ -62,11 +70,9 @@ class JavaBackendOracleTest {
         return c.roi == null ? g : g.withRoi(c.roi[0], c.roi[1], c.roi[2], c.roi[3]);
     }
 
+    /** Gaussian sinograms around 0.3, positive on the whole like real ones. */
     static float[][] randomSinograms(int n, int nproj, int width, long seed) {
-        Random r = new Random(seed);
-        float[][] s = new float[n][nproj * width];
-        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = (float) (r.nextGaussian() + 0.3);
-        return s;
+        return Noise.gaussian(n, nproj * width, seed, 0.3);
     }
 
     static float[][] run(ScanGeometry scan, SliceGeometry g, BackendOptions o, float[][] sinos) {
@@ -82,12 +88,12 @@ class JavaBackendOracleTest {
     }
 
     /** Oracle images per (case, interpolation), computed once for the 9 sinograms every configuration draws from. */
-    private static final java.util.Map<String, double[][]> ORACLE = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<String, double[][]> ORACLE = new ConcurrentHashMap<>();
 
     static double[][] oracle(Case c, Interpolation interp, float[][] sinos, ScanGeometry scan, SliceGeometry g) {
         return ORACLE.computeIfAbsent(c.name + interp, key -> {
             double[][] r = new double[sinos.length][];
-            java.util.stream.IntStream.range(0, sinos.length).parallel()
+            IntStream.range(0, sinos.length).parallel()
                     .forEach(s -> r[s] = OracleBackprojector.backproject(sinos[s], scan, g, interp == Interpolation.LINEAR));
             return r;
         });
@@ -100,13 +106,13 @@ class JavaBackendOracleTest {
         SliceGeometry g = slice(c);
         int n = k + 1; // a full pass and a partial one
         float[][] all = randomSinograms(9, c.nproj, c.width, 1234);
-        float[][] sinos = java.util.Arrays.copyOf(all, n);
+        float[][] sinos = Arrays.copyOf(all, n);
         BackendOptions o = BackendOptions.defaults().withSlicesPerPass(k).withInterpolation(interp).withVariant(variant);
         float[][] out = run(scan, g, o, sinos);
         double[][] refs = oracle(c, interp, all, scan, g);
         for (int s = 0; s < n; s++) {
             double[] ref = refs[s];
-            double err = Metrics.relL2(out[s], ref);
+            double err = ImageErrors.relL2(out[s], ref);
             assertTrue(err < 1e-5, c + " slice " + s + ": relative L2 " + err);
         }
     }
@@ -134,8 +140,8 @@ class JavaBackendOracleTest {
             for (int i = 0; i < rounded.length; i++) rounded[i] = Half.round(rounded[i]);
             double[] refHalf = OracleBackprojector.backproject(rounded, scan, g, true);
             double[] refFloat = OracleBackprojector.backproject(sinos[s], scan, g, true);
-            assertTrue(Metrics.relL2(out[s], refHalf) < 1e-5);
-            double vsFloat = Metrics.relL2(out[s], refFloat);
+            assertTrue(ImageErrors.relL2(out[s], refHalf) < 1e-5);
+            double vsFloat = ImageErrors.relL2(out[s], refFloat);
             assertTrue(vsFloat > 1e-5 && vsFloat < 1e-3, "half vs float relative L2 " + vsFloat);
         }
     }

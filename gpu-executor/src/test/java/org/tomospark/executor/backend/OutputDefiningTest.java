@@ -28,10 +28,13 @@ class OutputDefiningTest {
         assertNotEquals(Backends.outputDefining("cuda", BASE), Backends.outputDefining("cuda", BASE.withVariant("tc")));
         assertNotEquals(Backends.outputDefining("cuda", BASE), Backends.outputDefining("cuda", BASE.withSlicesPerPass(4)));
         assertNotEquals(Backends.outputDefining("cuda", BASE), Backends.outputDefining("cuda", BASE.withFormat(SampleFormat.FLOAT32)));
-        assertNotEquals(Backends.outputDefining("java", BASE), Backends.outputDefining("java", BASE.withInterpolation(Interpolation.NEAREST)));
+        assertNotEquals(Backends.outputDefining("java", BASE),
+                Backends.outputDefining("java", BASE.withInterpolation(Interpolation.NEAREST)));
         assertNotEquals(Backends.outputDefining("java", BASE), Backends.outputDefining("java", BASE.withFormat(SampleFormat.FLOAT32)));
         // the java backend computes every slice alike whatever the interleaving and the variant
-        assertEquals(Backends.outputDefining("java", BASE), Backends.outputDefining("java", BASE.withSlicesPerPass(2).withVariant("scalar")));
-        assertNotEquals(Backends.outputDefining("opencl", BASE), Backends.outputDefining("opencl", BASE.withExtra("opencl.coords", "float")));
+        assertEquals(Backends.outputDefining("java", BASE),
+                Backends.outputDefining("java", BASE.withSlicesPerPass(2).withVariant("scalar")));
+        assertNotEquals(Backends.outputDefining("opencl", BASE),
+                Backends.outputDefining("opencl", BASE.withExtra("opencl.coords", "float")));
     }
 }

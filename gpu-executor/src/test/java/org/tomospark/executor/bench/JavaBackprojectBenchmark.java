@@ -1,6 +1,18 @@
 package org.tomospark.executor.bench;
 
-import org.openjdk.jmh.annotations.*;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
@@ -8,8 +20,8 @@ import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
 
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,9 +59,7 @@ public class JavaBackprojectBenchmark {
         backend = new JavaBackend();
         backend.setup(BackendOptions.defaults().withSlicesPerPass(k).withVariant(m[1]));
         backend.validate(new BackprojectionJob(scan, g, slices));
-        Random r = new Random(1);
-        sinos = new float[slices][size * size];
-        for (float[] s : sinos) for (int i = 0; i < s.length; i++) s[i] = r.nextFloat() - 0.5f;
+        sinos = Noise.centred(slices, size * size, 1, i -> 1);
         out = new float[slices][g.pixels()];
     }
 

@@ -7,14 +7,14 @@ import org.tomospark.executor.io.ToothScan;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.pipeline.ReconstructionParams;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Centre finding: phantom scans with known axis offsets (with noise) and the real tooth scan. */
 class CenterFinderTest {
 
     static DemoDataset phantom(double offset, double range, int projections) {
-        return new DemoDataset(DemoDataset.Spec.demo().withSize(256, 2, projections).withRange(range).withAxisOffset(offset).withNoise(true));
+        return new DemoDataset(DemoDataset.Spec.demo().withSize(256, 2, projections).withRange(range).withAxisOffset(offset)
+                .withNoise(true));
     }
 
     @Test

@@ -5,9 +5,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import java.util.Arrays;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class RampFilterTest {
 
@@ -95,14 +98,14 @@ class RampFilterTest {
         int width = 100;
         RampFilter f = new RampFilter(width, new FilterSpec(FilterWindow.RAMLAK, 1.0, Padding.EDGE), 1.0);
         float[] row = new float[width];
-        java.util.Arrays.fill(row, 3f);
+        Arrays.fill(row, 3f);
         f.filterRow(row, 0);
         float dc = f.response()[0];
         for (float v : row) assertEquals(3f * dc, v, 1e-6);
         // zero padding of the same row gives the familiar negative overshoot at the edges
         RampFilter z = new RampFilter(width, FilterSpec.of(FilterWindow.RAMLAK), 1.0);
         float[] row2 = new float[width];
-        java.util.Arrays.fill(row2, 3f);
+        Arrays.fill(row2, 3f);
         z.filterRow(row2, 0);
         assertTrue(row2[0] > 0.5 && row2[width / 2] < 0.05, row2[0] + " " + row2[width / 2]);
     }

@@ -131,7 +131,8 @@ public final class BandReadBenchmark {
 
     public static String[] row(String scan, String path, int threads, double seconds, long bytes, double old) {
         return new String[]{scan, path, String.valueOf(threads), String.format(Locale.ROOT, "%.3f", seconds),
-                String.format(Locale.ROOT, "%.0f", bytes / seconds / 1e6), old == 0 ? "" : String.format(Locale.ROOT, "%.1f×", old / seconds)};
+                String.format(Locale.ROOT, "%.0f", bytes / seconds / 1e6), old == 0 ? ""
+                        : String.format(Locale.ROOT, "%.1f×", old / seconds)};
     }
 
     /**
@@ -147,7 +148,8 @@ public final class BandReadBenchmark {
         if (!Files.exists(script)) script = Path.of("../gpu-executor/src/test/python/bench_scan.py");
         if (Files.isExecutable(PYTHON) && Files.exists(script)) {
             System.out.println("writing " + f + " with h5py ...");
-            List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), script.toString(), part.toString(), "" + angles, "" + rows, "" + cols));
+            List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), script.toString(), part.toString(),
+                    "" + angles, "" + rows, "" + cols));
             if (gzip) cmd.add("gzip");
             run(cmd.toArray(String[]::new));
         } else {

@@ -7,8 +7,12 @@ import java.awt.image.WritableRaster;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The built-in font draws its glyph table, pixel for pixel, one fixed-width cell per character. */
 class BitmapFontTest {
@@ -91,7 +95,8 @@ class BitmapFontTest {
         for (var e : shapes.entrySet())
             for (int y = 0; y < 7; y++)
                 for (int x = 0; x < 5; x++)
-                    assertEquals(e.getValue()[y].charAt(x) == '#', BitmapFont.lit(e.getKey(), x, y), "'" + e.getKey() + "' (" + x + ", " + y + ")");
+                    assertEquals(e.getValue()[y].charAt(x) == '#', BitmapFont.lit(e.getKey(), x, y),
+                            "'" + e.getKey() + "' (" + x + ", " + y + ")");
         for (int y = 1; y < 7; y++) assertTrue(BitmapFont.lit('1', 2, y), "stem of '1', row " + y);
     }
 

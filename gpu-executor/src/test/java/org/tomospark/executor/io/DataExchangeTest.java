@@ -12,8 +12,12 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-
-import static org.junit.jupiter.api.Assertions.*;
+import java.util.Arrays;
+import java.util.function.Consumer;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DataExchangeTest {
     @TempDir
@@ -63,7 +67,7 @@ class DataExchangeTest {
         }
     }
 
-    private Path write(java.util.function.Consumer<WritableGroup> content) {
+    private Path write(Consumer<WritableGroup> content) {
         Path f = tmp.resolve("bad-" + System.nanoTime() + ".h5");
         try (WritableHdfFile w = HdfFile.write(f)) {
             content.accept(w.putGroup("exchange"));
@@ -115,7 +119,7 @@ class DataExchangeTest {
         d.writeHdf5(f);
         byte[] all = Files.readAllBytes(f);
         Path t = tmp.resolve("truncated.h5");
-        Files.write(t, java.util.Arrays.copyOf(all, all.length / 2));
+        Files.write(t, Arrays.copyOf(all, all.length / 2));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
             try (DataExchangeSource s = DataExchangeSource.open(t)) {
                 s.readProjections(0, 5);

@@ -24,11 +24,24 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tomospark.executor.io.DataExchangeSource.DARK;
 import static org.tomospark.executor.io.DataExchangeSource.DATA;
 import static org.tomospark.executor.io.DataExchangeSource.WHITE;
-import static org.tomospark.executor.io.LayoutScans.*;
+import static org.tomospark.executor.io.LayoutScans.DARK0;
+import static org.tomospark.executor.io.LayoutScans.FLAT0;
+import static org.tomospark.executor.io.LayoutScans.N;
+import static org.tomospark.executor.io.LayoutScans.R;
+import static org.tomospark.executor.io.LayoutScans.W;
+import static org.tomospark.executor.io.LayoutScans.bands;
+import static org.tomospark.executor.io.LayoutScans.f32;
+import static org.tomospark.executor.io.LayoutScans.f32Band;
+import static org.tomospark.executor.io.LayoutScans.u16;
+import static org.tomospark.executor.io.LayoutScans.u16Band;
 
 /**
  * The direct band readers against the values the writer put there (the formula of {@link LayoutScans}) and against
@@ -97,7 +110,8 @@ class DirectBandReadTest {
     @Test
     void jhdfScansReadDirectlyAsWritten() throws Exception {
         DatasetCreationOptions u16 = DatasetCreationOptions.builder().unsigned().build();
-        DatasetCreationOptions u16Chunked = DatasetCreationOptions.builder().unsigned().chunkDimensions(5, 4, 50).shuffle().deflate().build();
+        DatasetCreationOptions u16Chunked = DatasetCreationOptions.builder().unsigned().chunkDimensions(5, 4, 50).shuffle().deflate()
+                .build();
         DatasetCreationOptions f32Chunked = DatasetCreationOptions.builder().chunkDimensions(1, R, W).deflate().build();
         Path u16File = writeJhdf("jhdf-u16.h5", u16Array(0, N), u16, DatasetCreationOptions.DEFAULT);
         Path u16ChunkFile = writeJhdf("jhdf-u16_chunk_5x4x50_deflate_shuffle.h5", u16Array(0, N), u16Chunked, u16);
@@ -114,7 +128,8 @@ class DirectBandReadTest {
     void anyChannelReadsTheSameValues() throws Exception {
         Path f = scans.resolve("f32_be_contiguous.h5");
         try (FileChannel fc = FileChannel.open(f, StandardOpenOption.READ);
-             DataExchangeSource src = DataExchangeSource.open(new PlainChannel(fc), "remote:f32_be_contiguous.h5", ReadOptions.threads(3))) {
+             DataExchangeSource src = DataExchangeSource.open(new PlainChannel(fc), "remote:f32_be_contiguous.h5",
+                     ReadOptions.threads(3))) {
             assertEquals(ReadPath.CONTIGUOUS, src.readPath(DATA));
             assertArrayEquals(f32Band(0, N, 4, 7, W), src.readProjections(4, 7).floatData());
             assertArrayEquals(f32Band(FLAT0, 4, 0, R, W), src.readFlats(0, R).floatData());
@@ -179,7 +194,8 @@ class DirectBandReadTest {
                             for (int[] band : bands(rows)) {
                                 RawStack s = new ContiguousBandReader(ranges, f.toString(), 13, frames, rows, width, type, order,
                                         threads, piece).read(band[0], band[1]);
-                                String what = type + " " + order + " piece " + piece + " threads " + threads + " rows " + Arrays.toString(band);
+                                String what = type + " " + order + " piece " + piece + " threads " + threads + " rows "
+                                        + Arrays.toString(band);
                                 if (bytes == 2) assertArrayEquals(u16Band(0, frames, band[0], band[1], width), s.uint16Data(), what);
                                 else assertArrayEquals(f32Band(0, frames, band[0], band[1], width), s.floatData(), what);
                             }

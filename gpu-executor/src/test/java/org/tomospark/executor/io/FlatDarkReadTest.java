@@ -3,8 +3,7 @@ package org.tomospark.executor.io;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class FlatDarkReadTest {
     /** A source of already normalised data: no flat and no dark frames at all. */

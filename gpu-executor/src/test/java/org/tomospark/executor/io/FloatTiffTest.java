@@ -4,11 +4,14 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class FloatTiffTest {
     /** Reads the first IFD's tags directly from the bytes (independent of ImageIO). */
@@ -67,7 +70,7 @@ class FloatTiffTest {
             assertEquals(2, bb.getShort(e + 2), "ASCII");
             int count = bb.getInt(e + 4), off = bb.getInt(e + 8);
             assertEquals(text.length() + 1, count, "NUL-terminated");
-            found = new String(tif, off, count - 1, java.nio.charset.StandardCharsets.US_ASCII);
+            found = new String(tif, off, count - 1, StandardCharsets.US_ASCII);
         }
         assertEquals(text, found);
         assertEquals(text, FloatTiff.description(tif));

@@ -1,7 +1,7 @@
 package org.tomospark.executor.io;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.pipeline.CenterSearch;
@@ -20,9 +20,11 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.*;
+import java.util.Locale;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The contact sheet and the orthogonal preview are real, labelled images of the data. */
 class PicturesTest {
@@ -65,9 +67,10 @@ class PicturesTest {
         float[] gt = d.phantom().groundTruth(0, g, 2);
         boolean[] fov = Metrics.circleMask(n, n, n / 2.0 - 2);
         double[] psnr = imgs.stream().mapToDouble(im -> Metrics.psnr(im.pixels(), gt, fov)).toArray();
-        System.out.println("sweep PSNR by centre: " + java.util.Arrays.toString(psnr));
-        for (int i = 0; i < psnr.length; i++) if (i != 2) assertTrue(psnr[2] > psnr[i] + 1, "true centre must be sharpest: " + java.util.Arrays.toString(psnr));
-        assertEquals(String.format(java.util.Locale.ROOT, "center_%07.2f.tif", truth), imgs.get(2).fileName());
+        System.out.println("sweep PSNR by centre: " + Arrays.toString(psnr));
+        for (int i = 0; i < psnr.length; i++) if (i != 2) assertTrue(psnr[2] > psnr[i] + 1, "true centre must be sharpest: "
+                + Arrays.toString(psnr));
+        assertEquals(String.format(Locale.ROOT, "center_%07.2f.tif", truth), imgs.get(2).fileName());
         assertEquals("center_0067.10.tif", imgs.get(0).fileName());
 
         BufferedImage sheet = CenterSweep.contactSheet(imgs, 128, "sweep row 0");
@@ -78,10 +81,10 @@ class PicturesTest {
         boolean[] inside = new boolean[n * n];
         for (int i = 0; i < gt.length; i++) inside[i] = gt[i] > 0.1f * max(gt); // the head, skull and brain
         for (int i = 0; i < imgs.size(); i++) {
-            int[] t = CenterSweep.tileOrigin(i, imgs.size(), n, n, 128);
-            double[] io = meanInOut(back, t[0], t[1], t[2], t[3], inside);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, imgs.size(), n, n, 128);
+            double[] io = meanInOut(back, t.x(), t.y(), t.width(), t.height(), inside);
             assertTrue(io[0] > io[1] + (i == 2 ? 25 : 12), "tile " + i + ": phantom grey " + io[0] + " vs background " + io[1]);
-            int lit = litPixels(back, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT);
+            int lit = litPixels(back, t.x(), t.y() + t.height(), 96, Annotated.LABEL_HEIGHT);
             assertTrue(lit > 30 && lit < 0.6 * 96 * Annotated.LABEL_HEIGHT, "tile " + i + " label pixels " + lit);
         }
         assertTrue(litPixels(back, 0, 0, back.getWidth(), Annotated.LABEL_HEIGHT) > 60, "title strip");
@@ -120,7 +123,7 @@ class PicturesTest {
         }
         double[] xz = meanInOut(img, p[1][0], p[1][1], p[1][2], p[1][3], inXZ);
         System.out.printf("ortho preview: XY grey in/out %.0f/%.0f, XZ %.0f/%.0f, panels %s%n", xy[0], xy[1], xz[0], xz[1],
-                java.util.Arrays.deepToString(p));
+                Arrays.deepToString(p));
         assertTrue(xy[0] > xy[1] + 60, "XY panel");
         assertTrue(xz[0] > xz[1] + 60, "XZ panel");
         assertTrue(litPixels(img, 0, 0, img.getWidth(), Annotated.LABEL_HEIGHT) > 60, "grey range text");

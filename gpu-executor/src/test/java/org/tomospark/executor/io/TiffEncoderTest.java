@@ -20,8 +20,12 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TiffEncoderTest {
     /** Float bit patterns a slice may hold: quiet and signalling NaNs with payloads, infinities, signed zeros, extremes. */
@@ -32,7 +36,8 @@ class TiffEncoderTest {
         Random r = new Random(seed);
         float[] px = new float[w * h];
         for (int i = 0; i < px.length; i++) px[i] = (float) (r.nextGaussian() * 1e-3);
-        for (int i = 0; i < SPECIAL.length && i < px.length; i++) px[(int) ((long) i * 7919 % px.length)] = Float.intBitsToFloat(SPECIAL[i]);
+        for (int i = 0; i < SPECIAL.length && i < px.length; i++)
+            px[(int) ((long) i * 7919 % px.length)] = Float.intBitsToFloat(SPECIAL[i]);
         return px;
     }
 
@@ -104,7 +109,8 @@ class TiffEncoderTest {
             ImageReader r = it.next();
             try {
                 r.setInput(in);
-                TIFFField f = TIFFDirectory.createFromMetadata(r.getImageMetadata(0)).getTIFFField(BaselineTIFFTagSet.TAG_IMAGE_DESCRIPTION);
+                TIFFField f = TIFFDirectory.createFromMetadata(r.getImageMetadata(0))
+                        .getTIFFField(BaselineTIFFTagSet.TAG_IMAGE_DESCRIPTION);
                 return f == null ? null : f.getAsString(0);
             } finally {
                 r.dispose();

@@ -1,8 +1,9 @@
 package org.tomospark.executor.phase;
 
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.*;
+import java.util.Arrays;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Paganin retrieval against a straightforward double-precision computation of the same formula: the image is
@@ -114,7 +115,8 @@ class PaganinTest {
             }
         double contrastIn = 0, contrastOut = 0;
         for (float v : img) contrastIn = Math.max(contrastIn, Math.abs(v - 1));
-        System.out.printf("paganin: max |fft - direct DFT| = %.2e; thickness max error %.2f of %.1f px; kernel length %.2f px, halo %d rows%n",
+        System.out.printf("paganin: max |fft - direct DFT| = %.2e; thickness max error %.2f of %.1f px; kernel length %.2f px, halo %d "
+                + "rows%n",
                 maxErr, tErr, tMax, P.kernelLengthPx(), P.haloRows());
         assertTrue(maxErr < 2e-5, "max deviation from the direct DFT " + maxErr);
         // and it is phase retrieval: the projected thickness comes back (edges of the sphere are the hardest)
@@ -131,10 +133,10 @@ class PaganinTest {
         // a band of 6 rows with its halo
         int first = 44, rows = 6, halo = p.haloRows();
         int a = Math.max(0, first - halo), b = Math.min(ROWS, first + rows + halo);
-        float[] band = java.util.Arrays.copyOfRange(img, a * COLS, b * COLS);
+        float[] band = Arrays.copyOfRange(img, a * COLS, b * COLS);
         assertTrue(a > 0 && b < ROWS, "the test band's halo must lie inside the image");
         new Paganin(p).filter(band, b - a, COLS);
-        float[] noHalo = java.util.Arrays.copyOfRange(img, first * COLS, (first + rows) * COLS);
+        float[] noHalo = Arrays.copyOfRange(img, first * COLS, (first + rows) * COLS);
         new Paganin(p).filter(noHalo, rows, COLS);
         double errHalo = 0, errNoHalo = 0;
         for (int r = 0; r < rows; r++)
@@ -150,7 +152,9 @@ class PaganinTest {
 
     @Test
     void parametersNameTheirKeys() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new PaganinParams(0, 1, 1e-6, 10)).getMessage().contains("phase.energy"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new PaganinParams(20, 1, -1, 10)).getMessage().contains("phase.pixelSize"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new PaganinParams(0, 1, 1e-6, 10)).getMessage()
+                .contains("phase.energy"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new PaganinParams(20, 1, -1, 10)).getMessage()
+                .contains("phase.pixelSize"));
     }
 }

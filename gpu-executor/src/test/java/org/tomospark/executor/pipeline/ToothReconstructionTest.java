@@ -7,8 +7,8 @@ import org.tomospark.executor.io.ToothScan;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The real TomoPy tooth scan (181 angles, 640 columns, axis 296.0 px) reconstructs to a tooth cross-section:

@@ -1,17 +1,18 @@
 package org.tomospark.executor.pipeline;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.phantom.Phantom3D;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeRemoval;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The workflow stages inside the single-machine pipeline (the same SliceGroupProcessor a Spark task runs). */
 class WorkflowPipelineTest {
@@ -76,13 +77,14 @@ class WorkflowPipelineTest {
                 .workflow(half.withCenterMethod(CenterFinder.Method.CORRELATION)).build(), 2, auto);
         @SuppressWarnings("unchecked") double found = (double) ((Map<String, Object>) auto[0].workflow().get("center")).get("value");
         int n = given[0].slice().roiCols();
-        System.out.printf("half acquisition: centre given 30.5 -> %d px slices; found %.4f -> %d px%n", n, found, auto[0].slice().roiCols());
+        System.out.printf("half acquisition: centre given 30.5 -> %d px slices; found %.4f -> %d px%n", n, found,
+                auto[0].slice().roiCols());
         assertTrue(found > 30.4 && found < 30.5, "the centre found: " + found);
         assertEquals(2 * 120 - 1 - 61, n, "round(2d) + 1 with d = 119 - 30.5");
         assertEquals(n, auto[0].slice().roiCols());
         assertEquals(n, auto[0].slice().roiRows());
         double r = Math.min(given[0].scan().centerOfRotation(), n - 1 - given[0].scan().centerOfRotation()) - 1;
-        double diff = relL2(b[1], a[1], Metrics.circleMask(n, n, r));
+        double diff = Metrics.relL2Inside(b[1], a[1], Metrics.circleMask(n, n, r));
         assertTrue(diff < 0.05, "the two volumes can be subtracted: relative L2 " + diff);
     }
 
@@ -91,7 +93,8 @@ class WorkflowPipelineTest {
         DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(256, 4, 360).withNoise(false));
         VolumeReconstructor.Summary[] full = new VolumeReconstructor.Summary[1], binned = new VolumeReconstructor.Summary[1];
         run(d, ReconstructionParams.builder().backend("java").build(), 4, full);
-        float[][] got = run(d, ReconstructionParams.builder().backend("java").workflow(WorkflowParams.NONE.withBinning(2, 2, 2)).build(), 2, binned);
+        float[][] got = run(d, ReconstructionParams.builder().backend("java").workflow(WorkflowParams.NONE.withBinning(2, 2, 2)).build(),
+                2, binned);
         assertEquals(2, binned[0].slices());
         assertEquals(128, binned[0].slice().roiCols());
         assertEquals(180, binned[0].scan().numProjections());
@@ -126,14 +129,15 @@ class WorkflowPipelineTest {
         WorkflowParams bin = WorkflowParams.NONE.withBinning(2, 2, 1);
         float[][] binned = run(d, ReconstructionParams.builder().backend("java").workflow(bin).build(), 2, null);
         double pixel = 6.5e-7;
-        float[][] metres = run(d, ReconstructionParams.builder().backend("java").workflow(bin.withUnit(ValueUnit.perMetre(pixel))).build(), 2, null);
+        float[][] metres = run(d, ReconstructionParams.builder().backend("java").workflow(bin.withUnit(ValueUnit.perMetre(pixel))).build(),
+                2, null);
         boolean[] fov = Metrics.circleMask(128, 128, 60);
         for (int k = 0; k < 2; k++) {
             float[] down = new float[128 * 128]; // slices 2k, 2k+1 averaged over 2x2 pixel blocks
             for (int r = 0; r < 2; r++)
                 for (int i = 0; i < 256; i++)
                     for (int j = 0; j < 256; j++) down[(i / 2) * 128 + j / 2] += full[2 * k + r][i * 256 + j] / 8;
-            double scale = Metrics.lsqScale(binned[k], down, fov), rel = relL2(binned[k], down, fov);
+            double scale = Metrics.lsqScale(binned[k], down, fov), rel = Metrics.relL2Inside(binned[k], down, fov);
             System.out.printf("binned slice %d vs downsampled unbinned slices: scale %.4f, relative L2 %.4f%n", k, scale, rel);
             assertEquals(1.0, scale, 0.03, "one unit whatever the binning (binned values in attenuation per binned pixel would give 0.5)");
             assertTrue(rel < 0.08, "binned and downsampled unbinned slices agree: " + rel);
@@ -142,16 +146,6 @@ class WorkflowPipelineTest {
             for (int i = 0; i < binned[k].length; i++) // float rounding differs once the sinogram is scaled
                 assertEquals(binned[k][i] / pixel, metres[k][i], 1e-4 * max / pixel, "1/m = (1/px) / pixel size");
         }
-    }
-
-    static double relL2(float[] a, float[] b, boolean[] mask) {
-        double num = 0, den = 0;
-        for (int i = 0; i < a.length; i++) {
-            if (!mask[i]) continue;
-            num += (a[i] - b[i]) * (double) (a[i] - b[i]);
-            den += (double) b[i] * b[i];
-        }
-        return Math.sqrt(num / den);
     }
 
     @Test
@@ -166,8 +160,8 @@ class WorkflowPipelineTest {
         float[][] plain = run(d, ReconstructionParams.builder().backend("java").groupRows(40).build(), 40, null);
         double maxDiff = 0, plainDiff = 0;
         for (int r = 0; r < 40; r++) {
-            maxDiff = Math.max(maxDiff, Metrics.relL2(many[r], one[r]));
-            plainDiff = Math.max(plainDiff, Metrics.relL2(plain[r], one[r]));
+            maxDiff = Math.max(maxDiff, ImageErrors.relL2(many[r], one[r]));
+            plainDiff = Math.max(plainDiff, ImageErrors.relL2(plain[r], one[r]));
         }
         System.out.printf("paganin groups of 4 vs 40 rows: rel L2 %.2e (vs no phase retrieval %.2e)%n", maxDiff, plainDiff);
         assertTrue(maxDiff < 2e-4, "halo: groups of 4 rows differ by " + maxDiff);

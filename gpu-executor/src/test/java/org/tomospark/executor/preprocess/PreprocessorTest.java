@@ -2,9 +2,12 @@ package org.tomospark.executor.preprocess;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PreprocessorTest {
     static final int W = 7, ROWS = 2, NPROJ = 5;
@@ -43,16 +46,17 @@ class PreprocessorTest {
         for (int q = 0; q < NPROJ; q++)
             for (int row = 0; row < ROWS; row++)
                 for (int c = 0; c < W; c++)
-                    assertEquals(p[(q * ROWS + row) * W + c], res.sinograms()[row][q * W + c], 2e-4, "p=" + q + " row=" + row + " col=" + c);
+                    assertEquals(p[(q * ROWS + row) * W + c], res.sinograms()[row][q * W + c], 2e-4, "p=" + q + " row=" + row + " col="
+                            + c);
         assertFalse(res.stats().anyRepairs());
     }
 
     @Test
     void uint16CountsAreReadUnsigned() {
         short[] raw = new short[NPROJ * ROWS * W];
-        java.util.Arrays.fill(raw, (short) 40000); // above Short.MAX_VALUE
+        Arrays.fill(raw, (short) 40000); // above Short.MAX_VALUE
         short[] flat = new short[ROWS * W];
-        java.util.Arrays.fill(flat, (short) 50000);
+        Arrays.fill(flat, (short) 50000);
         FlatDark fd = FlatDark.average(0, RawStack.ofUint16(1, ROWS, W, flat), null, "flats", "darks");
         Preprocessor.Result res = Preprocessor.defaults().apply(RawStack.ofUint16(NPROJ, ROWS, W, raw), fd, "data", "flats");
         assertEquals(-Math.log(0.8), res.sinograms()[1][3], 1e-6);
@@ -61,11 +65,11 @@ class PreprocessorTest {
     @Test
     void clampsCountsAndRepairsNaN() {
         float[] raw = new float[NPROJ * ROWS * W];
-        java.util.Arrays.fill(raw, 500f);
+        Arrays.fill(raw, 500f);
         raw[3] = 0f;          // transmission 0 → clamped
         raw[W + 2] = Float.NaN; // repaired from neighbours (which are equal)
         float[] flat = new float[ROWS * W];
-        java.util.Arrays.fill(flat, 1000f);
+        Arrays.fill(flat, 1000f);
         FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "flats", "darks");
         Preprocessor pp = new Preprocessor(1e-3f, 1e-6f, 0.1, true);
         Preprocessor.Result res = pp.apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "flats");
@@ -79,33 +83,36 @@ class PreprocessorTest {
     @Test
     void zeroFlatsAreRejectedNamingTheDataset() {
         float[] raw = new float[NPROJ * ROWS * W];
-        java.util.Arrays.fill(raw, 500f);
+        Arrays.fill(raw, 500f);
         FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, new float[ROWS * W]), null, "scan.h5:/exchange/data_white", "d");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "scan.h5:/exchange/data", "scan.h5:/exchange/data_white"));
-        assertTrue(e.getMessage().contains("scan.h5:/exchange/data_white") && e.getMessage().contains("not above the dark"), e.getMessage());
+                () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "scan.h5:/exchange/data",
+                        "scan.h5:/exchange/data_white"));
+        assertTrue(e.getMessage().contains("scan.h5:/exchange/data_white") && e.getMessage().contains("not above the dark"),
+                e.getMessage());
     }
 
     @Test
     void partlyDeadFlatsBeyondTheLimitAreRejected() {
         float[] flat = new float[ROWS * W];
-        java.util.Arrays.fill(flat, 1000f);
+        Arrays.fill(flat, 1000f);
         flat[0] = flat[1] = 0; // 2 of 14 pixels = 14 % > 5 %
         FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "white", "dark");
         float[] raw = new float[NPROJ * ROWS * W];
-        java.util.Arrays.fill(raw, 500f);
+        Arrays.fill(raw, 500f);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "white"));
         assertTrue(e.getMessage().contains("preprocess.maxRepairFraction"), e.getMessage());
         // within a tolerant limit they are clamped and counted instead
-        Preprocessor.Result ok = new Preprocessor(1e-3f, 1e-6f, 0.2, true).apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "white");
+        Preprocessor.Result ok = new Preprocessor(1e-3f, 1e-6f, 0.2, true)
+                .apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "data", "white");
         assertEquals(2L * NPROJ, ok.stats().clampedDenominators());
     }
 
     @Test
     void nanInFlatsIsRejectedNamingTheDataset() {
         float[] flat = new float[ROWS * W];
-        java.util.Arrays.fill(flat, 1000f);
+        Arrays.fill(flat, 1000f);
         flat[5] = Float.NaN;
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "scan.h5:/exchange/data_white", "d"));
@@ -115,9 +122,9 @@ class PreprocessorTest {
     @Test
     void nanFloodInProjectionsIsRejected() {
         float[] raw = new float[NPROJ * ROWS * W];
-        java.util.Arrays.fill(raw, Float.NaN);
+        Arrays.fill(raw, Float.NaN);
         float[] flat = new float[ROWS * W];
-        java.util.Arrays.fill(flat, 1000f);
+        Arrays.fill(flat, 1000f);
         FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, ROWS, W, flat), null, "w", "d");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Preprocessor.defaults().apply(RawStack.ofFloat(NPROJ, ROWS, W, raw), fd, "scan.h5:/exchange/data", "w"));

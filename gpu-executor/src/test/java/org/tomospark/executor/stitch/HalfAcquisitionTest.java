@@ -1,16 +1,21 @@
 package org.tomospark.executor.stitch;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.preprocess.Preprocessor;
-
-import static org.junit.jupiter.api.Assertions.*;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** A 360° scan with the axis 55 px left of centre: the object does not fit on the detector in any projection. */
 class HalfAcquisitionTest {
@@ -54,17 +59,18 @@ class HalfAcquisitionTest {
         double psnr = Metrics.psnr(rec, gt, fov);
         double scale = Metrics.lsqScale(rec, gt, fov);
         // the object reaches beyond the detector's left edge: |x| up to 0.46 w from the axis, axis at 24.5
-        System.out.printf("half acquisition: axis found %.3f (true %.3f), overlap %.1f px, stitched width %d (detector %d), FOV radius %.1f, PSNR %.2f dB, scale %.4f%n",
+        System.out.printf("half acquisition: axis found %.3f (true %.3f), overlap %.1f px, stitched width %d (detector %d), FOV radius "
+                + "%.1f, PSNR %.2f dB, scale %.4f%n",
                 axis, truthGeo.centerOfRotation(), 2 * axis + 1, n, w, fovRadius, psnr, scale);
         assertEquals(truthGeo.centerOfRotation(), axis, 0.25, "axis");
         assertTrue(n > 1.6 * w, "stitched width " + n);
         assertTrue(psnr >= 30, "PSNR " + psnr);
         assertEquals(1.0, scale, 0.03);
         try {
-            java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "previews"));
-            java.nio.file.Files.write(dir.resolve("half-acquisition.png"), org.tomospark.executor.io.PngPreview.encode(rec, n, n));
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            Path dir = Files.createDirectories(Path.of("target", "previews"));
+            Files.write(dir.resolve("half-acquisition.png"), PngPreview.encode(rec, n, n));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }

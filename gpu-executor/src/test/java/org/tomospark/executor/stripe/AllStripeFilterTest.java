@@ -3,8 +3,9 @@ package org.tomospark.executor.stripe;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Vo's combined filter and its stripe detector, on planted defects of known position and size. The scans are 512

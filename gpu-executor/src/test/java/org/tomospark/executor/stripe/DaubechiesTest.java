@@ -1,8 +1,10 @@
 package org.tomospark.executor.stripe;
 
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.*;
+import java.util.Arrays;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The computed Daubechies filters against their defining properties and the closed forms of db1 and db2. */
 class DaubechiesTest {
@@ -20,7 +22,7 @@ class DaubechiesTest {
             same &= Math.abs(got[k] - db2[k]) < 1e-13;
             reversed &= Math.abs(rev[k] - db2[k]) < 1e-13;
         }
-        assertTrue(same || reversed, java.util.Arrays.toString(got));
+        assertTrue(same || reversed, Arrays.toString(got));
     }
 
     @Test

@@ -3,8 +3,8 @@ package org.tomospark.executor.stripe;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The periodised 2-D wavelet transform: exact inverse, energy kept, and vertical stripes in the LH quadrant. */
 class Dwt2Test {

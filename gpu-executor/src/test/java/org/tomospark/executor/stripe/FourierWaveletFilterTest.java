@@ -5,11 +5,13 @@ import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.phantom.Ellipsoid;
 import org.tomospark.executor.phantom.Phantom3D;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Münch's Fourier–wavelet filter on stripes of known form and on stripe-free sinograms. */
 class FourierWaveletFilterTest {
@@ -64,7 +66,7 @@ class FourierWaveletFilterTest {
         float[] s = discs.sinogram(0, scan, true);
         float[] f = s.clone();
         FourierWaveletFilter.apply(f, nproj, width, 3, 1);
-        double rel = org.tomospark.executor.Metrics.relL2(f, s);
+        double rel = ImageErrors.relL2(f, s);
         System.out.printf("fw on a stripe-free off-axis sinogram: relative change %.2e%n", rel);
         assertTrue(rel < 0.03, "relative change " + rel);
     }

@@ -1,20 +1,23 @@
 package org.tomospark.executor.stripe;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.Metrics;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.DemoDataset;
-
-import static org.junit.jupiter.api.Assertions.*;
+import org.tomospark.executor.util.ImageErrors;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Stripes from detector columns with a gain error, injected into an exact phantom sinogram, are removed. */
 class StripeRemovalTest {
     static final int N = 256, NPROJ = 240;
 
-    @org.junit.jupiter.params.ParameterizedTest
-    @org.junit.jupiter.params.provider.EnumSource(value = StripeRemoval.Method.class, names = {"SORTING", "OFFSET"})
+    @ParameterizedTest
+    @EnumSource(value = StripeRemoval.Method.class, names = {"SORTING", "OFFSET"})
     void sortingFilterRemovesGainStripes(StripeRemoval.Method method) {
         DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(N, 1, NPROJ).withNoise(false));
         ScanGeometry scan = d.scanGeometry();
@@ -42,7 +45,9 @@ class StripeRemovalTest {
         double recBefore = Metrics.psnr(TestRecon.fbp(striped, scan, g), gt, fov);
         double recAfter = Metrics.psnr(TestRecon.fbp(cleaned, scan, g), gt, fov);
         double recClean = Metrics.psnr(TestRecon.fbp(truth, scan, g), gt, fov);
-        System.out.printf(method + " stripes: sinogram PSNR %.1f -> %.1f dB; stripe-column error %.4f -> %.4f; reconstruction PSNR %.1f -> %.1f dB (no stripes %.1f)%n",
+        System.out.printf(method
+                + " stripes: sinogram PSNR %.1f -> %.1f dB; stripe-column error %.4f -> %.4f; reconstruction PSNR %.1f -> %.1f dB (no "
+                + "stripes %.1f)%n",
                 before, after, orig / (cols.length * NPROJ), resid / (cols.length * NPROJ), recBefore, recAfter, recClean);
         assertTrue(resid < 0.25 * orig, "stripe columns keep " + resid / orig + " of their error");
         if (method == StripeRemoval.Method.OFFSET) {
@@ -66,7 +71,7 @@ class StripeRemovalTest {
         float[] offset = truth.clone(), sorting = truth.clone();
         StripeRemoval.apply(StripeParams.of(StripeRemoval.Method.OFFSET, 11), offset, NPROJ, N);
         StripeRemoval.apply(StripeParams.of(StripeRemoval.Method.SORTING, 11), sorting, NPROJ, N);
-        double o = Metrics.relL2(offset, truth), s = Metrics.relL2(sorting, truth);
+        double o = ImageErrors.relL2(offset, truth), s = ImageErrors.relL2(sorting, truth);
         System.out.printf("stripe-free sinogram: relative change %.2e (offset), %.2e (sorting)%n", o, s);
         assertTrue(o < 2e-3, "offset changed a stripe-free sinogram by " + o);
         assertTrue(s > 5 * o, "sorting changes it more: " + s + " vs " + o);

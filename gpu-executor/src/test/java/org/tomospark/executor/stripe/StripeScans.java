@@ -1,6 +1,6 @@
 package org.tomospark.executor.stripe;
 
-import org.tomospark.executor.Metrics;
+import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;
@@ -9,6 +9,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.preprocess.Preprocessor;
 
+import java.util.Arrays;
 import java.util.Random;
 
 /**
@@ -47,7 +48,7 @@ final class StripeScans {
     double[] gains(double fraction, double lo, double hi, long seed) {
         Random r = new Random(seed);
         double[] g = new double[width];
-        java.util.Arrays.fill(g, 1);
+        Arrays.fill(g, 1);
         int n = (int) Math.round(fraction * width), placed = 0;
         while (placed < n) {
             int j = r.nextInt(width);
@@ -89,7 +90,7 @@ final class StripeScans {
     /** A band of {@code n} adjacent columns from {@code first}, all with gain {@code g}. */
     float[] withBand(float[] sino, int first, int n, double g) {
         double[] gains = new double[width];
-        java.util.Arrays.fill(gains, 1);
+        Arrays.fill(gains, 1);
         for (int j = first; j < first + n; j++) gains[j] = g;
         return withGains(sino, gains);
     }

@@ -3,8 +3,8 @@ package org.tomospark.job.api;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.tomospark.executor.center.CenterFinder;
-import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.ConfigRegistry;
+import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.io.ProjectionSource;
@@ -123,7 +123,8 @@ public final class Reconstruction {
         /** Any config key of conf/CONFIG.md, as {@code --conf key=value}. */
         public Builder conf(String key, String value) {
             if (ConfigRegistry.find(key) == null)
-                throw new IllegalArgumentException("Reconstruction.conf: unknown config key '" + key + "' (see conf/CONFIG.md for the keys)");
+                throw new IllegalArgumentException("Reconstruction.conf: unknown config key '" + key
+                        + "' (see conf/CONFIG.md for the keys)");
             return with(key, value);
         }
 

@@ -13,7 +13,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** Generates conf/CONFIG.md and conf/tomospark.properties from the key definitions. */
-@Command(name = "config-docs", mixinStandardHelpOptions = true, description = "Generate the configuration reference from the key definitions.")
+@Command(name = "config-docs", mixinStandardHelpOptions = true,
+        description = "Generate the configuration reference from the key definitions.")
 public final class ConfigDocsCommand implements Callable<Integer> {
     @Option(names = "--dir", defaultValue = "conf", paramLabel = "DIR") Path dir;
 

@@ -12,7 +12,8 @@ import java.util.concurrent.Callable;
         description = "Write the simulated 3-D Shepp-Logan scan (uint16 counts, flats, darks, theta) as DataExchange HDF5.")
 public final class DemoDataCommand implements Callable<Integer> {
     @Option(names = "--output", required = true, paramLabel = "FILE.h5") Path output;
-    @Option(names = "--tiff", paramLabel = "DIR", description = "Also write a TIFF stack (proj_/flat_/dark_NNNNN.tif, theta.txt).") Path tiff;
+    @Option(names = "--tiff", paramLabel = "DIR", description = "Also write a TIFF stack (proj_/flat_/dark_NNNNN.tif, theta.txt).")
+            Path tiff;
     @Option(names = "--width", defaultValue = "512") int width;
     @Option(names = "--rows", defaultValue = "32") int rows;
     @Option(names = "--projections", defaultValue = "512") int projections;

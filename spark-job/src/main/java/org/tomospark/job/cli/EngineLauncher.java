@@ -1,6 +1,7 @@
 package org.tomospark.job.cli;
 
 import org.apache.spark.SparkConf;
+import org.apache.spark.SparkContext$;
 import org.apache.spark.SparkContext;
 import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.local.ProgressBar;
@@ -28,7 +29,8 @@ final class EngineLauncher {
         if (!conf.contains("spark.app.name")) conf.setAppName("tomospark " + req.input());
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
         ExecutorGpuPlugin.register(conf);
-        boolean running = org.apache.spark.SparkContext$.MODULE$.getActive().isDefined(); // e.g. a notebook's or a test's context: leave it running
+        // a context already active (a notebook's or a test's) is left running
+        boolean running = SparkContext$.MODULE$.getActive().isDefined();
         SparkContext sc = SparkContext.getOrCreate(conf);
         try {
             ProgressBar bar = new ProgressBar(System.err);

@@ -42,25 +42,33 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--output", paramLabel = "URI", description = "Output directory for slice_NNNNN.tif.")
     String output;
 
-    @Option(names = "--center", paramLabel = "PIXELS|auto", description = "Centre of rotation in detector pixels (column j's centre is at j), or auto (see --center-method); the centre used is recorded in report.json.")
+    @Option(names = "--center", paramLabel = "PIXELS|auto",
+            description = "Centre of rotation in detector pixels (column j's centre is at j), or auto (see --center-method); the centre "
+            + "used is recorded in report.json.")
     String center;
 
     @Option(names = "--center-method", paramLabel = "METHOD", description = "Method for --center auto: vo or correlation.")
     String centerMethod;
 
-    @Option(names = "--center-sweep", paramLabel = "START:END:STEP", description = "Reconstruct the middle slice at each centre into the output (center_CCCC.CC.tif per centre + contact-sheet.png) instead of the volume.")
+    @Option(names = "--center-sweep", paramLabel = "START:END:STEP",
+            description = "Reconstruct the middle slice at each centre into the output (center_CCCC.CC.tif per centre + "
+            + "contact-sheet.png) instead of the volume.")
     String centerSweep;
 
-    @Option(names = "--stripe", paramLabel = "METHOD", description = "Stripe/ring removal: none, sorting, offset, fw, all (docs/stripes.md says which to use when; settings: stripe.* keys).")
+    @Option(names = "--stripe", paramLabel = "METHOD",
+            description = "Stripe/ring removal: none, sorting, offset, fw, all (docs/stripes.md says which to use when; settings: "
+            + "stripe.* keys).")
     String stripe;
 
-    @Option(names = "--phase-energy", paramLabel = "KEV", description = "Paganin phase retrieval: photon energy in keV (with --phase-distance, --pixel-size, --delta-beta).")
+    @Option(names = "--phase-energy", paramLabel = "KEV",
+            description = "Paganin phase retrieval: photon energy in keV (with --phase-distance, --pixel-size, --delta-beta).")
     String phaseEnergy;
 
     @Option(names = "--phase-distance", paramLabel = "METRES", description = "Paganin: sample-detector distance in metres.")
     String phaseDistance;
 
-    @Option(names = "--pixel-size", paramLabel = "METRES", description = "Detector pixel size at the sample in metres: for Paganin, and for --conf output.unit=metre.")
+    @Option(names = "--pixel-size", paramLabel = "METRES",
+            description = "Detector pixel size at the sample in metres: for Paganin, and for --conf output.unit=metre.")
     String pixelSize;
 
     @Option(names = "--delta-beta", paramLabel = "RATIO", description = "Paganin: delta/beta.")
@@ -69,7 +77,8 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Option(names = "--half-acquisition", description = "360-degree scan with an offset axis: stitch to a 180-degree sinogram.")
     boolean halfAcquisition;
 
-    @Option(names = "--bin", paramLabel = "COLS[,ROWS[,PROJ]]", description = "Binning of detector columns, rows and projections (e.g. 2 or 2,2,1).")
+    @Option(names = "--bin", paramLabel = "COLS[,ROWS[,PROJ]]",
+            description = "Binning of detector columns, rows and projections (e.g. 2 or 2,2,1).")
     String bin;
 
     @Option(names = "--roi", paramLabel = "COL,ROW,COLS,ROWS", description = "Region of interest within the slice; only it is computed.")
@@ -114,7 +123,8 @@ public final class ReconstructCommand implements Callable<Integer> {
             // (a space or '%' in java.io.tmpdir) would name another, missing file
             in = DemoInput.ensure(s).toAbsolutePath().toString();
         } else if (dataset != null) {
-            throw new IllegalArgumentException("unknown dataset '" + dataset + "': the only built-in dataset is 'demo'; use --input for files");
+            throw new IllegalArgumentException("unknown dataset '" + dataset
+                    + "': the only built-in dataset is 'demo'; use --input for files");
         }
         if (in.isBlank()) throw new IllegalArgumentException("no input: give --input URI or 'demo'");
         String out = s.get(JobKeys.OUTPUT);

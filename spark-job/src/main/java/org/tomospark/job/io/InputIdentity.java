@@ -8,6 +8,7 @@ import org.apache.hadoop.fs.Path;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ public final class InputIdentity {
                     if (g.isBlank()) continue;
                     FileStatus[] st = fs.globStatus(new Path(p, g));
                     if (st == null) continue;
-                    java.util.Arrays.sort(st, (a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
+                    Arrays.sort(st, (a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
                     for (FileStatus s : st) files.add(file(s));
                 }
             } else {

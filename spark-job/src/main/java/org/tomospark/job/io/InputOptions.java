@@ -60,7 +60,8 @@ public record InputOptions(String format, String tiffProjections, String tiffFla
     /** Parses PROJECTIONS,ROWS,COLUMNS (also accepted: x as separator). */
     public static int[] parseShape(String s) {
         String[] p = s.trim().split("\\s*[,x]\\s*");
-        if (p.length != 3) throw new IllegalArgumentException("config key job.input.raw.shape: expected PROJECTIONS,ROWS,COLUMNS, got '" + s + "'");
+        if (p.length != 3)
+            throw new IllegalArgumentException("config key job.input.raw.shape: expected PROJECTIONS,ROWS,COLUMNS, got '" + s + "'");
         int[] r = new int[3];
         try {
             for (int i = 0; i < 3; i++) r[i] = Integer.parseInt(p[i]);

@@ -12,6 +12,7 @@ import org.tomospark.executor.io.ReadOptions;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Locale;
 
 /** Opens scans through the Hadoop FileSystem API, so hdfs:// and file:// read the same way. */
 public final class Inputs {
@@ -76,7 +77,7 @@ public final class Inputs {
 
     /** Opens an input by its form: .h5/.hdf5/.hdf/.nxs files as DataExchange. */
     public static ProjectionSource open(String uri, Configuration conf) {
-        String lower = uri.toLowerCase(java.util.Locale.ROOT);
+        String lower = uri.toLowerCase(Locale.ROOT);
         if (lower.endsWith(".h5") || lower.endsWith(".hdf5") || lower.endsWith(".hdf") || lower.endsWith(".nxs") || lower.endsWith(".dxf"))
             return openHdf5(uri, conf);
         throw new IllegalArgumentException(uri + ": unknown input format; expected a DataExchange HDF5 file (.h5, .hdf5)");

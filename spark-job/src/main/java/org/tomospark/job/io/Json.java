@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -47,7 +48,7 @@ public final class Json {
             if (o instanceof Float f && !Float.isFinite(f)) return f.toString();
             return o;
         }
-        if (o instanceof Enum<?> e) return e.name().toLowerCase(java.util.Locale.ROOT);
+        if (o instanceof Enum<?> e) return e.name().toLowerCase(Locale.ROOT);
         if (o.getClass().isArray()) {
             List<Object> l = new ArrayList<>();
             for (int i = 0; i < Array.getLength(o); i++) l.add(describe(Array.get(o, i)));

@@ -10,11 +10,14 @@ import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -66,7 +69,7 @@ public final class OutputCommit {
     }
 
     /** A committed slice: its checksum and length. */
-    public record Committed(int row, String sha256, long bytes) implements java.io.Serializable {
+    public record Committed(int row, String sha256, long bytes) implements Serializable {
     }
 
     /** Identifies what changes the slices: the input and every parameter except the row range, grouping and threads. */
@@ -217,7 +220,7 @@ public final class OutputCommit {
      * re-hashed); report.json present; and the optional derived files ({@code optionalDerived}, e.g. preview.png,
      * volume.raw) present exactly as this run would write them. Reads only; writes and deletes nothing.
      */
-    public Map<Integer, Committed> upToDate(String signature, int first, int end, java.util.Set<String> optionalDerived) {
+    public Map<Integer, Committed> upToDate(String signature, int first, int end, Set<String> optionalDerived) {
         State s;
         try {
             s = state();
@@ -237,7 +240,7 @@ public final class OutputCommit {
             Object slices = m.get("slices");
             if (slices == null && m.get("output") instanceof Map<?, ?> o) slices = o.get("slices");
             if (!(slices instanceof List<?> list) || list.size() != end - first) return null;
-            java.util.BitSet rows = new java.util.BitSet();
+            BitSet rows = new BitSet();
             for (Object e : list) {
                 if (!(e instanceof Map<?, ?> sl) || !(sl.get("row") instanceof Number n)) return null;
                 int row = n.intValue();

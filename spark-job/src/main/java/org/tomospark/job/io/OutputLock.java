@@ -123,7 +123,8 @@ public final class OutputLock implements AutoCloseable {
             }
             throw new OutputBusyException(dir + ": could not claim the output: other runs keep claiming it (" + file + ")");
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": output is not writable (cannot create its claim " + NAME + ": " + e.getMessage() + ")", e);
+            throw new UncheckedIOException(
+                    dir + ": output is not writable (cannot create its claim " + NAME + ": " + e.getMessage() + ")", e);
         }
     }
 
@@ -190,7 +191,7 @@ public final class OutputLock implements AutoCloseable {
             try {
                 Files.write(local.toPath(), content, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
                 return true;
-            } catch (java.nio.file.FileAlreadyExistsException e) {
+            } catch (java.nio.file.FileAlreadyExistsException e) { // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's is imported
                 return false;
             }
         }

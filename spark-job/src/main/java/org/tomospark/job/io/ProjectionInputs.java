@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.Locale;
 
@@ -27,7 +28,7 @@ public final class ProjectionInputs {
         try {
             FileStatus st = p.getFileSystem(conf).getFileStatus(p);
             if (st.isDirectory()) return "tiff";
-        } catch (java.io.FileNotFoundException e) {
+        } catch (FileNotFoundException e) {
             throw new IllegalArgumentException(uri + ": input not found", e);
         } catch (IOException | RuntimeException e) {
             throw new IllegalArgumentException(uri + ": cannot read input (" + e.getMessage() + ")", e);

@@ -39,7 +39,8 @@ public final class RawBinarySource implements ProjectionSource {
     /** Opens, with bands read on {@code read.threads()} threads. */
     public static RawBinarySource open(String uri, InputOptions o, Configuration conf, ReadOptions read) {
         if (o.rawShape() == null)
-            throw new IllegalArgumentException(uri + ": a raw input needs its shape (config key job.input.raw.shape=PROJECTIONS,ROWS,COLUMNS)");
+            throw new IllegalArgumentException(uri
+                    + ": a raw input needs its shape (config key job.input.raw.shape=PROJECTIONS,ROWS,COLUMNS)");
         try {
             return new RawBinarySource(uri, o, conf, read.effectiveThreads());
         } catch (FileNotFoundException e) {
@@ -104,7 +105,8 @@ public final class RawBinarySource implements ProjectionSource {
     private RawStack band(Path p, int frames, int rowStart, int rows) {
         if (p == null || frames == 0) return null;
         if (rowStart < 0 || rows < 1 || rowStart + rows > meta.rows())
-            throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows() + " rows");
+            throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows()
+                    + " rows");
         ByteOrder order = o.rawBigEndian() ? ByteOrder.BIG_ENDIAN : ByteOrder.LITTLE_ENDIAN;
         try {
             FileSystem pfs = p.getFileSystem(fs.getConf());

@@ -96,7 +96,8 @@ public final class SliceCommitPool implements AutoCloseable {
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit,
                            Consumer<float[]> afterEncode) {
         if (threads < 1) throw new IllegalArgumentException("a slice commit pool needs at least one thread, not " + threads);
-        if (queueSlices < 1) throw new IllegalArgumentException("a slice commit pool needs room for at least one waiting slice, not " + queueSlices);
+        if (queueSlices < 1) throw new IllegalArgumentException("a slice commit pool needs room for at least one waiting slice, not "
+                + queueSlices);
         TiffEncoder.size(1, 1, description); // refuses a description a TIFF cannot hold, before any slice
         this.out = out;
         this.description = description;
@@ -156,7 +157,8 @@ public final class SliceCommitPool implements AutoCloseable {
      * Throws the pool's first failure, if there was one. Calls from several threads are taken one at a time.
      */
     public synchronized void submit(int row, float[] pixels, int width, int height) {
-        if (ended) throw new IllegalStateException(out.dir() + ": slice " + row + " submitted after the commit pool was finished or closed");
+        if (ended) throw new IllegalStateException(out.dir() + ": slice " + row
+                + " submitted after the commit pool was finished or closed");
         if (width <= 0 || height <= 0 || pixels.length != (long) width * height)
             throw new IllegalArgumentException(out.dir() + ": slice " + row + " holds " + pixels.length + " values, expected "
                     + width + "x" + height);

@@ -62,17 +62,19 @@ public final class TiffStackSource implements ProjectionSource {
                     + " (config key job.input.tiff.projections)");
         this.flats = o.tiffFlats().isBlank() ? new Path[0] : glob(dir, o.tiffFlats());
         this.darks = o.tiffDarks().isBlank() ? new Path[0] : glob(dir, o.tiffDarks());
-        int[] first = header(projections[0]);
-        int rows = first[1], width = first[0];
-        ScanMetadata.SampleType type = first[2] == DataBuffer.TYPE_FLOAT ? ScanMetadata.SampleType.FLOAT32 : ScanMetadata.SampleType.UINT16;
+        TiffHeader first = header(projections[0]);
+        int rows = first.height(), width = first.width();
+        ScanMetadata.SampleType type = first.dataType() == DataBuffer.TYPE_FLOAT
+                ? ScanMetadata.SampleType.FLOAT32 : ScanMetadata.SampleType.UINT16;
         if (checkAll) {
             for (Path[] set : new Path[][]{projections, flats, darks})
                 for (Path p : set) {
-                    int[] h = p == projections[0] ? first : header(p);
-                    if (h[0] != width || h[1] != rows)
-                        throw new IllegalArgumentException(p + ": image is " + h[0] + "x" + h[1] + " but " + projections[0].getName()
-                                + " is " + width + "x" + rows + "; every projection, flat and dark must have the same shape");
-                    if (h[2] != first[2])
+                    TiffHeader h = p == projections[0] ? first : header(p);
+                    if (h.width() != width || h.height() != rows)
+                        throw new IllegalArgumentException(p + ": image is " + h.width() + "x" + h.height() + " but "
+                                + projections[0].getName() + " is " + width + "x" + rows
+                                + "; every projection, flat and dark must have the same shape");
+                    if (h.dataType() != first.dataType())
                         throw new IllegalArgumentException(p + ": sample type differs from " + projections[0].getName());
                 }
         }
@@ -138,8 +140,12 @@ public final class TiffStackSource implements ProjectionSource {
         return l.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    /** {width, height, DataBuffer type} of a TIFF, reading only its header. */
-    private int[] header(Path p) {
+    /** A TIFF's image size and sample type (a {@link DataBuffer} type constant). */
+    private record TiffHeader(int width, int height, int dataType) {
+    }
+
+    /** The size and sample type of a TIFF, reading only its header. */
+    private TiffHeader header(Path p) {
         try (ImageInputStream iis = stream(p)) {
             ImageReader r = reader(iis, p);
             try {
@@ -150,7 +156,7 @@ public final class TiffStackSource implements ProjectionSource {
                 if (bands != 1 || (type != DataBuffer.TYPE_USHORT && type != DataBuffer.TYPE_FLOAT))
                     throw new IllegalArgumentException(p + ": expected a 16-bit unsigned or 32-bit float grayscale TIFF, got "
                             + bands + " band(s) of data type " + type);
-                return new int[]{w, h, type};
+                return new TiffHeader(w, h, type);
             } finally {
                 r.dispose();
             }
@@ -179,7 +185,8 @@ public final class TiffStackSource implements ProjectionSource {
     private RawStack band(Path[] files, int rowStart, int rows) {
         if (files.length == 0) return null;
         if (rowStart < 0 || rows < 1 || rowStart + rows > meta.rows())
-            throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows() + " rows");
+            throw new IllegalArgumentException(name + ": rows " + rowStart + ".." + (rowStart + rows - 1) + " outside " + meta.rows()
+                    + " rows");
         int w = meta.width(), n = rows * w;
         boolean u16 = meta.sampleType() == ScanMetadata.SampleType.UINT16;
         int total = RawStack.samples(files.length, rows, w, name);

@@ -116,7 +116,8 @@ public final class DirectEngine {
             lock.ensureHeld();
             CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
             boolean sheet = cosmetic.run("contact-sheet.png", () -> writer.writeBytes("contact-sheet.png",
-                    PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row " + row))));
+                    PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row "
+                            + row))));
             Map<String, Object> report = new LinkedHashMap<>();
             report.put("software", "tomospark " + Version.get());
             report.put("mode", "center sweep");
@@ -169,8 +170,8 @@ public final class DirectEngine {
             range = GroupPlanner.binnedRange(range, rb);
             Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
             // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
-            int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = src.readFlatDark(hb[0], hb[1]);
+            Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
+            FlatDark fields = src.readFlatDark(hb.from(), hb.count());
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta) * rb;
             Preflight.check(src, rp, fields, range, groupRows);
             List<String> inputWarnings = InputWarnings.of(src);

@@ -114,10 +114,13 @@ public final class RunReport {
                 req.params().workflow().unit().symbol()));
         Object stripe = s.workflow().get("stripeRemoval");
         if (stripe != null && !"none".equals(stripe)) sb.append("  stripe removal: ").append(stripe).append('\n');
-        if (s.workflow().get("phaseRetrieval") != null) sb.append("  Paganin phase retrieval: ").append(s.workflow().get("phaseRetrieval")).append('\n');
-        if (s.workflow().get("halfAcquisition") != null) sb.append("  half acquisition: ").append(s.workflow().get("halfAcquisition")).append('\n');
+        if (s.workflow().get("phaseRetrieval") != null) sb.append("  Paganin phase retrieval: ").append(s.workflow().get("phaseRetrieval"))
+                .append('\n');
+        if (s.workflow().get("halfAcquisition") != null) sb.append("  half acquisition: ").append(s.workflow().get("halfAcquisition"))
+                .append('\n');
         if (s.workflow().get("binning") != null) sb.append("  binning: ").append(s.workflow().get("binning")).append('\n');
-        sb.append(String.format("  %.3f GU/s overall, %.3f GU/s back-projection; read %.2f s, preprocess %.2f s, filter %.2f s, back-project %.2f s%n",
+        sb.append(String.format("  %.3f GU/s overall, %.3f GU/s back-projection; read %.2f s, preprocess %.2f s, filter %.2f s, "
+                + "back-project %.2f s%n",
                 s.gups(), s.backprojectGups(), s.readNanos() / 1e9, s.preprocessNanos() / 1e9, s.filterNanos() / 1e9,
                 s.backprojectNanos() / 1e9));
         for (String w : warnings(s)) sb.append("  warning: ").append(w).append('\n');

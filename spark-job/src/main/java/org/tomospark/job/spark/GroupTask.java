@@ -47,14 +47,14 @@ public final class GroupTask {
         Configuration conf = hadoopConf(plan.hadoopConf());
         long t0 = System.nanoTime();
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
-        int[] hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows()); // {from, count, above, below}
+        Workflow.HaloBand hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows());
         RawStack band;
         // the task's threads (planned from spark.task.cpus and the cores the groups share) read its band
         ReadOptions reads = ReadOptions.threads(plan.params().backendOptions().effectiveThreads());
         try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf, reads)) {
-            band = src.readProjections(hb[0], hb[1]);
+            band = src.readProjections(hb.from(), hb.count());
         }
-        FlatDark fd = plan.fields().subBand(hb[0] - plan.fields().rowStart(), hb[1]);
+        FlatDark fd = plan.fields().subBand(hb.from() - plan.fields().rowStart(), hb.count());
         long t1 = System.nanoTime();
         Processed p = process(plan, g, band, fd, hb);
         band = null; // the band can go before the slices are written
@@ -102,7 +102,8 @@ public final class GroupTask {
     }
 
     /** Takes a device (if any) and a cached processor for it, processes the band, and gives both back. */
-    private static Processed process(JobPlan plan, GroupPlanner.Group g, RawStack band, FlatDark fd, int[] hb) throws Exception {
+    private static Processed process(JobPlan plan, GroupPlanner.Group g, RawStack band, FlatDark fd, Workflow.HaloBand hb)
+            throws Exception {
         ExecutorResources.Assignment dev = ExecutorResources.acquireDevice(plan.spark().devices(), plan.spark().tasksPerDevice());
         try {
             String backend = ExecutorResources.backendFor(plan.params().backend(), dev.device());
@@ -116,7 +117,7 @@ public final class GroupTask {
             try {
                 injectStickyError(plan, g);
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
-                GroupResult res = lease.processor.process(g.start(), band, fd, hb[2], hb[3], dataName, flatName);
+                GroupResult res = lease.processor.process(g.start(), band, fd, hb.above(), hb.below(), dataName, flatName);
                 ok = true;
                 return new Processed(res, lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",

@@ -1,6 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.tomospark.executor.backend.GroupShape;
+import java.io.Serializable;
 
 /**
  * Chooses the slice-group size (rows per Spark task) so that one task fits in its share of executor memory
@@ -10,9 +11,9 @@ import org.tomospark.executor.backend.GroupShape;
  * raw sample): the raw band g·n·w·s (read straight into its array), the float sinograms g·n·w·4 unless the backend
  * corrects the raw counts on its device, the slices g·p·4 and as many arrays kept for reuse by the task's cached
  * processor, the host backend's compound sinogram k·n·w·4 (a GPU backend keeps its own on the device, with pinned
- * buffers outside the heap), and two encoded slices 2·p·4. The raw band and the float band hold the detector rows read, R = g·b + 2·h with b detector rows per
- * slice (bin.rows) and h halo rows above and below (Paganin). Device bytes: the sinograms and slices of the group,
- * g·(n·w + p)·4.
+ * buffers outside the heap), and two encoded slices 2·p·4. The raw band and the float band hold the detector rows
+ * read, R = g·b + 2·h with b detector rows per slice (bin.rows) and h halo rows above and below (Paganin). Device
+ * bytes: the sinograms and slices of the group, g·(n·w + p)·4.
  */
 public final class MemoryPlanner {
     private MemoryPlanner() {
@@ -44,7 +45,7 @@ public final class MemoryPlanner {
     public record Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                         int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
                         int tasksPerGpu, int totalTaskSlots, int rowBin, int haloRows, GroupShape shape,
-                        boolean correctedOnDevice, boolean deviceBackend) implements java.io.Serializable {
+                        boolean correctedOnDevice, boolean deviceBackend) implements Serializable {
         /** Corrected on the host. */
         public Input(int numProjections, int width, int bytesPerSample, long slicePixels, int slicesPerPass, int rows,
                      int requestedRows, long executorMemory, int tasksPerExecutor, double memoryFraction, long gpuMemory,
@@ -78,7 +79,7 @@ public final class MemoryPlanner {
 
     /** The planned group size and what one task needs. */
     public record Plan(int groupRows, long hostBytesPerTask, long hostBudgetPerTask, long deviceBytesPerTask,
-                       long deviceBudgetPerTask) implements java.io.Serializable {
+                       long deviceBudgetPerTask) implements Serializable {
     }
 
     /** Group sizes must be a multiple of this. */
@@ -111,7 +112,8 @@ public final class MemoryPlanner {
     public static Plan plan(Input in) {
         int k = multiple(in);
         if (in.requestedRows() > 0 && in.requestedRows() % k != 0)
-            throw new IllegalArgumentException("group.rows (" + in.requestedRows() + ") must be a multiple of backend.slicesPerPass (" + k + ")");
+            throw new IllegalArgumentException(
+                    "group.rows (" + in.requestedRows() + ") must be a multiple of backend.slicesPerPass (" + k + ")");
         long hostBudget = (long) (Math.max(0, in.executorMemory() - RESERVED) * in.memoryFraction()) / Math.max(1, in.tasksPerExecutor());
         long devBudget = in.gpuMemory() > 0 ? (long) (in.gpuMemory() * 0.9) / Math.max(1, in.tasksPerGpu()) : Long.MAX_VALUE;
         String budgetText = String.format("%d MiB per task (spark.executor.memory=%d MiB, %d concurrent tasks per executor "
@@ -121,22 +123,26 @@ public final class MemoryPlanner {
             int g = in.requestedRows();
             long h = hostBytes(in, g), d = deviceBytes(in, g);
             if (h > hostBudget)
-                throw new IllegalArgumentException(String.format("a slice group of %d rows needs %d MiB of executor memory but the budget is %s;"
+                throw new IllegalArgumentException(String.format(
+                        "a slice group of %d rows needs %d MiB of executor memory but the budget is %s;"
                                 + " lower group.rows, or raise spark.executor.memory or job.memoryFraction, or lower spark.executor.cores",
                         g, h >> 20, budgetText));
             if (d > devBudget)
-                throw new IllegalArgumentException(String.format("a slice group of %d rows needs %d MiB of GPU memory but the budget is %d MiB "
+                throw new IllegalArgumentException(String.format(
+                        "a slice group of %d rows needs %d MiB of GPU memory but the budget is %d MiB "
                                 + "(job.gpuMemory=%d MiB, job.tasksPerDevice=%d); lower group.rows or job.tasksPerDevice",
                         g, d >> 20, devBudget >> 20, in.gpuMemory() >> 20, in.tasksPerGpu()));
             return new Plan(g, h, hostBudget, d, devBudget);
         }
         if (hostBytes(in, k) > hostBudget)
-            throw new IllegalArgumentException(String.format("even the smallest slice group (%d rows = backend.slicesPerPass) needs %d MiB of executor "
-                            + "memory but the budget is %s; raise spark.executor.memory or job.memoryFraction, lower spark.executor.cores or "
-                            + "backend.slicesPerPass, or reconstruct a smaller slice.size/slice.roi",
+            throw new IllegalArgumentException(String.format(
+                    "even the smallest slice group (%d rows = backend.slicesPerPass) needs %d MiB of executor "
+                            + "memory but the budget is %s; raise spark.executor.memory or job.memoryFraction, lower "
+                            + "spark.executor.cores or backend.slicesPerPass, or reconstruct a smaller slice.size/slice.roi",
                     k, hostBytes(in, k) >> 20, budgetText));
         if (deviceBytes(in, k) > devBudget)
-            throw new IllegalArgumentException(String.format("even the smallest slice group (%d rows) needs %d MiB of GPU memory but the budget is "
+            throw new IllegalArgumentException(String.format(
+                    "even the smallest slice group (%d rows) needs %d MiB of GPU memory but the budget is "
                             + "%d MiB (job.gpuMemory, job.tasksPerDevice); lower backend.slicesPerPass or job.tasksPerDevice",
                     k, deviceBytes(in, k) >> 20, devBudget >> 20));
         // the core's default (about 256 MiB of raw rows, at most 64 rows) ...

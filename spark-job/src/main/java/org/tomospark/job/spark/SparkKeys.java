@@ -10,6 +10,8 @@ import org.tomospark.job.run.JobRequest;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Config keys of the Spark engine, and the translation of settings into a {@link SparkJobSpec}. */
 public final class SparkKeys {
@@ -52,9 +54,9 @@ public final class SparkKeys {
     }
 
     /** Settings from their map form ({@link SparkJobSpec#settings}); every key must be known. */
-    public static Settings settings(java.util.Map<String, String> values) {
+    public static Settings settings(Map<String, String> values) {
         Settings s = Settings.empty();
-        for (java.util.Map.Entry<String, String> e : new java.util.TreeMap<>(values).entrySet()) s = s.with(e.getKey(), e.getValue());
+        for (Map.Entry<String, String> e : new TreeMap<>(values).entrySet()) s = s.with(e.getKey(), e.getValue());
         return s;
     }
 

@@ -3,6 +3,7 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
+import org.apache.spark.SparkException;
 import org.apache.spark.SparkJobInfo;
 import org.apache.spark.SparkStageInfo;
 import org.apache.spark.api.java.JavaFutureAction;
@@ -194,8 +195,8 @@ public final class SparkReconstruction {
             int rb = wf.rowBin();
             int[] range = GroupPlanner.binnedRange(requested, rb);
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
-            int[] hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = src.readFlatDark(hb[0], hb[1]);
+            Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
+            FlatDark fields = src.readFlatDark(hb.from(), hb.count());
             // a GPU backend named outright runs on a GPU (its default device when none is assigned); auto only where
             // GPUs are assigned
             boolean gpus = switch (params.backend()) {
@@ -208,12 +209,14 @@ public final class SparkReconstruction {
                 LOG.warn("spark.plugins does not name {}: executors will neither close their GPU processors at shutdown nor "
                         + "stop after a sticky CUDA error (README, Running on Spark)", ExecutorGpuPlugin.class.getName());
             boolean correctedOnDevice = planned.equals("cuda") && wf.correctionOnly()
-                    && meta.sampleType() == ScanMetadata.SampleType.UINT16 && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
+                    && meta.sampleType() == ScanMetadata.SampleType.UINT16
+                    && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
                     wf.haloRows(), gpus, Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
             int groupRows = mp.groupRows() * rb;
             Preflight.check(src, params, fields, range, groupRows);
-            List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
+            List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
+                    params.backendOptions().groupMultiple() * rb);
             BackendOptions bo = params.backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));
             // every executor computes the same bytes: the fallback table's kernel, unless the user asks for tuning
             if (!bo.extra().containsKey(BackendKeys.CUDA_AUTOTUNE.name())) bo = bo.withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "false");
@@ -414,7 +417,7 @@ public final class SparkReconstruction {
         Throwable t = e;
         while (t.getCause() != null && t.getCause() != t) t = t.getCause();
         String m = t.getMessage();
-        if (t instanceof org.apache.spark.SparkException && m != null) {
+        if (t instanceof SparkException && m != null) {
             // "Job aborted due to stage failure: ... most recent failure: Lost task ...: java.lang.X: message\n\tat ..."
             int nl = m.indexOf("\n\tat ");
             if (nl > 0) m = m.substring(0, nl);

@@ -2,6 +2,7 @@ package org.tomospark.job.spark;
 
 import com.esotericsoftware.kryo.Kryo;
 import com.esotericsoftware.kryo.serializers.JavaSerializer;
+import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.job.io.OutputCommit;
@@ -14,7 +15,7 @@ import org.tomospark.job.io.OutputCommit;
  */
 public final class TomoKryoRegistrator implements KryoRegistrator {
     /** The Spark settings that select Kryo with this registrator. */
-    public static void configure(org.apache.spark.SparkConf conf) {
+    public static void configure(SparkConf conf) {
         conf.set("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
         conf.set("spark.kryo.registrator", TomoKryoRegistrator.class.getName());
     }

@@ -6,19 +6,29 @@ import io.jhdf.api.WritableGroup;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.io.DataExchangeSource;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.testing.FileSnapshot;
+import org.tomospark.job.io.Json;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The command line, direct engine: outputs equal the library's, and bad input fails before any slice is written. */
 class CliDirectTest {
@@ -46,7 +56,8 @@ class CliDirectTest {
     @Test
     void slicesEqualTheLibraryRunAndGroupingDoesNotMatter() throws Exception {
         Path out = tmp.resolve("out-whole");
-        CliRun r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java", "--filter", "shepp-logan");
+        CliRun r = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--backend", "java", "--filter",
+                "shepp-logan");
         assertEquals(0, r.code(), r.err());
         assertEquals(6, sliceCount(out));
         assertTrue(Files.isRegularFile(out.resolve("_SUCCESS")));
@@ -59,7 +70,7 @@ class CliDirectTest {
         // the same reconstruction through the library
         Map<Integer, float[]> lib = new HashMap<>();
         ReconstructionParams p = ReconstructionParams.builder().backend("java")
-                .filter(org.tomospark.executor.filter.FilterSpec.of(org.tomospark.executor.filter.FilterWindow.SHEPP_LOGAN)).build();
+                .filter(FilterSpec.of(FilterWindow.SHEPP_LOGAN)).build();
         try (DataExchangeSource src = DataExchangeSource.open(scan)) {
             VolumeReconstructor.run(src, p, (row, px, w, h) -> lib.put(row, px), null, null);
         }
@@ -101,25 +112,25 @@ class CliDirectTest {
         assertArrayEquals(good, Files.readAllBytes(out.resolve("slice_00003.tif")));
         assertArrayEquals(before, Files.readAllBytes(out.resolve("slice_00002.tif")), "damaged slice recomputed to the same bytes");
         // every slice of the manifest, computed or kept, with its checksum and length
-        Map<String, Object> man = org.tomospark.job.io.Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
+        Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
         assertTrue(String.valueOf(man.get("runSignature")).matches("[0-9a-f]{32}"), man.toString());
-        assertManifestSlices(out, man, java.util.List.of(0, 1, 2, 3, 4, 5), java.util.Set.of(3));
+        assertManifestSlices(out, man, List.of(0, 1, 2, 3, 4, 5), Set.of(3));
         assertTrue(Files.isRegularFile(out.resolve("_committed/slice_00004.sha256")));
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--overwrite").code());
     }
 
     /** The manifest lists exactly these rows, each with the SHA-256 and length of the file as it is now. */
     @SuppressWarnings("unchecked")
-    static void assertManifestSlices(Path out, Map<String, Object> man, java.util.List<Integer> rows, java.util.Set<Integer> reused)
+    static void assertManifestSlices(Path out, Map<String, Object> man, List<Integer> rows, Set<Integer> reused)
             throws Exception {
-        java.util.List<Map<String, Object>> slices = (java.util.List<Map<String, Object>>) man.get("slices");
+        List<Map<String, Object>> slices = (List<Map<String, Object>>) man.get("slices");
         assertEquals(rows, slices.stream().map(x -> ((Number) x.get("row")).intValue()).toList());
         for (Map<String, Object> e : slices) {
             int row = ((Number) e.get("row")).intValue();
             byte[] b = Files.readAllBytes(out.resolve((String) e.get("file")));
             assertEquals(String.format("slice_%05d.tif", row), e.get("file"));
             assertTrue(String.valueOf(e.get("sha256")).matches("[0-9a-f]{64}"), e.toString());
-            assertEquals(org.tomospark.job.io.Json.sha256(b), e.get("sha256"), e.toString());
+            assertEquals(Json.sha256(b), e.get("sha256"), e.toString());
             assertEquals((long) b.length, ((Number) e.get("bytes")).longValue(), e.toString());
             assertEquals(reused.contains(row), e.get("reused"), e.toString());
         }
@@ -129,33 +140,28 @@ class CliDirectTest {
     void resumeOfACompleteOutputHasNothingToDoAndLeavesItUntouched() throws Exception {
         Path out = tmp.resolve("out-complete");
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5").code());
-        java.util.List<String> files = java.util.List.of("manifest.json", "report.json", "preview.png", "_SUCCESS", "_committed/_run.json",
+        List<String> files = List.of("manifest.json", "report.json", "preview.png", "_SUCCESS", "_committed/_run.json",
                 "slice_00002.tif");
-        Map<String, Object[]> before = new HashMap<>();
-        for (String f : files)
-            before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
+        Map<String, FileSnapshot> before = FileSnapshot.of(out, files);
         Thread.sleep(1100); // a rewrite would show in the modification times
         CliRun again = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5", "--resume");
         assertEquals(0, again.code(), again.err());
         assertTrue(again.err().contains("Nothing to do") && again.err().contains("rows 1..4 (4 slices verified"), again.err());
-        for (String f : files) {
-            assertEquals(before.get(f)[0], Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
-            assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
-        }
+        FileSnapshot.assertUnchanged(out, before);
         // another range is real work: the manifest is rewritten for rows 0..4, the four verified slices kept
         CliRun wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
         assertEquals(0, wider.code(), wider.err());
         assertFalse(wider.err().contains("Nothing to do"), wider.err());
         assertTrue(wider.err().contains("(4 skipped)"), wider.err());
-        assertManifestSlices(out, org.tomospark.job.io.Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest"),
-                java.util.List.of(0, 1, 2, 3, 4), java.util.Set.of(1, 2, 3, 4));
+        assertManifestSlices(out, Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest"),
+                List.of(0, 1, 2, 3, 4), Set.of(1, 2, 3, 4));
         // a damaged slice is real work too: recomputed, not reported as nothing to do
         Files.write(out.resolve("slice_00004.tif"), new byte[]{1, 2, 3});
         CliRun damaged = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
         assertEquals(0, damaged.code(), damaged.err());
         assertFalse(damaged.err().contains("Nothing to do"), damaged.err());
         assertTrue(damaged.err().contains("(4 skipped)"), damaged.err());
-        assertArrayEquals((byte[]) before.get("slice_00002.tif")[1], Files.readAllBytes(out.resolve("slice_00002.tif")));
+        assertArrayEquals(before.get("slice_00002.tif").bytes(), Files.readAllBytes(out.resolve("slice_00002.tif")));
     }
 
     @Test
@@ -170,7 +176,7 @@ class CliDirectTest {
             assertEquals(0, r.code(), r.err());
             assertEquals(3, sliceCount(out));
             // the input recorded is the demo file as a plain path under that directory, not a percent-encoded URI
-            Map<String, Object> rep = org.tomospark.job.io.Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
+            Map<String, Object> rep = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
             String in = (String) rep.get("input");
             assertTrue(in.startsWith(dir.resolve("tomospark-demo").toString() + "/demo-32x3x24"), in);
             assertTrue(Files.isRegularFile(Path.of(in)), in);
@@ -184,8 +190,8 @@ class CliDirectTest {
         // 24 rows; Paganin at these settings reads 16 halo rows: rows 0..1 need flats of rows 0..17. Row 17's flat is NaN,
         // which only the second group (row 1) reads: it must fail before the first group writes slice 0
         float[][][] data = new float[4][24][16], white = new float[2][24][16];
-        for (float[][] a : data) for (float[] b : a) java.util.Arrays.fill(b, 50f);
-        for (float[][] a : white) for (float[] b : a) java.util.Arrays.fill(b, 100f);
+        for (float[][] a : data) for (float[] b : a) Arrays.fill(b, 50f);
+        for (float[][] a : white) for (float[] b : a) Arrays.fill(b, 100f);
         white[1][17][3] = Float.NaN;
         Path f = writeBad("haloflats.h5", ex -> {
             ex.putDataset("data", data);
@@ -229,7 +235,7 @@ class CliDirectTest {
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
     }
 
-    static Path writeBad(String name, java.util.function.Consumer<WritableGroup> content) {
+    static Path writeBad(String name, Consumer<WritableGroup> content) {
         Path f = tmp.resolve(name);
         try (WritableHdfFile w = HdfFile.write(f)) {
             content.accept(w.putGroup("exchange"));
@@ -263,7 +269,7 @@ class CliDirectTest {
         assertFailsCleanly("/exchange/data_white: flat field is not above the dark field", "reconstruct", "--input", zeroFlats.toString());
 
         float[][][] nanWhite = new float[2][2][16];
-        for (float[][] a : nanWhite) for (float[] b : a) java.util.Arrays.fill(b, 100f);
+        for (float[][] a : nanWhite) for (float[] b : a) Arrays.fill(b, 100f);
         nanWhite[1][1][3] = Float.NaN;
         Path nanFlats = writeBad("nanflats.h5", ex -> {
             ex.putDataset("data", new float[4][2][16]);
@@ -276,14 +282,15 @@ class CliDirectTest {
             ex.putDataset("data", new float[4][2][16]);
             ex.putDataset("theta", new double[]{0, 45, 90});
         });
-        assertFailsCleanly("/exchange/theta has 3 angles but /exchange/data has 4 projections", "reconstruct", "--input", mismatch.toString());
+        assertFailsCleanly("/exchange/theta has 3 angles but /exchange/data has 4 projections", "reconstruct", "--input",
+                mismatch.toString());
 
         Path noData = writeBad("nodata.h5", ex -> ex.putDataset("theta", new double[]{0, 1}));
         assertFailsCleanly("dataset /exchange/data not found", "reconstruct", "--input", noData.toString());
 
         byte[] all = Files.readAllBytes(scan);
         Path truncated = tmp.resolve("truncated.h5");
-        Files.write(truncated, java.util.Arrays.copyOf(all, all.length / 3));
+        Files.write(truncated, Arrays.copyOf(all, all.length / 3));
         assertFailsCleanly("truncated.h5", "reconstruct", "--input", truncated.toString());
     }
 

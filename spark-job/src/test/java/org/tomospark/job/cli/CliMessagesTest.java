@@ -8,23 +8,28 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the command line prints: help without formatting warnings, and errors that name the right file or key. */
 class CliMessagesTest {
     @TempDir
     static Path tmp;
 
-    /** Runs the CLI with both standard streams captured: {exit code, stdout, stderr}. */
-    static Object[] runCapturing(String... args) {
+    /** A CLI run's exit code and both its standard streams. */
+    record Captured(int code, String out, String err) {
+    }
+
+    /** Runs the CLI with both standard streams captured. */
+    static Captured runCapturing(String... args) {
         PrintStream out = System.out, err = System.err;
         ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
         System.setOut(new PrintStream(o, true));
         System.setErr(new PrintStream(e, true));
         try {
             int code = TomoCli.run(args);
-            return new Object[]{code, o.toString(), e.toString()};
+            return new Captured(code, o.toString(), e.toString());
         } finally {
             System.setOut(out);
             System.setErr(err);
@@ -33,9 +38,9 @@ class CliMessagesTest {
 
     @Test
     void reconstructHelpPrintsNoWarningAndNamesEveryInputKind() {
-        Object[] r = runCapturing("reconstruct", "--help");
-        String out = (String) r[1], err = (String) r[2], all = out + err;
-        assertEquals(0, r[0], all);
+        Captured r = runCapturing("reconstruct", "--help");
+        String out = r.out(), err = r.err(), all = out + err;
+        assertEquals(0, r.code(), all);
         assertFalse(all.contains("WARN"), "help must format cleanly:\n" + all);
         assertFalse(all.contains("Could not format"), all);
         String text = out.replaceAll("\\s+", " "); // the help is wrapped at 80 columns

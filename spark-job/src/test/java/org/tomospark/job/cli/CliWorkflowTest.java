@@ -12,10 +12,12 @@ import org.tomospark.executor.pipeline.CenterSweep;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.stream.Stream;
 import javax.imageio.ImageIO;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The workflow on the command line: --center auto, the sweep, preview and report, stripe/binning/half acquisition options, units. */
 class CliWorkflowTest {
@@ -72,10 +74,11 @@ class CliWorkflowTest {
         // the preview: the tooth (bright) in the middle of the XY panel, dark air in the corner, text on top
         BufferedImage img = ImageIO.read(out.resolve("preview.png").toFile());
         Files.copy(out.resolve("preview.png"), Files.createDirectories(Path.of("target", "previews")).resolve("tooth-preview.png"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                StandardCopyOption.REPLACE_EXISTING);
         int top = 2 * Annotated.LABEL_HEIGHT + 4;
         double[] centre = stats(img, 4 + 220, top + 220, 200, 200), corner = stats(img, 4 + 10, top + 10, 60, 60);
-        System.out.printf("tooth: centre %.3f; preview centre grey %.1f±%.1f, corner %.1f±%.1f%n", c, centre[0], centre[1], corner[0], corner[1]);
+        System.out.printf("tooth: centre %.3f; preview centre grey %.1f±%.1f, corner %.1f±%.1f%n", c, centre[0], centre[1], corner[0],
+                corner[1]);
         assertTrue(centre[0] > corner[0] + 40, "tooth vs air grey");
         assertTrue(lit(img, 0, 0, img.getWidth(), Annotated.LABEL_HEIGHT) > 60, "grey range text");
     }
@@ -106,13 +109,13 @@ class CliWorkflowTest {
         assertEquals("center sweep", rep.get("mode").asText());
         assertEquals(5, rep.get("images").size());
         BufferedImage sheet = ImageIO.read(out.resolve("contact-sheet.png").toFile());
-        Files.copy(out.resolve("contact-sheet.png"), Files.createDirectories(Path.of("target", "previews")).resolve("tooth-contact-sheet.png"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Path previews = Files.createDirectories(Path.of("target", "previews"));
+        Files.copy(out.resolve("contact-sheet.png"), previews.resolve("tooth-contact-sheet.png"), StandardCopyOption.REPLACE_EXISTING);
         for (int i = 0; i < names.length; i++) {
-            int[] t = CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
-            double[] st = stats(sheet, t[0], t[1], t[2], t[3]);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, names.length, 320, 320, 192);
+            double[] st = stats(sheet, t.x(), t.y(), t.width(), t.height());
             assertTrue(st[1] > 20, "tile " + i + " has structure: sd " + st[1]);
-            assertTrue(lit(sheet, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");
+            assertTrue(lit(sheet, t.x(), t.y() + t.height(), 96, Annotated.LABEL_HEIGHT) > 30, "tile " + i + " label");
         }
     }
 

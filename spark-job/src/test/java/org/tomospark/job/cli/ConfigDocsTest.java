@@ -6,8 +6,10 @@ import org.tomospark.executor.config.ConfigRegistry;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** conf/CONFIG.md is generated from the key definitions and must not drift from them. */
 class ConfigDocsTest {

@@ -12,6 +12,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -35,7 +36,7 @@ class ExitCodeTest {
         assertEquals(4, ExitCode.of(new RunFailedException("task failed")).code());
         assertEquals(1, ExitCode.of(new NullPointerException()).code());
         // the statuses are distinct and documented
-        assertEquals(5, java.util.Arrays.stream(ExitCode.values()).map(ExitCode::code).distinct().count());
+        assertEquals(5, Arrays.stream(ExitCode.values()).map(ExitCode::code).distinct().count());
     }
 
     @Test

@@ -14,8 +14,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The pictures need no fonts. In a JVM that cannot load AWT's font library (as on a compute node without font
@@ -107,9 +111,9 @@ class FontlessPreviewTest {
         String[] labels = {"c=46.00", "c=47.50", "c=49.00"};
         BufferedImage tiles = Annotated.canvas(sheet.getWidth(), sheet.getHeight());
         for (int i = 0; i < labels.length; i++) {
-            int[] t = CenterSweep.tileOrigin(i, labels.length, width, width, 192);
-            Annotated.label(tiles, t[0], t[1] + t[3], 96, labels[i]);
-            assertSameRegion(tiles, sheet, t[0], t[1] + t[3], 96, Annotated.LABEL_HEIGHT, "label of tile " + i);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, labels.length, width, width, 192);
+            Annotated.label(tiles, t.x(), t.y() + t.height(), 96, labels[i]);
+            assertSameRegion(tiles, sheet, t.x(), t.y() + t.height(), 96, Annotated.LABEL_HEIGHT, "label of tile " + i);
         }
     }
 }

@@ -15,8 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * The classpath the launch scripts run with (built by submit/env.sh) holds runtime dependencies only: no JUnit, no
@@ -68,15 +70,17 @@ class LaunchClasspathTest {
 
     @Test
     void everyScriptNamesTheScopeOfTheClasspathItBuilds() throws Exception {
-        // the product's launch classpath, the OpenCL comparison and the GPU benchmark run main classes: runtime scope;
-        // the JMH and slice-writing benchmarks live in the test classes: test scope
+        // the product's launch classpath, the OpenCL comparison and the GPU and OpenCL benchmarks run main classes:
+        // runtime scope; the JMH and slice-writing benchmarks live in the test classes: test scope
         Map<String, List<String>> expected = Map.of("env.sh", List.of("runtime"), "compare-ufo.sh", List.of("runtime"),
-                "gpu-bench", List.of("runtime"), "bench-java", List.of("test"), "bench-write", List.of("test"));
+                "gpu-bench", List.of("runtime"), "opencl-bench", List.of("runtime"), "bench-java", List.of("test"),
+                "bench-write", List.of("test"));
         Map<String, List<String>> found = new TreeMap<>();
         try (Stream<Path> scripts = Files.list(root().resolve("submit"))) {
             for (Path s : scripts.filter(Files::isRegularFile).toList())
                 for (List<String> cmd : classpathCommands(s)) {
-                    for (String w : cmd) assertFalse(w.startsWith("-Dmdep.includeScope"), s + ": " + w + " is not a property the plugin reads");
+                    for (String w : cmd) assertFalse(w.startsWith("-Dmdep.includeScope"), s + ": " + w
+                            + " is not a property the plugin reads");
                     List<String> scope = property(cmd, "includeScope");
                     assertEquals(1, scope.size(), s + ": " + cmd + " sets no single includeScope");
                     found.computeIfAbsent(s.getFileName().toString(), k -> new ArrayList<>()).add(scope.get(0));
@@ -129,7 +133,8 @@ class LaunchClasspathTest {
     /** A project under tomospark's parent (its plugin and dependency versions) with one compile and two test dependencies. */
     static String standInPom() throws IOException {
         Path parent = root().resolve("pom.xml");
-        Matcher m = Pattern.compile("<artifactId>tomospark-parent</artifactId>\\s*<version>([^<]+)</version>").matcher(Files.readString(parent));
+        Matcher m = Pattern.compile("<artifactId>tomospark-parent</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(Files.readString(parent));
         assertTrue(m.find(), parent + ": no version");
         return """
                 <?xml version="1.0" encoding="UTF-8"?>

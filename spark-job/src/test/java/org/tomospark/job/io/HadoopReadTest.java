@@ -25,9 +25,19 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.*;
-import static org.tomospark.executor.io.LayoutScans.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.tomospark.executor.io.LayoutScans.DARK0;
+import static org.tomospark.executor.io.LayoutScans.FLAT0;
+import static org.tomospark.executor.io.LayoutScans.N;
+import static org.tomospark.executor.io.LayoutScans.R;
+import static org.tomospark.executor.io.LayoutScans.W;
+import static org.tomospark.executor.io.LayoutScans.bands;
+import static org.tomospark.executor.io.LayoutScans.f32Band;
+import static org.tomospark.executor.io.LayoutScans.u16Band;
 
 /**
  * The band readers as spark-job opens files (file:// here; HdfsTest reads from HDFS), and over Hadoop's positioned
@@ -63,6 +73,7 @@ class HadoopReadTest {
         for (String file : List.of("u16_be_contiguous.h5", "f32_le_contiguous.h5", "u16_le.raw"))
             for (int threads : new int[]{1, 3}) {
                 Path f = scans.resolve(file);
+                // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
                 org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f.toUri());
                 FileSystem fs = p.getFileSystem(CONF);
                 assertInstanceOf(FileChannelRangeReader.class, RangeReaders.open(fs, p, Files.size(f), file));
@@ -90,10 +101,12 @@ class HadoopReadTest {
     void hadoopReadsPastTheEndNameTheFile() throws Exception {
         Path f = tmp.resolve("short.bin");
         Files.write(f, new byte[100]);
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f.toUri());
         try (HadoopRangeReader r = new HadoopRangeReader(p.getFileSystem(CONF).open(p), 100, "hdfs://nn/short.bin")) {
             EOFException e = assertThrows(EOFException.class, () -> r.readFully(90, ByteBuffer.allocate(20)));
-            assertEquals("hdfs://nn/short.bin: unexpected end of file at byte 100 (a read needs bytes 90..109); truncated?", e.getMessage());
+            assertEquals("hdfs://nn/short.bin: unexpected end of file at byte 100 (a read needs bytes 90..109); truncated?",
+                    e.getMessage());
         }
         try (HadoopRangeReader r = new HadoopRangeReader(p.getFileSystem(CONF).open(p), 200, "hdfs://nn/short.bin")) {
             EOFException e = assertThrows(EOFException.class, () -> r.readFully(90, ByteBuffer.allocate(20)));

@@ -12,8 +12,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.tomospark.executor.io.BandReadBenchmark.*;
+import static org.tomospark.executor.io.BandReadBenchmark.arg;
+import static org.tomospark.executor.io.BandReadBenchmark.floors;
+import static org.tomospark.executor.io.BandReadBenchmark.header;
+import static org.tomospark.executor.io.BandReadBenchmark.median;
+import static org.tomospark.executor.io.BandReadBenchmark.print;
+import static org.tomospark.executor.io.BandReadBenchmark.readAll;
+import static org.tomospark.executor.io.BandReadBenchmark.row;
+import static org.tomospark.executor.io.BandReadBenchmark.scan;
+import static org.tomospark.executor.io.BandReadBenchmark.threads;
 
 /**
  * gpu-executor's BandReadBenchmark through spark-job's openers, as the CLI and Spark open files: every row of a
@@ -67,6 +74,7 @@ public final class ReadBenchmark {
 
     /** The bands read by Hadoop's positioned reads even where the file is local. */
     private static ProjectionSource openThroughHadoop(Path f, Configuration conf, int threads) {
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(f.toUri());
         try {
             FileSystem fs = p.getFileSystem(conf);

@@ -23,8 +23,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 /** A pool that deadlocks fails its test instead of hanging the build. */
 @Timeout(120)
@@ -111,7 +116,8 @@ class SliceCommitPoolTest {
             assertEquals(w, img.width());
             assertEquals(h, img.height());
             for (int i = 0; i < w * h; i++)
-                assertEquals(Float.floatToRawIntBits(sent.get(row)[i]), Float.floatToRawIntBits(img.pixels()[i]), "row " + row + " pixel " + i);
+                assertEquals(Float.floatToRawIntBits(sent.get(row)[i]), Float.floatToRawIntBits(img.pixels()[i]), "row " + row + " pixel "
+                        + i);
             String sha = sha256(tif);
             assertEquals(new OutputCommit.Committed(row, sha, tif.length), done.get(row));
             assertEquals(sha + " " + tif.length + "\n",
@@ -139,7 +145,8 @@ class SliceCommitPoolTest {
         }
         for (int row = 0; row < 9; row++)
             for (String name : List.of(SliceWriter.sliceName(row), OutputCommit.markerName(row)))
-                assertArrayEquals(Files.readAllBytes(tmp.resolve("serial").resolve(name)), Files.readAllBytes(tmp.resolve("pool").resolve(name)), name);
+                assertArrayEquals(Files.readAllBytes(tmp.resolve("serial").resolve(name)),
+                        Files.readAllBytes(tmp.resolve("pool").resolve(name)), name);
     }
 
     /** submit blocks once the workers each hold a slice and the queue is full: the pool never holds more than its bound. */

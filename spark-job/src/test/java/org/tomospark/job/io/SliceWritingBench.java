@@ -128,13 +128,15 @@ public final class SliceWritingBench {
             return c.getValue();
         })), n);
         Path d = Files.createDirectories(dir.resolve("stages"));
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         org.apache.hadoop.fs.Path hd = new org.apache.hadoop.fs.Path(d.toUri());
         row("write: Hadoop LocalFileSystem (.crc side file)", medianMs(() -> writeHadoop(checksummed, hd, tiff)), n);
         row("write: Hadoop RawLocalFileSystem", medianMs(() -> writeHadoop(raw, hd, tiff)), n);
         row("write: FileChannel (floor)", medianMs(() -> {
             Path f = d.resolve("channel.bin");
             long t0 = System.nanoTime();
-            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
                 ch.write(ByteBuffer.wrap(tiff));
             }
             long t = System.nanoTime() - t0;
@@ -143,6 +145,7 @@ public final class SliceWritingBench {
         }), n);
         FileContext fc = FileContext.getFileContext(hd.toUri(), raw);
         row("rename of a slice into place: Hadoop FileContext (before)", medianMs(() -> renameIntoPlace(d, tiff, (a, b) -> fc.rename(
+                // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
                 new org.apache.hadoop.fs.Path(a.toUri()), new org.apache.hadoop.fs.Path(b.toUri()), Options.Rename.OVERWRITE))), 0);
         row("rename of a slice into place: java.nio (now)", medianMs(() -> renameIntoPlace(d, tiff, (a, b) -> Files.move(a, b,
                 StandardCopyOption.ATOMIC_MOVE))), 0);
@@ -186,13 +189,16 @@ public final class SliceWritingBench {
         return System.nanoTime() - t0;
     }
 
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     private long writeHadoop(Configuration conf, org.apache.hadoop.fs.Path dir, byte[] bytes) throws IOException {
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         org.apache.hadoop.fs.Path f = new org.apache.hadoop.fs.Path(dir, "h.tif");
         long t = writeHadoopFile(conf, f, bytes);
         f.getFileSystem(conf).delete(f, false);
         return t;
     }
 
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     private static long writeHadoopFile(Configuration conf, org.apache.hadoop.fs.Path f, byte[] bytes) throws IOException {
         long t0 = System.nanoTime();
         FileSystem fs = f.getFileSystem(conf);
@@ -220,13 +226,15 @@ public final class SliceWritingBench {
     private void volume() throws Exception {
         long bytes = (long) slices * TiffEncoder.size(size, size, null);
         System.out.printf(Locale.ROOT, "%n%d slices, %.2f GiB of TIFF; 'cached': until the last commit returns (page cache),"
-                + " 'durable': until every file written is fsynced; the run of the median cached time of %d%n", slices, bytes / 1073741824.0, volumeReps);
+                + " 'durable': until every file written is fsynced; the run of the median cached time of %d%n", slices,
+                bytes / 1073741824.0, volumeReps);
         System.out.println("\n| path | cached s | cached GB/s | durable s | durable GB/s | encode s | hash s | write s (summed) |");
         System.out.println("|---|---|---|---|---|---|---|---|");
         byte[] same = TiffEncoder.encode(volume[0], size, size);
         measure("floor: FileChannel, same bytes, no encode or hash", bytes, out -> {
             for (int s = 0; s < slices; s++)
-                try (FileChannel ch = FileChannel.open(out.resolve(SliceWriter.sliceName(s)), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                try (FileChannel ch = FileChannel.open(out.resolve(SliceWriter.sliceName(s)), StandardOpenOption.CREATE_NEW,
+                        StandardOpenOption.WRITE)) {
                     ch.write(ByteBuffer.wrap(same));
                 }
             return null;

@@ -1,5 +1,6 @@
 package org.tomospark.job.spark;
 
+import org.tomospark.executor.testing.FileSnapshot;
 import org.tomospark.job.cli.CliRun;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
@@ -13,8 +14,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * --center auto and --resume, both engines: the run signature holds the centre found (which depends on the row range),
@@ -35,7 +39,8 @@ class CenterAutoResumeTest {
 
     static double center(Path out) throws Exception {
         Map<String, Object> r = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
-        @SuppressWarnings("unchecked") Map<String, Object> c = (Map<String, Object>) ((Map<String, Object>) r.get("workflow")).get("center");
+        @SuppressWarnings("unchecked") Map<String, Object> workflow = (Map<String, Object>) r.get("workflow");
+        @SuppressWarnings("unchecked") Map<String, Object> c = (Map<String, Object>) workflow.get("center");
         assertEquals("auto", c.get("source"), "the report says the centre was found automatically: " + c);
         assertEquals("vo", c.get("method"), c.toString());
         return ((Number) c.get("value")).doubleValue();
@@ -115,19 +120,14 @@ class CenterAutoResumeTest {
                 .withSpark(SparkOptions.defaults().withProgress(false).withOutputRaw(true)).withPreview(true);
         SparkReconstruction.run(TestScans.spark(), spec, null);
         List<String> files = List.of("manifest.json", "report.json", "preview.png", "volume.raw", "_SUCCESS", "_committed/_run.json");
-        Map<String, Object[]> before = new java.util.HashMap<>();
-        for (String f : files)
-            before.put(f, new Object[]{Files.getLastModifiedTime(out.resolve(f)).toMillis(), Files.readAllBytes(out.resolve(f))});
-        assertEquals(16L * 96 * 96 * 4, ((byte[]) before.get("volume.raw")[1]).length);
+        Map<String, FileSnapshot> before = FileSnapshot.of(out, files);
+        assertEquals(16L * 96 * 96 * 4, before.get("volume.raw").bytes().length);
         Thread.sleep(1100);
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec.withResume(true), null);
         assertTrue(r.summary().startsWith("Nothing to do"), r.summary());
         assertEquals(0, r.slicesComputed());
         assertEquals(16, r.slicesSkipped());
-        for (String f : files) {
-            assertEquals(before.get(f)[0], Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
-            assertArrayEquals((byte[]) before.get(f)[1], Files.readAllBytes(out.resolve(f)), f + " changed");
-        }
+        FileSnapshot.assertUnchanged(out, before);
         // without volume.raw requested the derived files differ from what this run writes: real work, volume.raw goes
         SparkReconstruction.Result r2 = SparkReconstruction.run(TestScans.spark(),
                 spec.withResume(true).withSpark(SparkOptions.defaults().withProgress(false)), null);

@@ -17,7 +17,8 @@ class CliSparkEngineTest {
         TestScans.spark();
         Path out = TestScans.tmp("cli-spark").resolve("rec");
         int rc = TomoCli.run("reconstruct", "--engine", "spark", "--input", TestScans.hdf5().toString(), "--output", out.toString(),
-                "--center", "47.5", "--filter", "shepp-logan", "--backend", "java", "--conf", "group.rows=8", "--conf", "job.progress=false");
+                "--center", "47.5", "--filter", "shepp-logan", "--backend", "java", "--conf", "group.rows=8", "--conf",
+                        "job.progress=false");
         assertEquals(0, rc);
         TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
         assertTrue(Files.exists(out.resolve("_SUCCESS")));

@@ -77,7 +77,8 @@ class FailureTest {
         Path dir = TestScans.tmp("nan");
         Path flatsF = dir.resolve("flatsf.raw");
         ByteBuffer fb = ByteBuffer.allocate(2 * 16 * 96 * 4).order(ByteOrder.BIG_ENDIAN);
-        for (int f = 0; f < 2; f++) for (int r = 0; r < 16; r++) for (int c = 0; c < 96; c++) fb.putFloat(f == 1 && r == 3 && c == 7 ? Float.NaN : 20000f);
+        for (int f = 0; f < 2; f++) for (int r = 0; r < 16; r++) for (int c = 0; c < 96; c++)
+                fb.putFloat(f == 1 && r == 3 && c == 7 ? Float.NaN : 20000f);
         Files.write(flatsF, fb.array());
         Files.write(dir.resolve("scanf.raw"), floats(C.data()));
         InputOptions o = InputOptions.raw(120, 16, 96, "float32", true, 0, flatsF.toString(), "", "");

@@ -132,7 +132,8 @@ class FaultMatrixTest {
         }
         // a clean scan has none of these
         Path clean = out(engine + "-clean");
-        assertEquals(0, cli(engine, "--input", scans.resolve("good.h5").toString(), "--output", clean.toString(), "--center", "31.5").code());
+        assertEquals(0, cli(engine, "--input", scans.resolve("good.h5").toString(), "--output", clean.toString(), "--center", "31.5")
+                .code());
         assertEquals(List.of(), reportWarnings(clean));
     }
 

@@ -6,6 +6,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -19,6 +20,7 @@ import org.tomospark.job.io.Inputs;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.RawBinarySource;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +62,7 @@ class HdfsTest {
     @Test
     @Timeout(180)
     void readsAndWritesHdfs() throws Exception {
-        FileSystem fs = FileSystem.get(java.net.URI.create(base), conf);
+        FileSystem fs = FileSystem.get(URI.create(base), conf);
         fs.copyFromLocalFile(new Path(TestScans.hdf5().toUri()), new Path(base + "/scans/phantom.h5"));
         String in = base + "/scans/phantom.h5", out = base + "/rec/phantom";
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(),
@@ -80,6 +82,7 @@ class HdfsTest {
         assertTrue(String.valueOf(id.get("files")).contains("length=" + fs.getFileStatus(new Path(in)).getLen()), String.valueOf(id));
 
         // a TIFF stack on HDFS too
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         java.nio.file.Path tiffs = TestScans.tmp("hdfs-tiffs");
         TestScans.DATA.writeTiffStack(tiffs);
         fs.copyFromLocalFile(false, true, new Path(tiffs.toUri()), new Path(base + "/scans/tiffs"));
@@ -88,7 +91,7 @@ class HdfsTest {
         TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(outT, conf));
 
         // a missing HDFS input and an HDFS output the user may not write fail before any slice
-        RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> SparkReconstruction.run(
+        RuntimeException e = Assertions.assertThrows(RuntimeException.class, () -> SparkReconstruction.run(
                 TestScans.spark(), TestScans.spec(base + "/scans/missing.h5", base + "/rec/x"), null));
         assertTrue(e.getMessage().contains(base + "/scans/missing.h5") && e.getMessage().contains("not found"), e.getMessage());
         assertFalse(fs.exists(new Path(base + "/rec/x")));
@@ -98,8 +101,9 @@ class HdfsTest {
     @Test
     @Timeout(120)
     void bandsReadInParallelAcrossBlocks() throws Exception {
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         java.nio.file.Path scans = LayoutScans.write(TestScans.tmp("layouts"));
-        FileSystem fs = FileSystem.get(java.net.URI.create(base), conf);
+        FileSystem fs = FileSystem.get(URI.create(base), conf);
         int n = LayoutScans.N, rows = LayoutScans.R, w = LayoutScans.W;
         for (String file : List.of("u16_be_contiguous.h5", "f32_le_contiguous.h5", "u16_le_chunk_4x5x100_gzip.h5", "u16_be.raw")) {
             String uri = base + "/layouts/" + file;

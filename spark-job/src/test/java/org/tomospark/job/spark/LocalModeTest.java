@@ -2,10 +2,14 @@ package org.tomospark.job.spark;
 
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.config.Settings;
+import org.tomospark.executor.io.DataExchangeSource;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
@@ -16,6 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -134,7 +141,7 @@ class LocalModeTest {
                 .withSpark(SparkOptions.defaults().withProgress(false).withDevices(List.of("7", "9")));
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec, null);
         assertEquals(8, r.groups().size());
-        java.util.Set<String> used = new java.util.TreeSet<>();
+        Set<String> used = new TreeSet<>();
         for (GroupOutcome g : r.groups()) used.add(g.device());
         assertTrue(used.stream().allMatch(d -> d.equals("7 (local)") || d.equals("9 (local)")), used.toString());
         assertEquals(1, ExecutorResources.maxConcurrentUse("7"), "device 7 shared by concurrent tasks");
@@ -142,24 +149,25 @@ class LocalModeTest {
         TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
         assertEquals(List.of("7", "9"), ((Map<?, ?>) r.report().get("spark")).get("localDevices"));
         // auto without any GPU assignment falls back to java (and says so in the log and the report)
-        SparkReconstruction.Result a = SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(),
-                TestScans.tmp("auto-java").resolve("rec").toString()).withParams(TestScans.params().toBuilder().backend("auto").build()), null);
+        SparkJobSpec autoSpec = TestScans.spec(TestScans.hdf5().toString(), TestScans.tmp("auto-java").resolve("rec").toString())
+                .withParams(TestScans.params().toBuilder().backend("auto").build());
+        SparkReconstruction.Result a = SparkReconstruction.run(TestScans.spark(), autoSpec, null);
         assertTrue(a.groups().stream().allMatch(g -> g.backend().equals("java")));
     }
 
     @Test
     void workflowStagesMatchTheSingleMachineRun() throws Exception {
         // centre auto, stripe removal, Paganin phase retrieval (halo rows across groups), column and row binning
-        org.tomospark.executor.config.Settings s = org.tomospark.executor.config.Settings.empty();
+        Settings s = Settings.empty();
         CoreKeys.CENTER.name();
         String[][] kv = {{"backend", "java"}, {"filter", "shepp-logan"}, {"center", "auto"}, {"stripe.method", "sorting"},
                 {"phase.energy", "30"}, {"phase.distance", "0.2"}, {"phase.pixelSize", "2e-6"}, {"phase.deltaOverBeta", "200"},
                 {"bin.rows", "2"}, {"bin.columns", "2"}, {"group.rows", "2"}};
         for (String[] e : kv) s = s.with(e[0], e[1]);
         ReconstructionParams p = CoreKeys.params(s);
-        Map<Integer, float[]> ref = new java.util.TreeMap<>();
-        try (var src = org.tomospark.executor.io.DataExchangeSource.open(TestScans.hdf5())) {
-            org.tomospark.executor.pipeline.VolumeReconstructor.run(src, p, (row, px, w, h) -> ref.put(row, px.clone()), null, null);
+        Map<Integer, float[]> ref = new TreeMap<>();
+        try (var src = DataExchangeSource.open(TestScans.hdf5())) {
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> ref.put(row, px.clone()), null, null);
         }
         assertEquals(8, ref.size());
         Path out = TestScans.tmp("workflow").resolve("rec");
@@ -176,12 +184,12 @@ class LocalModeTest {
     @Test
     void notebookBuilderRunsOnTheSessionContext() throws Exception {
         Path out = TestScans.tmp("nb").resolve("rec");
-        org.tomospark.job.api.Reconstruction.Result r = org.tomospark.job.api.Reconstruction.builder(TestScans.spark())
+        Reconstruction.Result r = Reconstruction.builder(TestScans.spark())
                 .input(TestScans.hdf5().toString()).output(out.toString()).center(47.5).filter("shepp-logan").backend("java")
                 .slices(4, 12).run();
         assertEquals(out.toString(), r.output());
         assertEquals(8, r.slicesComputed());
-        Map<Integer, float[]> ref = new java.util.TreeMap<>(TestScans.reference());
+        Map<Integer, float[]> ref = new TreeMap<>(TestScans.reference());
         ref.keySet().removeIf(k -> k < 4 || k >= 12);
         TestScans.assertBitIdentical(ref, TestScans.readSlices(out.toString(), new Configuration()));
         assertEquals(8, ((Map<?, ?>) r.report().get("slices")).get("computed"));

@@ -95,7 +95,8 @@ class MemoryPlannerTest {
         assertEquals(32, lp.groupRows(), String.valueOf(lp));
         assertTrue(lp.hostBytesPerTask() <= lp.hostBudgetPerTask());
         // the same scan planned for 16 CPU slots would make groups of 16, half a block
-        MemoryPlanner.Input slots = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 16, 1, 0, cuda);
+        MemoryPlanner.Input slots = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 16, 1, 0,
+                cuda);
         assertEquals(16, MemoryPlanner.plan(slots).groupRows());
     }
 
@@ -107,7 +108,8 @@ class MemoryPlannerTest {
         e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(0, 400L << 20, 1, 0)));
         assertTrue(e.getMessage().contains("backend.slicesPerPass") && e.getMessage().contains("spark.executor.memory"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(32, 64 * GIB, 1, GIB / 2)));
-        assertTrue(e.getMessage().contains("GPU memory") && e.getMessage().contains("job.gpuMemory") && e.getMessage().contains("group.rows"),
+        assertTrue(e.getMessage().contains("GPU memory") && e.getMessage().contains("job.gpuMemory")
+                && e.getMessage().contains("group.rows"),
                 e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> MemoryPlanner.plan(big(6, 64 * GIB, 1, 0)));
         assertTrue(e.getMessage().contains("multiple of backend.slicesPerPass"), e.getMessage());

@@ -18,7 +18,9 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -26,9 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Issue 5 through the notebook API and the Spark engine: centre auto on a phantom with a known axis offset, the
- * centre sweep, the three-view preview assembled on the driver from the tasks' rows and columns, and the report
- * (centre, method, backend, timings, clamped flat-field warning).
+ * The scientist's workflow options through the notebook API and the Spark engine: centre auto on a phantom with a
+ * known axis offset, the centre sweep, the three-view preview assembled on the driver from the tasks' rows and
+ * columns, and the report (centre, method, backend, timings, clamped flat-field warning).
  */
 class NotebookWorkflowTest {
     static final int W = 96, ROWS = 8, PROJ = 180;
@@ -95,7 +97,7 @@ class NotebookWorkflowTest {
         assertTrue(warnings.contains(expected), String.valueOf(warnings));
         // and the printed summary says the same
         System.out.print(r.summary());
-        assertTrue(r.summary().contains(String.format(java.util.Locale.ROOT, "centre %.2f px (auto, vo)", found)), r.summary());
+        assertTrue(r.summary().contains(String.format(Locale.ROOT, "centre %.2f px (auto, vo)", found)), r.summary());
         assertTrue(r.summary().contains("warning: " + expected), r.summary());
         assertTrue(r.summary().contains("GU/s") && r.summary().contains("backend java"), r.summary());
 
@@ -112,7 +114,8 @@ class NotebookWorkflowTest {
         Path keep = Files.createDirectories(Path.of("target", "previews")).resolve("spark-notebook-preview.png");
         Files.copy(out.resolve("preview.png"), keep, StandardCopyOption.REPLACE_EXISTING);
         float[][] s = new float[ROWS][];
-        for (int z = 0; z < ROWS; z++) s[z] = FloatTiff.decode(Files.readAllBytes(out.resolve(String.format("slice_%05d.tif", z)))).pixels();
+        for (int z = 0; z < ROWS; z++) s[z] = FloatTiff.decode(Files.readAllBytes(out.resolve(String.format("slice_%05d.tif", z))))
+                .pixels();
         float[] xy = s[(ROWS - 1) / 2], xz = new float[ROWS * W], yz = new float[ROWS * W];
         for (int z = 0; z < ROWS; z++)
             for (int i = 0; i < W; i++) {
@@ -125,14 +128,16 @@ class NotebookWorkflowTest {
         double[] a = panel(img, gap, top, W, W, xy, W, W);
         double[] b = panel(img, 2 * gap + W, top, W, zh, xz, W, ROWS);
         double[] c = panel(img, 3 * gap + 2 * W, top, W, zh, yz, W, ROWS);
-        System.out.printf("spark preview: rank correlation XY %.3f XZ %.3f YZ %.3f; phantom/air grey XY %.0f/%.0f XZ %.0f/%.0f YZ %.0f/%.0f%n",
+        System.out.printf("spark preview: rank correlation XY %.3f XZ %.3f YZ %.3f; phantom/air grey XY %.0f/%.0f XZ %.0f/%.0f YZ "
+                + "%.0f/%.0f%n",
                 a[0], b[0], c[0], a[1], a[2], b[1], b[2], c[1], c[2]);
         for (double[] p : new double[][]{a, b, c}) {
             assertTrue(p[0] > 0.9, "panel grey follows the slices: r=" + p[0]);
             assertTrue(p[1] > p[2] + 40 && p[1] > 3 * p[2], "phantom brighter than air: " + p[1] + " vs " + p[2]);
         }
         int lit = 0;
-        for (int y = 0; y < Annotated.LABEL_HEIGHT; y++) for (int x = 0; x < img.getWidth(); x++) if (img.getRaster().getSample(x, y, 0) > 128) lit++;
+        for (int y = 0; y < Annotated.LABEL_HEIGHT; y++) for (int x = 0; x < img.getWidth(); x++)
+                if (img.getRaster().getSample(x, y, 0) > 128) lit++;
         assertTrue(lit > 60, "grey range printed on top: " + lit + " lit pixels");
     }
 
@@ -143,7 +148,7 @@ class NotebookWorkflowTest {
      */
     static double[] panel(BufferedImage img, int x0, int y0, int dw, int dh, float[] v, int w, int h) {
         float[] sorted = v.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         float max = sorted[(int) (0.99 * (sorted.length - 1))]; // robust maximum
         double[] f = new double[w * h], g = new double[w * h];
         double ph = 0, air = 0;
@@ -164,7 +169,7 @@ class NotebookWorkflowTest {
     static double[] ranks(double[] x) {
         Integer[] idx = new Integer[x.length];
         for (int i = 0; i < x.length; i++) idx[i] = i;
-        java.util.Arrays.sort(idx, (a, b) -> Double.compare(x[a], x[b]));
+        Arrays.sort(idx, (a, b) -> Double.compare(x[a], x[b]));
         double[] r = new double[x.length];
         for (int i = 0; i < x.length; ) {
             int j = i;
@@ -211,8 +216,8 @@ class NotebookWorkflowTest {
             // a wrong centre smears the object into negative streaks: the total negative mass grows with the error
             for (float v : im.pixels()) if (v < 0) neg[i] -= v;
         }
-        System.out.printf("notebook sweep: negative mass per centre %s%n", java.util.Arrays.toString(neg));
-        assertTrue(neg[2] < neg[0] && neg[2] < neg[4], "the true centre 55.1 gives the cleanest image: " + java.util.Arrays.toString(neg));
+        System.out.printf("notebook sweep: negative mass per centre %s%n", Arrays.toString(neg));
+        assertTrue(neg[2] < neg[0] && neg[2] < neg[4], "the true centre 55.1 gives the cleanest image: " + Arrays.toString(neg));
         try (var l = Files.list(out)) {
             assertEquals(names.size(), l.filter(p -> p.getFileName().toString().startsWith("center_")).count());
         }
@@ -220,16 +225,16 @@ class NotebookWorkflowTest {
         assertEquals("center sweep", rep.get("mode"));
         assertEquals("contact-sheet.png", sw.contactSheet());
         BufferedImage sheet = ImageIO.read(out.resolve(sw.contactSheet()).toFile());
-        Files.copy(out.resolve(sw.contactSheet()), Files.createDirectories(Path.of("target", "previews")).resolve("spark-notebook-sweep.png"),
-                StandardCopyOption.REPLACE_EXISTING);
+        Path previews = Files.createDirectories(Path.of("target", "previews"));
+        Files.copy(out.resolve(sw.contactSheet()), previews.resolve("spark-notebook-sweep.png"), StandardCopyOption.REPLACE_EXISTING);
         for (int i = 0; i < names.size(); i++) {
-            int[] t = CenterSweep.tileOrigin(i, names.size(), W, W, 192);
+            CenterSweep.Tile t = CenterSweep.tileOrigin(i, names.size(), W, W, 192);
             FloatTiff.Image im = FloatTiff.decode(Files.readAllBytes(out.resolve(names.get(i))));
-            double[] p = panel(sheet, t[0], t[1], t[2], t[3], im.pixels(), W, W);
-            assertTrue(p[0] > 0.9 && p[1] > p[2] + 40 && p[1] > 3 * p[2], "tile " + i + " shows its image: " + java.util.Arrays.toString(p));
+            double[] p = panel(sheet, t.x(), t.y(), t.width(), t.height(), im.pixels(), W, W);
+            assertTrue(p[0] > 0.9 && p[1] > p[2] + 40 && p[1] > 3 * p[2], "tile " + i + " shows its image: " + Arrays.toString(p));
             int lit = 0;
-            for (int y = t[1] + t[3]; y < t[1] + t[3] + Annotated.LABEL_HEIGHT; y++)
-                for (int x = t[0]; x < t[0] + 96; x++) if (sheet.getRaster().getSample(x, y, 0) > 128) lit++;
+            for (int y = t.y() + t.height(); y < t.y() + t.height() + Annotated.LABEL_HEIGHT; y++)
+                for (int x = t.x(); x < t.x() + 96; x++) if (sheet.getRaster().getSample(x, y, 0) > 128) lit++;
             assertTrue(lit > 30, "tile " + i + " labelled: " + lit);
         }
         // the same output again without overwrite is refused, naming it

@@ -64,6 +64,7 @@ class OutputClaimTest {
     void aLiveClaimRefusesASecondRunWhichChangesNothing(String engine) throws Exception {
         Path out = TestScans.tmp("claimed").resolve("rec");
         assertEquals(0, cli(engine, "--input", scan(), "--output", out.toString(), "--center", "47.5").code());
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         try (OutputLock held = OutputLock.claim(new org.apache.hadoop.fs.Path(out.toString()), HadoopConf.create(), Duration.ofMinutes(2),
                 "a test holding the output")) {
             Set<String> before = listing(out);
@@ -105,7 +106,8 @@ class OutputClaimTest {
     void aClaimFromAnotherHostIsTakenOverOnlyOnceItsHeartbeatIsStale() throws Exception {
         Path out = TestScans.tmp("remote-claim").resolve("rec");
         leaveClaim(out, "another-host.example", 4242, FileTime.fromMillis(System.currentTimeMillis()));
-        CliRun busy = cli("spark", "--input", scan(), "--output", out.toString(), "--center", "47.5", "--conf", "job.output.lockTimeout=30");
+        CliRun busy = cli("spark", "--input", scan(), "--output", out.toString(), "--center", "47.5", "--conf",
+                "job.output.lockTimeout=30");
         assertEquals(3, busy.code(), busy.err());
         assertTrue(busy.err().contains("another-host.example") && busy.err().contains("job.output.lockTimeout (30 s)"), busy.err());
         Files.setLastModifiedTime(out.resolve(OutputLock.NAME), FileTime.fromMillis(System.currentTimeMillis() - 60_000));
@@ -117,6 +119,7 @@ class OutputClaimTest {
     @Test
     void aRunThatLosesItsClaimStops() throws Exception {
         Path out = TestScans.tmp("lost-claim").resolve("rec");
+        // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
         try (OutputLock lock = OutputLock.claim(new org.apache.hadoop.fs.Path(out.toString()), HadoopConf.create(),
                 Duration.ofMillis(400), "the first run")) {
             lock.ensureHeld();

@@ -1,6 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.tomospark.job.io.Json;
@@ -8,6 +9,7 @@ import org.tomospark.job.io.OutputCommit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,8 +57,8 @@ class ResumeTest {
         assertTrue(ms.stream().allMatch(x -> Boolean.TRUE.equals(x.get("reused"))), ms.toString());
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
         assertFalse(Files.exists(out.resolve("_temporary")));
-        TestScans.assertBitIdentical(java.util.Map.of(3, TestScans.reference().get(3)),
-                java.util.Map.of(3, TestScans.readSlices(out.toString(), new org.apache.hadoop.conf.Configuration()).get(3)));
+        TestScans.assertBitIdentical(Map.of(3, TestScans.reference().get(3)),
+                Map.of(3, TestScans.readSlices(out.toString(), new Configuration()).get(3)));
     }
 
     @Test
@@ -123,9 +125,9 @@ class ResumeTest {
             assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));
 
         // 5. resuming a complete output recomputes nothing, and leaves every file as it was
-        java.util.List<String> files = List.of("manifest.json", "report.json", "_SUCCESS", "_committed/_run.json");
-        Map<String, Long> mtimes = new java.util.HashMap<>();
-        Map<String, byte[]> bytes = new java.util.HashMap<>();
+        List<String> files = List.of("manifest.json", "report.json", "_SUCCESS", "_committed/_run.json");
+        Map<String, Long> mtimes = new HashMap<>();
+        Map<String, byte[]> bytes = new HashMap<>();
         for (String f : files) {
             mtimes.put(f, Files.getLastModifiedTime(out.resolve(f)).toMillis());
             bytes.put(f, Files.readAllBytes(out.resolve(f)));
@@ -137,7 +139,7 @@ class ResumeTest {
         assertTrue(again.summary().startsWith("Nothing to do"), again.summary());
         for (String f : files) {
             assertEquals(mtimes.get(f), Files.getLastModifiedTime(out.resolve(f)).toMillis(), f + " rewritten");
-            org.junit.jupiter.api.Assertions.assertArrayEquals(bytes.get(f), Files.readAllBytes(out.resolve(f)), f + " changed");
+            Assertions.assertArrayEquals(bytes.get(f), Files.readAllBytes(out.resolve(f)), f + " changed");
         }
     }
 }

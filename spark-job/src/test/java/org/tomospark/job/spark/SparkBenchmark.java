@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Benchmark (not a test): the Spark job in local mode against the direct library call (the CLI's direct
@@ -50,7 +51,7 @@ public final class SparkBenchmark {
             SparkReconstruction.Result res = SparkReconstruction.run(sc, SparkJobSpec.of(h5.toString(), os.toString(), params)
                     .withOverwrite(true).withSpark(SparkOptions.defaults().withProgress(false)), null);
             long t2 = System.nanoTime();
-            sparkGroups = res.groups().size() + " groups of " + ((java.util.Map<?, ?>) res.report().get("groups")).get("rowsPerGroup") + " rows";
+            sparkGroups = res.groups().size() + " groups of " + ((Map<?, ?>) res.report().get("groups")).get("rowsPerGroup") + " rows";
             if (r >= 0) {
                 direct.add((t1 - t0) / 1e9);
                 spark.add((t2 - t1) / 1e9);

@@ -31,6 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 final class TestScans {
     static final DemoDataset.Spec SPEC = DemoDataset.Spec.demo().withSize(96, 16, 120);
     static final DemoDataset DATA = new DemoDataset(SPEC);
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     private static java.nio.file.Path h5;
     private static Map<Integer, float[]> reference;
     private static SparkContext sc;
@@ -42,8 +43,10 @@ final class TestScans {
         return ReconstructionParams.builder().backend("java").filter(FilterSpec.of(FilterWindow.SHEPP_LOGAN)).center(47.5).build();
     }
 
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     static java.nio.file.Path tmp(String name) {
         try {
+            // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
             java.nio.file.Path base = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
             Files.createDirectories(base);
             return Files.createTempDirectory(base, name);
@@ -52,6 +55,7 @@ final class TestScans {
         }
     }
 
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     static synchronized java.nio.file.Path hdf5() {
         if (h5 == null) {
             h5 = tmp("scan").resolve("phantom.h5");
@@ -67,6 +71,7 @@ final class TestScans {
     }
 
     /** The core library's single-machine run of an HDF5 scan: the slices by row. */
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     static Map<Integer, float[]> reconstructDirect(java.nio.file.Path h5, ReconstructionParams p) {
         Map<Integer, float[]> m = new TreeMap<>();
         try (DataExchangeSource src = DataExchangeSource.open(h5)) {
@@ -110,6 +115,7 @@ final class TestScans {
         return m;
     }
 
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     static List<String> sliceFiles(java.nio.file.Path dir) {
         List<String> l = new ArrayList<>();
         if (!Files.isDirectory(dir)) return l;

@@ -42,9 +42,9 @@ import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
  * ({@link DeviceCorrection}) before the filter.
  *
  * <p>Options: {@code variant} (auto, std, stdz, tex, alu[:tTpP][:adv|:std], hybrid[:tTpP][:sS], tc[:tWxH][:bN]); {@code device}
- * (index or Spark GPU address). Extra keys: {@code cuda.chunkSlices} (slices per pipeline chunk; 0, the default, is one kernel block: 8, or 32 for tensor cores),
- * {@code cuda.memoryFraction} (share of free device memory to use, default 0.8), {@code cuda.autotune}
- * (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
+ * (index or Spark GPU address). Extra keys: {@code cuda.chunkSlices} (slices per pipeline chunk; 0, the default, is one
+ * kernel block: 8, or 32 for tensor cores), {@code cuda.memoryFraction} (share of free device memory to use, default
+ * 0.8), {@code cuda.autotune} (true/false, default true), {@code cuda.tuningCache} (per-device tuning cache file),
  * {@code cuda.hostThreads} (host copy threads, default min(8, cores)), {@code cuda.correctOnDevice} (flat/dark
  * correction and −log of uint16 counts on the device when the job filters there, default true),
  * {@code cuda.allowTextureWeights} (whether auto-tuning may pick variants interpolated by the texture unit's 8-bit

@@ -1,11 +1,13 @@
 package org.tomospark.executor.backend.cuda;
 
 import org.tomospark.executor.backend.BackendUnavailableException;
+import org.tomospark.executor.backend.NativeProbe;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.JCudaDriver;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -14,12 +16,13 @@ import java.util.regex.Pattern;
 /**
  * Owns one device per JVM: its primary context (created lazily on first use, shared by every backend on that
  * device, never destroyed while the JVM runs) and the "unusable" mark set by a sticky error. How many tasks use a
- * device at once is bounded by the caller (job.tasksPerDevice under Spark), in one place. Also probes the driver once and caches the answer.
+ * device at once is bounded by the caller (job.tasksPerDevice under Spark), in one place. Also probes the driver once
+ * and caches the answer.
  */
 final class CudaDevice {
     private static final Map<Integer, CudaDevice> DEVICES = new ConcurrentHashMap<>();
-    private static final org.tomospark.executor.backend.NativeProbe PROBE =
-            new org.tomospark.executor.backend.NativeProbe("the CUDA driver", CudaDevice::probe);
+    private static final NativeProbe PROBE =
+            new NativeProbe("the CUDA driver", CudaDevice::probe);
     private static volatile int deviceCount;
 
     final int index;
@@ -41,7 +44,7 @@ final class CudaDevice {
         JCudaDriver.cuDeviceGetName(nm, nm.length, device);
         int len = 0;
         while (len < nm.length && nm[len] != 0) len++;
-        name = new String(nm, 0, len, java.nio.charset.StandardCharsets.US_ASCII);
+        name = new String(nm, 0, len, StandardCharsets.US_ASCII);
         smCount = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
         ccMajor = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
         ccMinor = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
@@ -105,7 +108,8 @@ final class CudaDevice {
     static int parseDevice(String s) {
         if (s == null || s.isBlank()) return 0;
         Matcher m = Pattern.compile("(\\d+)(?!.*\\d)").matcher(s.trim());
-        if (!m.find()) throw new IllegalArgumentException("backend.device '" + s + "': expected a device index or a Spark GPU address containing one");
+        if (!m.find()) throw new IllegalArgumentException("backend.device '" + s
+                + "': expected a device index or a Spark GPU address containing one");
         return Integer.parseInt(m.group(1));
     }
 

@@ -2,12 +2,14 @@ package org.tomospark.executor.backend.cuda;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -59,7 +61,7 @@ public final class TuningTable {
     public static TuningTable fallback() {
         try (InputStream in = TuningTable.class.getResourceAsStream("/cuda-tuning.properties")) {
             if (in == null) return new TuningTable();
-            return parse(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+            return parse(new InputStreamReader(in, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new IllegalStateException("cuda: cannot read the fallback tuning table /cuda-tuning.properties: " + e.getMessage(), e);
         }
@@ -94,7 +96,7 @@ public final class TuningTable {
             w.write("# " + comment + "\n");
             for (Map.Entry<String, String> e : entries.entrySet()) w.write(e.getKey() + " = " + e.getValue() + "\n");
         }
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** Where the per-device cache lives: system property tomospark.cuda.tuningCache, else ~/.cache/tomospark, else tmpdir. */

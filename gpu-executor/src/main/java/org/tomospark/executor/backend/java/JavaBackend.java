@@ -16,6 +16,8 @@ import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.geometry.ProjectionTables;
 import org.tomospark.executor.geometry.SliceGeometry;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
 
@@ -37,7 +39,7 @@ public final class JavaBackend implements BackprojectionBackend {
     private BackprojectionJob job;
     private double[] cos, sin, off;
     private TileKernel kernel;
-    private final java.util.Map<Integer, TileKernel> kernels = new java.util.HashMap<>();
+    private final Map<Integer, TileKernel> kernels = new HashMap<>();
     private int tile = 32;
     private int chunk = 128;
     private BackendStats stats = BackendStats.ZERO;
@@ -88,7 +90,8 @@ public final class JavaBackend implements BackprojectionBackend {
         if (!v.equals("scalar") && !v.equals("vector") && !v.equals("auto"))
             throw new IllegalArgumentException("java backend: unknown variant '" + v + "': expected auto, vector or scalar");
         if (v.equals("vector") && !vectorApiPresent())
-            throw new BackendUnavailableException("java backend variant 'vector' needs the JDK module jdk.incubator.vector (--add-modules=jdk.incubator.vector)");
+            throw new BackendUnavailableException("java backend variant 'vector' needs the JDK module jdk.incubator.vector "
+                    + "(--add-modules=jdk.incubator.vector)");
         kernels.clear();
         kernel = kernelFor(k);
         long bins = (long) n * job.scan().detectorWidth() * k;

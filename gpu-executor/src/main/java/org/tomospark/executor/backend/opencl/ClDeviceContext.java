@@ -19,8 +19,25 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.jocl.CL.*;
+import static org.jocl.CL.CL_CONTEXT_PLATFORM;
+import static org.jocl.CL.CL_DEVICE_EXTENSIONS;
+import static org.jocl.CL.CL_DEVICE_GLOBAL_MEM_SIZE;
+import static org.jocl.CL.CL_DEVICE_IMAGE2D_MAX_HEIGHT;
+import static org.jocl.CL.CL_DEVICE_IMAGE2D_MAX_WIDTH;
+import static org.jocl.CL.CL_DEVICE_IMAGE_SUPPORT;
+import static org.jocl.CL.CL_DEVICE_LOCAL_MEM_SIZE;
+import static org.jocl.CL.CL_DEVICE_MAX_COMPUTE_UNITS;
+import static org.jocl.CL.CL_DEVICE_MAX_MEM_ALLOC_SIZE;
+import static org.jocl.CL.CL_DEVICE_MAX_WORK_GROUP_SIZE;
+import static org.jocl.CL.CL_MEM_OBJECT_IMAGE2D;
+import static org.jocl.CL.CL_MEM_READ_ONLY;
+import static org.jocl.CL.CL_PROGRAM_BUILD_LOG;
+import static org.jocl.CL.clBuildProgram;
+import static org.jocl.CL.clCreateContext;
+import static org.jocl.CL.clCreateProgramWithSource;
+import static org.jocl.CL.clGetProgramBuildInfo;
+import static org.jocl.CL.clGetSupportedImageFormats;
+import static org.jocl.CL.clReleaseProgram;
 
 /**
  * One OpenCL context on one device, shared by every backend instance of the JVM (see

@@ -6,6 +6,7 @@ import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_device_id;
 import org.jocl.cl_platform_id;
+import org.tomospark.executor.backend.NativeProbe;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,8 +15,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.jocl.CL.*;
+import static org.jocl.CL.CL_DEVICE_NAME;
+import static org.jocl.CL.CL_DEVICE_TYPE;
+import static org.jocl.CL.CL_DEVICE_TYPE_ACCELERATOR;
+import static org.jocl.CL.CL_DEVICE_TYPE_ALL;
+import static org.jocl.CL.CL_DEVICE_TYPE_CPU;
+import static org.jocl.CL.CL_DEVICE_TYPE_GPU;
+import static org.jocl.CL.CL_PLATFORM_NAME;
+import static org.jocl.CL.CL_PLATFORM_VENDOR;
+import static org.jocl.CL.clGetDeviceIDs;
+import static org.jocl.CL.clGetDeviceInfo;
+import static org.jocl.CL.clGetPlatformIDs;
+import static org.jocl.CL.clGetPlatformInfo;
 
 /**
  * JVM-wide OpenCL state: the probe (is JOCL loadable, is there a platform), the device list, and one
@@ -24,8 +35,8 @@ import static org.jocl.CL.*;
  * Nothing here runs in a static initializer: the first call does the work.
  */
 public final class ClRuntime {
-    private static final org.tomospark.executor.backend.NativeProbe PROBE =
-            new org.tomospark.executor.backend.NativeProbe("the OpenCL ICD loader and its drivers", ClRuntime::probe);
+    private static final NativeProbe PROBE =
+            new NativeProbe("the OpenCL ICD loader and its drivers", ClRuntime::probe);
     private static volatile List<DeviceInfo> devices;
     private static final Map<String, ClDeviceContext> CONTEXTS = new ConcurrentHashMap<>();
 
@@ -91,7 +102,8 @@ public final class ClRuntime {
                     + "); install an ICD, e.g. Debian packages pocl-opencl-icd ocl-icd-opencl-dev, or a GPU driver", e);
         }
         if (n[0] == 0)
-            throw new OpenClException("no OpenCL platform is installed (clGetPlatformIDs found 0); install an ICD, e.g. Debian pocl-opencl-icd");
+            throw new OpenClException("no OpenCL platform is installed (clGetPlatformIDs found 0); install an ICD, e.g. Debian "
+                    + "pocl-opencl-icd");
         cl_platform_id[] platforms = new cl_platform_id[n[0]];
         clGetPlatformIDs(n[0], platforms, null);
         List<DeviceInfo> out = new ArrayList<>();

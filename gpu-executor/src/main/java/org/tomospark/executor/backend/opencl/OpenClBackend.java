@@ -35,8 +35,43 @@ import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
 import java.nio.ShortBuffer;
 import java.util.Locale;
-
-import static org.jocl.CL.*;
+import static org.jocl.CL.CL_FALSE;
+import static org.jocl.CL.CL_FLOAT;
+import static org.jocl.CL.CL_HALF_FLOAT;
+import static org.jocl.CL.CL_INVALID_BUFFER_SIZE;
+import static org.jocl.CL.CL_INVALID_IMAGE_SIZE;
+import static org.jocl.CL.CL_MEM_COPY_HOST_PTR;
+import static org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE;
+import static org.jocl.CL.CL_MEM_OBJECT_IMAGE2D;
+import static org.jocl.CL.CL_MEM_READ_ONLY;
+import static org.jocl.CL.CL_MEM_READ_WRITE;
+import static org.jocl.CL.CL_MEM_WRITE_ONLY;
+import static org.jocl.CL.CL_OUT_OF_HOST_MEMORY;
+import static org.jocl.CL.CL_OUT_OF_RESOURCES;
+import static org.jocl.CL.CL_PROFILING_COMMAND_END;
+import static org.jocl.CL.CL_PROFILING_COMMAND_START;
+import static org.jocl.CL.CL_QUEUE_PROFILING_ENABLE;
+import static org.jocl.CL.CL_R;
+import static org.jocl.CL.CL_RG;
+import static org.jocl.CL.CL_RGBA;
+import static org.jocl.CL.clCreateBuffer;
+import static org.jocl.CL.clCreateCommandQueue;
+import static org.jocl.CL.clCreateImage;
+import static org.jocl.CL.clCreateKernel;
+import static org.jocl.CL.clEnqueueCopyBufferToImage;
+import static org.jocl.CL.clEnqueueNDRangeKernel;
+import static org.jocl.CL.clEnqueueReadBuffer;
+import static org.jocl.CL.clEnqueueWriteBuffer;
+import static org.jocl.CL.clEnqueueWriteImage;
+import static org.jocl.CL.clFinish;
+import static org.jocl.CL.clFlush;
+import static org.jocl.CL.clGetEventProfilingInfo;
+import static org.jocl.CL.clReleaseCommandQueue;
+import static org.jocl.CL.clReleaseEvent;
+import static org.jocl.CL.clReleaseKernel;
+import static org.jocl.CL.clReleaseMemObject;
+import static org.jocl.CL.clSetKernelArg;
+import static org.jocl.CL.clWaitForEvents;
 
 /**
  * OpenCL back-projection through JOCL, on any OpenCL device: PoCL on CPUs (CI) and NVIDIA/AMD GPUs.
@@ -267,7 +302,8 @@ public final class OpenClBackend implements BackprojectionBackend {
             s.hostOut = ByteBuffer.allocateDirect(Math.toIntExact(outBytes)).order(ByteOrder.nativeOrder());
             slots[i] = s;
         }
-        String desc = "opencl " + plan.describe() + " on " + device + (filterOnDevice ? ", ramp filter on the device (FFT " + nfft + ")" : "");
+        String desc = "opencl " + plan.describe() + " on " + device
+                + (filterOnDevice ? ", ramp filter on the device (FFT " + nfft + ")" : "");
         LOG.info("{}", desc);
         return new Requisition(k, 2 * perSlot + (long) nproj * (plan.coordDouble ? 48 : 16),
                 2 * (slots[0].hostIn.capacity() + outBytes) + (long) nproj * width * k * 4, filterOnDevice, desc);

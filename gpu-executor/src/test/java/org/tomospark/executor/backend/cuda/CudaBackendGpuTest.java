@@ -19,13 +19,15 @@ import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.executor.testing.Noise;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Random;
 
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -53,7 +55,7 @@ class CudaBackendGpuTest {
     void aluMatchesJavaOnOddSizesWithRoi() {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(201).anglesRange(180, 97).centerOfRotation(99.6).build();
         SliceGeometry sg = new SliceGeometry(201, 190, 11, 7, 151, 133);
-        float[][] s = noise(5, 97 * 201, 5, i -> 1f);
+        float[][] s = Noise.centred(5, 97 * 201, 5, i -> 1f);
         for (Interpolation in : Interpolation.values()) {
             BackendOptions o = BackendOptions.defaults().withSlicesPerPass(4).withFormat(SampleFormat.FLOAT32).withInterpolation(in);
             BackprojectionJob job = new BackprojectionJob(scan, sg, 5);
@@ -71,7 +73,7 @@ class CudaBackendGpuTest {
     void halfDefaultAndWindowKernelsMatchJava(@TempDir Path tmp) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(211).anglesRange(360, 181).centerOfRotation(104.3).build();
         SliceGeometry sg = new SliceGeometry(211, 205, 9, 13, 177, 151);
-        float[][] s = noise(17, 181 * 211, 9, i -> 1f);
+        float[][] s = Noise.centred(17, 181 * 211, 9, i -> 1f);
         BackendOptions o = halfUntuned(tmp, 0, 8);
         BackprojectionJob job = new BackprojectionJob(scan, sg, 17);
         float[][] ref = run("java", o.withVariant("scalar"), job, s);
@@ -91,7 +93,7 @@ class CudaBackendGpuTest {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(160).anglesRange(180, 120).centerOfRotation(80.2).build();
         SliceGeometry sg = new SliceGeometry(160, 150, 0, 0, 150, 150);
         float[] amp = {1e-6f, 1e6f, 0f, 1f, 3f};
-        float[][] s = noise(40, 120 * 160, 11, i -> amp[i / 8]);
+        float[][] s = Noise.centred(40, 120 * 160, 11, i -> amp[i / 8]);
         // the reference in float32: half storage itself could hold neither magnitude
         float[][] ref = run("java", halfUntuned(tmp, 8, 40).withFormat(SampleFormat.FLOAT32).withVariant("scalar"),
                 new BackprojectionJob(scan, sg, 40), s);
@@ -101,7 +103,8 @@ class CudaBackendGpuTest {
             float[][] got = run("cuda", o.withVariant(kv[1]), new BackprojectionJob(scan, sg, 40), s);
             for (int g = 0; g < 5; g++) {
                 if (amp[g] == 0f) {
-                    for (int i = 8 * g; i < 8 * g + 8; i++) for (float x : got[i]) assertEquals(0f, x, v + ": an all-zero group stays zero");
+                    for (int i = 8 * g; i < 8 * g + 8; i++) for (float x : got[i])
+                            assertEquals(0f, x, v + ": an all-zero group stays zero");
                 } else {
                     assertClose(v + " slices per pass, amplitude " + amp[g], Arrays.copyOfRange(got, 8 * g, 8 * g + 8),
                             Arrays.copyOfRange(ref, 8 * g, 8 * g + 8), 1e-3);
@@ -146,7 +149,8 @@ class CudaBackendGpuTest {
             assertEquals(host.stats().clampedTransmission(), clamped, "clamped transmissions");
             int differ = 0;
             for (int s = 0; s < rows; s++)
-                for (int i = 0; i < sg.pixels(); i++) if (Float.floatToRawIntBits(viaHost[s][i]) != Float.floatToRawIntBits(onDevice[s][i])) differ++;
+                for (int i = 0; i < sg.pixels(); i++)
+                        if (Float.floatToRawIntBits(viaHost[s][i]) != Float.floatToRawIntBits(onDevice[s][i])) differ++;
             assertEquals(0, differ, "pixels that differ between host and device correction");
             assertClose("device correction", onDevice, viaHost, 1e-7);
         }
@@ -155,17 +159,6 @@ class CudaBackendGpuTest {
     private static void assertClose(String what, float[][] got, float[][] ref, double limit) {
         double err = ImageErrors.relL2(got, ref);
         assertTrue(err < limit, what + ": relative L2 " + err + " against the Java backend (limit " + limit + ")");
-    }
-
-    /** Sinograms of uniform noise in [-amp/2, amp/2), amp per slice, from a fixed seed. */
-    private static float[][] noise(int slices, int n, long seed, java.util.function.IntToDoubleFunction amp) {
-        Random r = new Random(seed);
-        float[][] s = new float[slices][n];
-        for (int i = 0; i < slices; i++) {
-            float a = (float) amp.applyAsDouble(i);
-            for (int j = 0; j < n; j++) s[i][j] = a * (r.nextFloat() - 0.5f);
-        }
-        return s;
     }
 
     /** Half storage, linear, no auto-tuning and no cached choice (so the fallback table decides "auto"). */

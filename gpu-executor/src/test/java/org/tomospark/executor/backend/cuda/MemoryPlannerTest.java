@@ -1,8 +1,9 @@
 package org.tomospark.executor.backend.cuda;
 
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class MemoryPlannerTest {
     private static final long GiB = 1L << 30, MiB = 1L << 20;
@@ -62,7 +63,8 @@ class MemoryPlannerTest {
         MemoryPlanner.Plan p = MemoryPlanner.plan(1300 * MiB, 2048, 2048, 2048, 2048, 4, 2, 2048, 64, 0.8, 0);
         assertEquals(12, p.chunkSlices());
         assertTrue(p.deviceBytes() <= (long) ((1300 * MiB - MemoryPlanner.RESERVE_BYTES) * 0.8));
-        assertTrue(MemoryPlanner.deviceBytes(16, 2048, 2048, 2048, 2048, 4, 2, 0) > (long) ((1300 * MiB - MemoryPlanner.RESERVE_BYTES) * 0.8));
+        assertTrue(MemoryPlanner.deviceBytes(16, 2048, 2048, 2048, 2048, 4, 2, 0)
+                > (long) ((1300 * MiB - MemoryPlanner.RESERVE_BYTES) * 0.8));
     }
 
     @Test

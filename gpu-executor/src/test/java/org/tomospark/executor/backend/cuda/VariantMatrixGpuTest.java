@@ -18,13 +18,13 @@ import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.Phantom3D;
+import org.tomospark.executor.testing.SinogramSet;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
@@ -124,17 +124,10 @@ class VariantMatrixGpuTest {
         return new Mode(Integer.parseInt(p[0].substring(1)), SampleFormat.parse(p[1]), Interpolation.parse(p[2]));
     }
 
-    /** White noise in [-1, 1): 333 columns, 181 projections over 180°, off-centre axis with axis correction, full slice. */
+    /** White noise on an awkward geometry ({@link SinogramSet#offCentreNoise}). */
     private static Case randomCase(int count, long seed) {
-        int w = 333, np = 181;
-        SplittableRandom r = new SplittableRandom(seed);
-        double[] corr = new double[np];
-        for (int p = 0; p < np; p++) corr[p] = r.nextDouble(-0.7, 0.7);
-        ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(165.3)
-                .axisCorrection(corr).build();
-        float[][] s = new float[count][np * w];
-        for (float[] a : s) for (int i = 0; i < a.length; i++) a[i] = (float) r.nextDouble(-1, 1);
-        return new Case("random 333x181", scan, SliceGeometry.full(w, 317), s);
+        SinogramSet set = SinogramSet.offCentreNoise(count, seed);
+        return new Case("random 333x181", set.scan(), set.slice(), set.sinograms());
     }
 
     /**

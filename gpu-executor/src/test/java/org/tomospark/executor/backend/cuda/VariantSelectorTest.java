@@ -10,7 +10,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.tomospark.executor.backend.Interpolation.LINEAR;
 import static org.tomospark.executor.backend.Interpolation.NEAREST;
 import static org.tomospark.executor.backend.SampleFormat.FLOAT32;

@@ -1,7 +1,6 @@
 package org.tomospark.executor.backend.opencl;
 
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -12,6 +11,9 @@ import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.testing.Phantoms;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Random;
 import java.util.stream.Stream;
@@ -76,9 +78,9 @@ class OpenClBackendTest {
         int slices = k == 1 ? 3 : 6; // several passes; with k = 4 the second pass is partial
         BackprojectionJob job = new BackprojectionJob(scan, slice, slices);
         float[][] sinos = switch (data) {
-            case "random" -> TestData.random(slices, NPROJ, WIDTH, 42);
-            case "whitenoise", "whitenoise-floatcoords" -> TestData.zeroMeanNoise(slices, NPROJ, WIDTH, 43);
-            default -> TestData.phantom(slices, scan, true);
+            case "random" -> Noise.uniform(slices, NPROJ * WIDTH, 42);
+            case "whitenoise", "whitenoise-floatcoords" -> Noise.zeroMean(slices, NPROJ * WIDTH, 43);
+            default -> Phantoms.discs(slices, scan, true);
         };
         float[][] ref = TestData.javaReference(o, job, sinos);
         float[][] got;
@@ -94,10 +96,10 @@ class OpenClBackendTest {
             got = TestData.run(b, job, sinos, true);
             // the same backend, a second batch: the pipeline slots are reused correctly
             float[][] again = TestData.run(b, job, sinos, true);
-            assertEquals(0.0, TestData.relL2(again, got), "second batch differs from the first");
+            assertEquals(0.0, ImageErrors.relL2(again, got), "second batch differs from the first");
             assertEquals(2L * slices * slice.pixels() * NPROJ, b.stats().updates());
         }
-        double err = TestData.relL2(got, ref);
+        double err = ImageErrors.relL2(got, ref);
         // float32 within 1e-5 with double detector coordinates (auto on CPUs); float coordinates (auto on GPUs, or
         // forced) round t to ~1e-5 px, ~2e-5 relative on white noise (docs/opencl-backend.md)
         double tol = half ? 1e-3 : floatCoords && interp == Interpolation.LINEAR ? 5e-5 : 1e-5;

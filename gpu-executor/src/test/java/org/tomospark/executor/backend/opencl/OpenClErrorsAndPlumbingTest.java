@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend.opencl;
 
+import org.jocl.CL;
+import org.jocl.CLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,6 +19,9 @@ import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.testing.Phantoms;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -140,7 +145,7 @@ class OpenClErrorsAndPlumbingTest {
         try (OpenClBackend b = new OpenClBackend()) {
             b.setup(BackendOptions.defaults());
             OpenClException e = b.resourceError("allocating the test buffer", 123456789L,
-                    new org.jocl.CLException("x", org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE));
+                    new CLException("x", CL.CL_MEM_OBJECT_ALLOCATION_FAILURE));
             assertTrue(e.getMessage().contains("123456789 bytes"), e.getMessage());
             assertTrue(e.getMessage().contains("CL_MEM_OBJECT_ALLOCATION_FAILURE"), e.getMessage());
             assertTrue(e.getMessage().contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE"), e.getMessage());
@@ -153,7 +158,7 @@ class OpenClErrorsAndPlumbingTest {
         try (OpenClBackend b = new OpenClBackend()) {
             b.setup(BackendOptions.defaults().withVariant("tex2").withSlicesPerPass(2));
             ClDeviceContext ctx = ClRuntime.context(ClRuntime.select(DeviceSelector.parse("")));
-            if (ctx.supportsImageFormat(org.jocl.CL.CL_RG, org.jocl.CL.CL_FLOAT)) {
+            if (ctx.supportsImageFormat(CL.CL_RG, CL.CL_FLOAT)) {
                 assertEquals(2, b.validate(smallJob()).slicesPerPass());
             } else { // PoCL
                 OpenClException e = assertThrows(OpenClException.class, () -> b.validate(smallJob()));
@@ -223,7 +228,7 @@ class OpenClErrorsAndPlumbingTest {
         int k = variant.equals("std") ? 1 : 4;
         BackendOptions o = BackendOptions.defaults().withVariant(variant).withSlicesPerPass(k)
                 .withFormat(half ? SampleFormat.HALF : SampleFormat.FLOAT32).withExtra("opencl.filter", "device");
-        float[][] raw = TestData.phantom(5, scan, false);
+        float[][] raw = Phantoms.discs(5, scan, false);
         float[][] hostFiltered = new float[raw.length][];
         RampFilter f = new RampFilter(181, 97, fs);
         for (int s = 0; s < raw.length; s++) {
@@ -236,12 +241,12 @@ class OpenClErrorsAndPlumbingTest {
             Requisition r = b.validate(job);
             assertTrue(r.filtersOnDevice(), r.description());
             float[][] got = TestData.run(b, job, raw, false);
-            double err = TestData.relL2(got, ref);
+            double err = ImageErrors.relL2(got, ref);
             System.out.printf("device filter %s %s %s: rel L2 %.3g%n", variant, pad, window, err);
             assertTrue(err < (half ? 1e-3 : 1e-5), "device-filtered " + variant + " differs from host filter + java: " + err);
             // a batch that arrives already filtered is not filtered twice
             float[][] again = TestData.run(b, job, hostFiltered, true);
-            assertTrue(TestData.relL2(again, ref) < (half ? 1e-3 : 1e-5));
+            assertTrue(ImageErrors.relL2(again, ref) < (half ? 1e-3 : 1e-5));
         }
     }
 
@@ -254,7 +259,7 @@ class OpenClErrorsAndPlumbingTest {
             b.setup(BackendOptions.defaults().withInterpolation(Interpolation.NEAREST));
             assertFalse(b.validate(job).filtersOnDevice());
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> TestData.run(b, job, TestData.random(1, 45, 96, 1), false));
+                    () -> TestData.run(b, job, Noise.uniform(1, 45 * 96, 1), false));
             assertTrue(e.getMessage().contains("expects filtered sinograms"), e.getMessage());
         }
     }

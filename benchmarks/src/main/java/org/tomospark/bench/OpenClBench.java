@@ -1,4 +1,4 @@
-package org.tomospark.executor.backend.opencl;
+package org.tomospark.bench;
 
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
@@ -8,18 +8,20 @@ import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.opencl.OpenClBackend;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.testing.Noise;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Random;
 
 /**
  * Throughput benchmark of back-projection backends opened by id through {@link Backends#open}, all in one
@@ -30,7 +32,7 @@ import java.util.Random;
  * device (opencl.filter=device).
  *
  * <pre>
- * java -cp ... org.tomospark.executor.backend.opencl.OpenClBench [--width 512] [--proj 512] [--size 512]
+ * submit/opencl-bench [--width 512] [--proj 512] [--size 512]
  *      [--slices 8] [--reps 3] [--interp linear] [--device ""]
  *      [--specs opencl:std,opencl:tex4,opencl:tex4half,opencl:alu,java:auto] [--filter]
  * </pre>
@@ -61,14 +63,14 @@ public final class OpenClBench {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(width).anglesRange(180, nproj).build();
         SliceGeometry slice = SliceGeometry.square(size);
         BackprojectionJob job = new BackprojectionJob(scan, slice, slices);
-        float[][] sinos = new float[slices][nproj * width];
-        Random r = new Random(1);
-        for (float[] s : sinos) for (int i = 0; i < s.length; i++) s[i] = r.nextFloat();
+        float[][] sinos = Noise.uniform(slices, nproj * width, 1);
         long updates = (long) slice.pixels() * nproj * slices;
 
-        System.out.printf(Locale.ROOT, "# back-projection bench: %d x %d slice, %d projections x %d bins, %d slices/batch, %s, best of %d%n",
+        System.out.printf(Locale.ROOT,
+                "# back-projection bench: %d x %d slice, %d projections x %d bins, %d slices/batch, %s, best of %d%n",
                 size, size, nproj, width, slices, interp.name().toLowerCase(Locale.ROOT), reps);
-        System.out.printf(Locale.ROOT, "| %-22s | %-60s | %9s | %9s | %8s | %9s |%n", "spec", "device / kernel", "GU/s e2e", "GU/s kern", "vs first", "rel L2");
+        System.out.printf(Locale.ROOT, "| %-22s | %-60s | %9s | %9s | %8s | %9s |%n", "spec", "device / kernel", "GU/s e2e", "GU/s kern",
+                "vs first", "rel L2");
         System.out.println("|---|---|---|---|---|---|");
         double firstGups = 0;
         float[][] firstImg = null;
@@ -100,7 +102,8 @@ public final class OpenClBench {
                     firstImg = out;
                 }
                 System.out.printf(Locale.ROOT, "| %-22s | %-60s | %9.3f | %9s | %8.2f | %9.2e |%n", spec.trim(),
-                        trim(b.deviceDescription() + "; " + req.description(), 160), gups, kern, gups / firstGups, relL2(out, firstImg));
+                        trim(b.deviceDescription() + "; " + req.description(), 160), gups, kern, gups / firstGups,
+                        ImageErrors.relL2(out, firstImg));
             } catch (RuntimeException e) {
                 System.out.printf(Locale.ROOT, "| %-22s | not run: %s |%n", spec.trim(), e.getMessage().replace('\n', ' '));
             }
@@ -146,7 +149,8 @@ public final class OpenClBench {
                     e2e[mode] = best;
                 }
             }
-            System.out.printf(Locale.ROOT, "# filter (%d rows x %d, FFT %d) with %s: host RampFilter %.1f ms (%d threads); device FFT kernel %.1f ms; "
+            System.out.printf(Locale.ROOT,
+                    "# filter (%d rows x %d, FFT %d) with %s: host RampFilter %.1f ms (%d threads); device FFT kernel %.1f ms; "
                             + "filter+backprojection end-to-end: host filter %.1f ms, device filter %.1f ms%n",
                     slices * nproj, width, f.paddedLength(), variant, bestHost / 1e6, Runtime.getRuntime().availableProcessors(),
                     filterKernel / 1e6, e2e[0] / 1e6, e2e[1] / 1e6);
@@ -155,9 +159,5 @@ public final class OpenClBench {
 
     private static String trim(String s, int n) {
         return s.length() <= n ? s : s.substring(0, n - 3) + "...";
-    }
-
-    private static double relL2(float[][] a, float[][] b) {
-        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
     }
 }

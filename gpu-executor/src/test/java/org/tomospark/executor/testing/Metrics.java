@@ -1,17 +1,24 @@
-package org.tomospark.executor;
+package org.tomospark.executor.testing;
 
-/** Image comparison helpers for tests. */
+import org.tomospark.executor.util.ImageErrors;
+
+/** Image comparison helpers for tests: the masked relative L2 error, masks, PSNR and the least-squares scale. */
 public final class Metrics {
     private Metrics() {
     }
 
-    /** ‖a − b‖₂ / ‖b‖₂. */
-    public static double relL2(float[] a, float[] b) {
-        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
-    }
-
-    public static double relL2(float[] a, double[] b) {
-        return org.tomospark.executor.util.ImageErrors.relL2(a, b);
+    /**
+     * ‖a − b‖₂ / ‖b‖₂ over the pixels where {@code mask} is set (whole images compare with
+     * {@link ImageErrors#relL2(float[], float[])}).
+     */
+    public static double relL2Inside(float[] a, float[] b, boolean[] mask) {
+        double num = 0, den = 0;
+        for (int i = 0; i < a.length; i++) {
+            if (!mask[i]) continue;
+            num += (a[i] - b[i]) * (double) (a[i] - b[i]);
+            den += (double) b[i] * b[i];
+        }
+        return Math.sqrt(num / den);
     }
 
     /** Mask of pixels within radius r of the image centre ((n−1)/2). */
