@@ -28,7 +28,13 @@ public enum ExitCode {
     ENVIRONMENT(3, "backend unavailable or its device failed, output in use by another run, or an I/O failure (disk full, "
             + "permissions)"),
     /** The run started and failed (a Spark task after its retries, a cancel): committed slices are kept for --resume. */
-    RUN_FAILED(4, "the run failed or was cancelled after it started; committed slices are whole, finish with --resume");
+    RUN_FAILED(4, "the run failed or was cancelled after it started; committed slices are whole, finish with --resume"),
+    /**
+     * A batch ({@code tomospark reprocess}) ran to its end, and some of its scans failed or were left outdated; every
+     * other scan is committed or was already done. batch-report.json says which and why; run it again to retry them.
+     */
+    SCANS_FAILED(5, "a batch ran, and some of its scans failed or were left outdated (batch-report.json says which); "
+            + "the others are committed");
 
     private final int code;
     private final String meaning;

@@ -13,6 +13,9 @@ import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
+import org.tomospark.job.batch.BatchKeys;
+import org.tomospark.job.batch.BatchReport;
+import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.OptionNames;
@@ -182,6 +185,25 @@ public final class Reconstruction {
         public Builder resume() { return with(JobKeys.RESUME.name(), true); }
         /** Where {@link #centerSweep} and {@link #findCenter} report (default System.out). */
         public Builder log(PrintStream out) { return new Builder(sc, settings, inputOptions, out); }
+
+        /** Per-scan parameters for {@link #reprocess}: a CSV or JSON table, or tomopy-cli's rotation_axis.json (batch.table). */
+        public Builder table(String uri) { return with(BatchKeys.TABLE.name(), uri); }
+        /** Scans of {@link #reprocess} whose Spark jobs run at once (batch.scansInFlight). */
+        public Builder scansInFlight(int n) { return with(BatchKeys.SCANS_IN_FLIGHT.name(), n); }
+        /** {@link #reprocess} reconstructs again complete outputs made by a version below this one. */
+        public Builder redoIfVersionBelow(String version) { return with(BatchKeys.REDO_IF_VERSION_BELOW.name(), version); }
+
+        /**
+         * Reconstructs every scan of {@code inputs} (folders, Hadoop globs, {@code @list} files or scans) into
+         * {@code outputRoot/NAME}, as {@code tomospark reprocess}: this builder's settings are every scan's defaults
+         * (leave input and output unset), {@link #table} overrides them per scan. Returns the batch report, also
+         * written to {@code outputRoot/batch-report.json}; a scan's failure is in it, not thrown.
+         */
+        public BatchReport reprocess(String outputRoot, String... inputs) {
+            Settings s = WorkflowSettings.set(settings, BatchKeys.OUTPUT_ROOT, outputRoot);
+            s = WorkflowSettings.set(s, BatchKeys.INPUTS, String.join(";", inputs));
+            return Reprocess.run(sc, s, log);
+        }
 
         /** The settings so far (config keys as given). */
         public Settings settings() {

@@ -23,7 +23,7 @@ public final class ConfigDocsCommand implements Callable<Integer> {
         CoreKeys.CENTER.name();
         JobKeys.INPUT.name();
         InputKeys.INPUT_FORMAT.name();
-        for (String c : new String[]{"org.tomospark.job.spark.SparkKeys"}) {
+        for (String c : new String[]{"org.tomospark.job.spark.SparkKeys", "org.tomospark.job.batch.BatchKeys"}) {
             try {
                 Class.forName(c, true, ConfigDocsCommand.class.getClassLoader());
             } catch (ClassNotFoundException ignored) {

@@ -7,11 +7,11 @@ import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 
-/** The command-line entry: {@code tomospark reconstruct|demo-data|config-docs|backends}. */
+/** The command-line entry: {@code tomospark reconstruct|reprocess|find-centers|demo-data|config-docs|backends}. */
 @Command(name = "tomospark", mixinStandardHelpOptions = true, versionProvider = TomoCli.VersionProvider.class,
         description = "Parallel-beam CT reconstruction (filtered back-projection) on Spark, with GPU back-projection.",
-        subcommands = {ReconstructCommand.class, DemoDataCommand.class, ConfigDocsCommand.class, BackendsCommand.class,
-                CommandLine.HelpCommand.class})
+        subcommands = {ReconstructCommand.class, ReprocessCommand.class, FindCentersCommand.class, DemoDataCommand.class,
+                ConfigDocsCommand.class, BackendsCommand.class, CommandLine.HelpCommand.class})
 public final class TomoCli {
 
     public static void main(String[] args) {
@@ -20,7 +20,7 @@ public final class TomoCli {
 
     /**
      * Runs the CLI and returns the exit status ({@link ExitCode}: 0 success, 1 internal error, 2 bad usage or input,
-     * 3 environment, 4 a run that failed after it started).
+     * 3 environment, 4 a run that failed after it started, 5 a batch with failed scans).
      */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new TomoCli());

@@ -185,11 +185,11 @@ public final class OutputCommit {
             throw new IllegalArgumentException(uri + ": output holds " + s.sliceFiles() + " slices of an unfinished "
                     + "run; use " + names.resume() + " to finish it or " + names.overwrite() + " to replace it");
         if (resume && !overwrite && s.runSignature() == null && (s.sliceFiles() > 0 || s.markers() > 0))
-            throw new IllegalArgumentException(uri + ": " + names.resume() + " refused: " + COMMITTED + "/" + RUN
+            throw new OutputMismatchException(uri + ": " + names.resume() + " refused: " + COMMITTED + "/" + RUN
                     + " is missing, so nothing proves that the " + s.sliceFiles() + " slices there were made from this "
                     + "input with these parameters; use " + names.overwrite());
         if (resume && s.runSignature() != null && !s.runSignature().equals(signature))
-            throw new IllegalArgumentException(uri + ": " + names.resume() + " refused: the output was made from "
+            throw new OutputMismatchException(uri + ": " + names.resume() + " refused: the output was made from "
                     + "another input or with other parameters (" + RunDifference.describe(s.signed(), signed)
                     + "); use " + names.overwrite() + " to replace it");
         writer.checkWritable();

@@ -32,7 +32,8 @@ public final class GroupTask {
     private GroupTask() {
     }
 
-    static Configuration hadoopConf(Map<String, String> entries) {
+    /** A Hadoop configuration from the entries the driver sent. */
+    public static Configuration hadoopConf(Map<String, String> entries) {
         Configuration c = new Configuration(false);
         entries.forEach(c::set);
         return c;

@@ -30,24 +30,37 @@ public final class SparkMain {
     }
 
     static void run(String[] args) {
-        Map<String, String> kv = new LinkedHashMap<>();
-        for (String a : args) {
-            int eq = a.indexOf('=');
-            if (eq <= 0) throw new IllegalArgumentException("argument '" + a + "': expected key=value");
-            kv.put(a.substring(0, eq).replaceFirst("^--", ""), a.substring(eq + 1));
-        }
-        SparkJobSpec spec = specOf(kv);
-        SparkConf conf = new SparkConf();
-        if (!conf.contains("spark.app.name")) conf.setAppName("tomospark");
-        if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
-        ExecutorGpuPlugin.register(conf);
-        SparkContext sc = SparkContext.getOrCreate(conf);
+        SparkJobSpec spec = specOf(keyValues(args));
+        SparkContext sc = submittedContext("tomospark");
         try {
             SparkReconstruction.Result r = SparkReconstruction.run(sc, spec, SparkReconstruction.printer(System.out));
             System.out.print(r.summary());
         } finally {
             sc.stop();
         }
+    }
+
+    /**
+     * The application's context under spark-submit: the master and settings are spark-submit's; the name, Kryo with the
+     * job's registrator and the executor plugin are added where not given.
+     */
+    public static SparkContext submittedContext(String appName) {
+        SparkConf conf = new SparkConf();
+        if (!conf.contains("spark.app.name")) conf.setAppName(appName);
+        if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
+        ExecutorGpuPlugin.register(conf);
+        return SparkContext.getOrCreate(conf);
+    }
+
+    /** The {@code key=value} arguments of a spark-submit entry point, in order (a leading "--" is dropped). */
+    public static Map<String, String> keyValues(String[] args) {
+        Map<String, String> kv = new LinkedHashMap<>();
+        for (String a : args) {
+            int eq = a.indexOf('=');
+            if (eq <= 0) throw new IllegalArgumentException("argument '" + a + "': expected key=value");
+            kv.put(a.substring(0, eq).replaceFirst("^--", ""), a.substring(eq + 1));
+        }
+        return kv;
     }
 
     /** Builds a spec from key=value settings (the keys of conf/CONFIG.md); unknown keys are an error naming them. */

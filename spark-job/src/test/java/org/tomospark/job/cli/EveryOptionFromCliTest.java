@@ -126,6 +126,13 @@ class EveryOptionFromCliTest {
         conf("job.memoryFraction", "0.25");
         conf("job.gpuMemory", "1073741824");
         conf("job.progress", "false");
+        // the batch's keys: reprocess has options for them (ReprocessOptionsTest), any command takes them by --conf
+        conf("batch.inputs", "/data/a;/data/b/*.h5");
+        conf("batch.outputRoot", "/rec");
+        conf("batch.table", "/data/rotation_axis.json");
+        conf("batch.extensions", "h5,tif");
+        conf("batch.scansInFlight", "4");
+        conf("batch.redoIfVersionBelow", "0.2.0");
     }
 
     /** The settings that {@code tomospark reconstruct ARGS} would run with. */

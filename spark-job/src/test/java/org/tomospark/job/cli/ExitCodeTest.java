@@ -35,8 +35,9 @@ class ExitCodeTest {
         assertEquals(3, ExitCode.of(diskFull()).code());
         assertEquals(4, ExitCode.of(new RunFailedException("task failed")).code());
         assertEquals(1, ExitCode.of(new NullPointerException()).code());
-        // the statuses are distinct and documented
-        assertEquals(5, Arrays.stream(ExitCode.values()).map(ExitCode::code).distinct().count());
+        // the statuses are distinct and documented; 5 is a batch's, never a single failure's
+        assertEquals(6, Arrays.stream(ExitCode.values()).map(ExitCode::code).distinct().count());
+        assertEquals(5, ExitCode.SCANS_FAILED.code());
     }
 
     @Test

@@ -15,12 +15,18 @@ import org.tomospark.executor.io.LayoutScans;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
 import org.tomospark.executor.io.ReadPath;
+import org.tomospark.job.ExitCode;
+import org.tomospark.job.api.Reconstruction;
+import org.tomospark.job.batch.BatchReport;
+import org.tomospark.job.batch.ScanOutcome;
+import org.tomospark.job.batch.ScanStatus;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Inputs;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.RawBinarySource;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
@@ -123,5 +129,40 @@ class HdfsTest {
                 }
             }
         }
+    }
+
+    /** A batch over an HDFS glob, with its table on HDFS: each scan committed there, then nothing to do. */
+    @Test
+    @Timeout(240)
+    void reprocessesAnHdfsGlob() throws Exception {
+        FileSystem fs = FileSystem.get(URI.create(base), conf);
+        Path local = new Path(TestScans.hdf5().toUri());
+        fs.copyFromLocalFile(local, new Path(base + "/beamline/2026-01/scan_a.h5"));
+        fs.copyFromLocalFile(local, new Path(base + "/beamline/2026-02/scan_b.h5"));
+        fs.copyFromLocalFile(local, new Path(base + "/beamline/2026-02/other.h5"));
+        try (FSDataOutputStream t = fs.create(new Path(base + "/beamline/table.csv"))) {
+            t.write("file,group.rows\nscan_b.h5,4\n".getBytes(StandardCharsets.UTF_8));
+        }
+        String root = base + "/rec-batch";
+        Reconstruction.Builder b = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan")
+                .backend("java").table(base + "/beamline/table.csv");
+        BatchReport first = b.reprocess(root, base + "/beamline/2026-*/scan_*.h5");
+        assertEquals(ExitCode.OK, first.exitCode(), first.table());
+        assertEquals(List.of("scan_a", "scan_b"), first.scans().stream().map(o -> o.scan().name()).toList());
+        for (ScanOutcome o : first.scans()) {
+            assertEquals(ScanStatus.RECONSTRUCTED, o.status(), o.toString());
+            TestScans.assertBitIdentical(TestScans.reference(),
+                    TestScans.readSlices(root + "/" + o.scan().name(), conf));
+        }
+        Map<String, Object> report;
+        try (var s = fs.open(new Path(root + "/scan_b/report.json"))) {
+            report = Json.read(s.readAllBytes(), "report");
+        }
+        assertEquals("4", ((Map<?, ?>) report.get("settings")).get("group.rows"), "the table's row reached scan_b");
+        assertTrue(fs.exists(new Path(root, "batch-report.json")));
+        assertFalse(fs.exists(new Path(root, "_lock")));
+        BatchReport again = b.reprocess(root, base + "/beamline/2026-*/scan_*.h5");
+        assertEquals(List.of(ScanStatus.SKIPPED, ScanStatus.SKIPPED),
+                again.scans().stream().map(ScanOutcome::status).toList());
     }
 }
