@@ -45,7 +45,8 @@ public final class Backends {
             StringBuilder why = new StringBuilder();
             for (BackendProvider p : all) {
                 if (p.eligibleForAuto()) {
-                    if (why.length() > 0) LOG.warn("backend auto: using {} ({})", p.id(), why);
+                    // falling back is what auto is for: the reasons are worth a line, not a warning
+                    if (why.length() > 0) LOG.info("backend auto: using {} ({})", p.id(), why);
                     else LOG.info("backend auto: using {}", p.id());
                     return p;
                 }

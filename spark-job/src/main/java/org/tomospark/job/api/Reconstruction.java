@@ -18,6 +18,7 @@ import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.OptionNames;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
@@ -38,12 +39,18 @@ import java.util.Map;
  *           .centerAuto("vo").stripe("sorting").filter("shepp-logan").backend("auto")
  * b.findCenter()                                  // the centre alone, nothing reconstructed
  * b.output("hdfs://nn/rec/a-sweep").centerSweep(290, 302, 1)   // center_*.tif + contact-sheet.png
- * val r = b.output("hdfs://nn/rec/a").run()       // the volume, preview.png, report.json
- * r.report.get("centerOfRotation")
+ * val r = b.run()                                // the volume, preview.png, report.json (b is unchanged)
+ * r.centerOfRotation                              // typed values of the report: r.report.number("timings.gups")
  * }</pre>
  * Every method sets the config key the command line's option sets (see conf/CONFIG.md), through the same
  * mapping ({@link WorkflowSettings}), so a notebook run and {@code tomospark reconstruct} with the same options
  * give the same parameters; the keys are recorded under "settings" in report.json.
+ *
+ * <p>A builder never changes: each method returns a new one, so {@code b.output(x).overwrite()} leaves {@code b} as it
+ * was, and one builder can start several runs that differ only in what each adds. Errors name the builder's methods
+ * ({@code .overwrite()}, {@code .output(...)}). The Spark jobs of a run stay in the caller's job group, so a notebook's
+ * cancel button stops the run (its committed slices are whole; {@code .resume()} finishes it) and its progress bar
+ * follows it.
  */
 public final class Reconstruction {
     private Reconstruction() {
@@ -63,7 +70,12 @@ public final class Reconstruction {
     }
 
     /** The output directory, the run report (as in report.json) and its printed summary. */
-    public record Result(String output, Map<String, Object> report, String summary, int slicesComputed, int slicesSkipped) {
+    public record Result(String output, Report report, String summary, int slicesComputed, int slicesSkipped) {
+        /** The centre of rotation the run used, in detector pixels (given, or found by {@code centerAuto}). */
+        public double centerOfRotation() {
+            return report.number("centerOfRotation");
+        }
+
         @Override
         public String toString() {
             return summary;
@@ -76,28 +88,39 @@ public final class Reconstruction {
      * contact sheet is null when it could not be made; the report's warnings say why.
      */
     public record Sweep(String output, int row, List<Double> centers, List<String> images, String contactSheet,
-                        Map<String, Object> report) {
+                        Report report) {
     }
 
+    /** The options of a run, immutable: every method returns a new builder and leaves this one as it is. */
     public static final class Builder {
         private final SparkContext sc;
-        private Settings settings = Settings.empty();
-        private InputOptions inputOptions;
-        private PrintStream log = System.out;
+        private final Settings settings;
+        private final InputOptions inputOptions;
+        private final PrintStream log;
 
-        Builder(SparkContext sc) {
+        private Builder(SparkContext sc, Settings settings, InputOptions inputOptions, PrintStream log) {
             this.sc = sc;
-            JobKeys.INPUT.name(); // registers the keys
-            settings = set(SparkKeys.PROGRESS.name(), "false");
+            this.settings = settings;
+            this.inputOptions = inputOptions;
+            this.log = log;
         }
 
-        private Settings set(String key, String value) {
-            return WorkflowSettings.set(settings, ConfigRegistry.find(key), value);
+        Builder(SparkContext sc) {
+            this(sc, WorkflowSettings.set(registered(), SparkKeys.PROGRESS, "false"), null, System.out);
+        }
+
+        /** The empty settings, once the job's keys are registered (declaring JobKeys' constants registers them). */
+        private static Settings registered() {
+            JobKeys.INPUT.name();
+            return Settings.empty();
+        }
+
+        private Builder with(Settings s) {
+            return new Builder(sc, s, inputOptions, log);
         }
 
         private Builder with(String key, Object value) {
-            settings = set(key, String.valueOf(value));
-            return this;
+            return with(WorkflowSettings.set(settings, ConfigRegistry.find(key), String.valueOf(value)));
         }
 
         /** Any config key of conf/CONFIG.md, as {@code --conf key=value}. */
@@ -111,44 +134,41 @@ public final class Reconstruction {
         public Builder input(String uri) { return with(JobKeys.INPUT.name(), uri); }
         public Builder output(String uri) { return with(JobKeys.OUTPUT.name(), uri); }
         /** A given centre of rotation in detector pixels (replaces {@link #centerAuto}). */
-        public Builder center(double c) { settings = WorkflowSettings.center(settings, WorkflowSettings.num(c)); return this; }
+        public Builder center(double c) { return with(WorkflowSettings.center(settings, WorkflowSettings.num(c))); }
         /** The centre found from the data by {@code method} (vo or correlation), recorded in report.json. */
-        public Builder centerAuto(String method) { settings = WorkflowSettings.centerAuto(settings, method); return this; }
+        public Builder centerAuto(String method) { return with(WorkflowSettings.centerAuto(settings, method)); }
         /** Largest distance of the searched centre from the detector centre, px (0: the method's default). */
         public Builder centerSearchRadius(double px) { return with(CoreKeys.CENTER_SEARCH_RADIUS.name(), WorkflowSettings.num(px)); }
         /** Stripe (ring) removal: none, sorting, offset, fw or all, with the default settings (stripe.* keys through {@link #conf}). */
-        public Builder stripe(String method) { settings = WorkflowSettings.stripe(settings, method, null); return this; }
+        public Builder stripe(String method) { return with(WorkflowSettings.stripe(settings, method, null)); }
         /** Stripe removal with an odd median window across detector columns. */
-        public Builder stripe(String method, int size) { settings = WorkflowSettings.stripe(settings, method, size); return this; }
+        public Builder stripe(String method, int size) { return with(WorkflowSettings.stripe(settings, method, size)); }
         /** Paganin single-distance phase retrieval. */
         public Builder paganin(double energyKeV, double distanceM, double pixelSizeM, double deltaOverBeta) {
-            settings = WorkflowSettings.paganin(settings, energyKeV, distanceM, pixelSizeM, deltaOverBeta);
-            return this;
+            return with(WorkflowSettings.paganin(settings, energyKeV, distanceM, pixelSizeM, deltaOverBeta));
         }
         /** 360° scan with an offset axis, stitched to 180° (the overlap comes from the centre, or is found with {@link #centerAuto}). */
-        public Builder halfAcquisition(boolean on) { settings = WorkflowSettings.halfAcquisition(settings, on); return this; }
+        public Builder halfAcquisition(boolean on) { return with(WorkflowSettings.halfAcquisition(settings, on)); }
         /** Detector columns, rows (per slice) and consecutive projections averaged into one. */
         public Builder binning(int cols, int rows, int projections) {
-            settings = WorkflowSettings.binning(settings, cols, rows, projections);
-            return this;
+            return with(WorkflowSettings.binning(settings, cols, rows, projections));
         }
         /** Region of interest within the slice; only it is computed. */
         public Builder roi(int col, int row, int cols, int rows) {
-            settings = WorkflowSettings.roi(settings, col, row, cols, rows);
-            return this;
+            return with(WorkflowSettings.roi(settings, col, row, cols, rows));
         }
         public Builder filter(String window) { return with(CoreKeys.FILTER.name(), window); }
         public Builder filter(FilterSpec f) {
-            with(CoreKeys.FILTER.name(), f.window().id());
-            with(CoreKeys.FILTER_CUTOFF.name(), WorkflowSettings.num(f.cutoff()));
-            return with(CoreKeys.FILTER_PADDING.name(), f.padding().name().toLowerCase(Locale.ROOT));
+            return with(CoreKeys.FILTER.name(), f.window().id())
+                    .with(CoreKeys.FILTER_CUTOFF.name(), WorkflowSettings.num(f.cutoff()))
+                    .with(CoreKeys.FILTER_PADDING.name(), f.padding().name().toLowerCase(Locale.ROOT));
         }
         public Builder backend(String id) { return with(CoreKeys.BACKEND.name(), id); }
         public Builder slices(int start, int end) { return with(CoreKeys.SLICES.name(), start + ":" + end); }
         public Builder groupRows(int rows) { return with(CoreKeys.GROUP_ROWS.name(), rows); }
         public Builder angles(double startDeg, double stepDeg) {
-            with(CoreKeys.ANGLES_START.name(), WorkflowSettings.num(startDeg));
-            return with(CoreKeys.ANGLES_STEP.name(), WorkflowSettings.num(stepDeg));
+            return with(CoreKeys.ANGLES_START.name(), WorkflowSettings.num(startDeg))
+                    .with(CoreKeys.ANGLES_STEP.name(), WorkflowSettings.num(stepDeg));
         }
         public Builder sliceSize(int n) { return with(CoreKeys.SLICE_SIZE.name(), n); }
         /** astra: the rotation axis at pixel (N-1)/2 of the slice (default); skimage: at N//2, as scikit-image. */
@@ -164,15 +184,17 @@ public final class Reconstruction {
         public Builder slicesPerPass(int k) { return with(CoreKeys.SLICES_PER_PASS.name(), k); }
         public Builder devices(String... addresses) { return with(SparkKeys.DEVICES.name(), String.join(",", addresses)); }
         /** How to read a TIFF stack or raw input (else the job.input.* keys). */
-        public Builder inputOptions(InputOptions o) { this.inputOptions = o; return this; }
+        public Builder inputOptions(InputOptions o) { return new Builder(sc, settings, o, log); }
         public Builder rawVolume(boolean r) { return with(JobKeys.OUTPUT_RAW.name(), r); }
         public Builder progress(boolean p) { return with(SparkKeys.PROGRESS.name(), p); }
         /** Write preview.png (central XY, XZ and YZ views) next to the slices; on by default. */
         public Builder preview(boolean p) { return with(JobKeys.PREVIEW.name(), p); }
+        /** Replace what the output holds (a complete or an unfinished run). */
         public Builder overwrite() { return with(JobKeys.OVERWRITE.name(), true); }
+        /** Keep the output's committed slices and compute only the missing ones (after a cancelled or failed run). */
         public Builder resume() { return with(JobKeys.RESUME.name(), true); }
         /** Where {@link #centerSweep} and {@link #findCenter} report (default System.out). */
-        public Builder log(PrintStream out) { this.log = out; return this; }
+        public Builder log(PrintStream out) { return new Builder(sc, settings, inputOptions, out); }
 
         /** Per-scan parameters for {@link #reprocess}: a CSV or JSON table, or tomopy-cli's rotation_axis.json (batch.table). */
         public Builder table(String uri) { return with(BatchKeys.TABLE.name(), uri); }
@@ -206,7 +228,11 @@ public final class Reconstruction {
         public SparkJobSpec spec() {
             if (settings.get(CoreKeys.CENTER_SWEEP) != null)
                 throw new IllegalArgumentException("config key center.sweep is set: run it with centerSweep(...), not run()");
-            SparkJobSpec s = SparkKeys.spec(settings);
+            input();
+            output();
+            if (settings.get(JobKeys.OVERWRITE) && settings.get(JobKeys.RESUME))
+                throw new IllegalArgumentException(".overwrite() and .resume() cannot be used together");
+            SparkJobSpec s = SparkKeys.spec(settings, OptionNames.NOTEBOOK);
             return inputOptions == null ? s : s.withInputOptions(inputOptions);
         }
 
@@ -215,7 +241,7 @@ public final class Reconstruction {
             SparkJobSpec spec = spec();
             SparkReconstruction.Result r = SparkReconstruction.run(sc, spec,
                     spec.spark().progress() ? SparkReconstruction.printer(System.out) : null);
-            return new Result(r.output(), r.report(), r.summary(), r.slicesComputed(), r.slicesSkipped());
+            return new Result(r.output(), new Report(r.report()), r.summary(), r.slicesComputed(), r.slicesSkipped());
         }
 
         /**
@@ -247,10 +273,9 @@ public final class Reconstruction {
          */
         public Sweep centerSweep(double start, double end, double step) {
             Settings s = WorkflowSettings.centerSweep(settings, start, end, step);
-            String out = s.get(JobKeys.OUTPUT);
-            if (out.isBlank()) throw new IllegalArgumentException("output: no output given (output(...))");
+            String out = output();
             JobRequest req = new JobRequest(input(), out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
-                    false, s);
+                    false, s, OptionNames.NOTEBOOK);
             DirectEngine.Result r;
             try (ProjectionSource src = open()) {
                 r = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).sweep(req, src);
@@ -258,13 +283,20 @@ public final class Reconstruction {
             Map<String, Object> rep = r.report();
             @SuppressWarnings("unchecked") List<Double> centers = (List<Double>) rep.get("centers");
             @SuppressWarnings("unchecked") List<String> images = (List<String>) rep.get("images");
-            return new Sweep(out, ((Number) rep.get("row")).intValue(), centers, images, (String) rep.get("contactSheet"), rep);
+            int row = ((Number) rep.get("row")).intValue();
+            return new Sweep(out, row, centers, images, (String) rep.get("contactSheet"), new Report(rep));
         }
 
         private String input() {
             String in = settings.get(JobKeys.INPUT);
-            if (in.isBlank()) throw new IllegalArgumentException("input: no input given (input(...))");
+            if (in.isBlank()) throw new IllegalArgumentException("input: no input given (.input(...))");
             return in;
+        }
+
+        private String output() {
+            String out = settings.get(JobKeys.OUTPUT);
+            if (out.isBlank()) throw new IllegalArgumentException("output: no output given (.output(...))");
+            return out;
         }
 
         private ProjectionSource open() {

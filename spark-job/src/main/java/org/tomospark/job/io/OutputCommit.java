@@ -186,8 +186,11 @@ public final class OutputCommit {
      * {@code overwrite}; the files derived from the whole volume and {@code _SUCCESS} go, as the run is about to
      * rewrite them (a {@code --resume} with nothing to do is caught before this, by {@link #upToDate}).
      */
-    public State prepare(boolean overwrite, boolean resume, Map<String, Object> signed, Map<String, Object> runInfo) {
-        if (overwrite && resume) throw new IllegalArgumentException("--overwrite and --resume cannot be used together");
+    public State prepare(boolean overwrite, boolean resume, OptionNames names, Map<String, Object> signed,
+                         Map<String, Object> runInfo) {
+        if (overwrite && resume)
+            throw new IllegalArgumentException(names.overwrite() + " and " + names.resume() + " cannot be used "
+                    + "together");
         String signature = Json.sha256(Json.write(signed)).substring(0, 32);
         State s;
         try {
@@ -199,16 +202,18 @@ public final class OutputCommit {
         }
         if (s.complete() && !overwrite && !resume)
             throw new IllegalArgumentException(uri + ": output already holds a complete reconstruction (" + SUCCESS
-                    + " present); use --overwrite to replace it");
+                    + " present); use " + names.overwrite() + " to replace it");
         if (!s.empty() && !overwrite && !resume)
-            throw new IllegalArgumentException(uri + ": output holds " + s.sliceFiles() + " slices of an unfinished run; use --resume to"
-                    + " finish it or --overwrite to replace it");
+            throw new IllegalArgumentException(uri + ": output holds " + s.sliceFiles() + " slices of an unfinished "
+                    + "run; use " + names.resume() + " to finish it or " + names.overwrite() + " to replace it");
         if (resume && !overwrite && s.runSignature() == null && (s.sliceFiles() > 0 || s.markers() > 0))
-            throw new OutputMismatchException(uri + ": --resume refused: " + COMMITTED + "/" + RUN + " is missing, so nothing proves "
-                    + "that the " + s.sliceFiles() + " slices there were made from this input with these parameters; use --overwrite");
+            throw new OutputMismatchException(uri + ": " + names.resume() + " refused: " + COMMITTED + "/" + RUN
+                    + " is missing, so nothing proves that the " + s.sliceFiles() + " slices there were made from this "
+                    + "input with these parameters; use " + names.overwrite());
         if (resume && s.runSignature() != null && !s.runSignature().equals(signature))
-            throw new OutputMismatchException(uri + ": --resume refused: the output was made from another input or with other "
-                    + "parameters (" + RunDifference.describe(s.signed(), signed) + "); use --overwrite to replace it");
+            throw new OutputMismatchException(uri + ": " + names.resume() + " refused: the output was made from "
+                    + "another input or with other parameters (" + RunDifference.describe(s.signed(), signed)
+                    + "); use " + names.overwrite() + " to replace it");
         writer.checkWritable();
         try {
             FileSystem fs = fs();

@@ -86,7 +86,8 @@ public final class DirectEngine {
         boolean complete = writer.exists("_SUCCESS");
         if ((existing > 0 || complete) && !req.overwrite() && !req.resume())
             throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
-                    + (complete ? " of a complete reconstruction" : "") + "; use --overwrite to replace them or --resume to complete them");
+                    + (complete ? " of a complete reconstruction" : "") + "; use " + req.names().overwrite()
+                    + " to replace them or " + req.names().resume() + " to complete them");
         writer.checkWritable();
     }
 
@@ -178,7 +179,7 @@ public final class DirectEngine {
 
             // the same output protocol as the Spark engine: claim, run signature, per-slice markers, then the finish
             JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
-                    req.settings());
+                    req.settings(), req.names());
             RunOutput.Plan plan = new RunOutput.Plan(resolved, "direct", inputOptions,
                     ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf), range[0] / rb, range[1] / rb,
                     req.settings().get(JobKeys.OUTPUT_RAW));
@@ -202,7 +203,7 @@ public final class DirectEngine {
                 } catch (IllegalArgumentException e) {
                     // bad data found by the run itself (a row past the preflight's): the output exists now
                     throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
-                            + "finish it with --resume once the input is mended", e);
+                            + "finish it with " + req.names().resume() + " once the input is mended", e);
                 }
             }
         }

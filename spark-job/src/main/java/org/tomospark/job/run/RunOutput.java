@@ -132,7 +132,7 @@ public final class RunOutput implements AutoCloseable {
         Map<String, Object> runInfo = new TreeMap<>();
         runInfo.put("input", identity);
         runInfo.put("params", Json.describe(req.params()));
-        out.prepare(req.overwrite(), req.resume(), signed, runInfo);
+        out.prepare(req.overwrite(), req.resume(), req.names(), signed, runInfo);
         prepared = true;
         return req.resume() ? out.verifiedCommitted(plan.first(), plan.end()) : Map.of();
     }

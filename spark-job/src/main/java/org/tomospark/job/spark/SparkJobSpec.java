@@ -2,6 +2,7 @@ package org.tomospark.job.spark;
 
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.OptionNames;
 
 import java.io.Serializable;
 import java.util.Map;
@@ -12,47 +13,63 @@ import java.util.Map;
  * (recorded in the manifest).
  */
 public record SparkJobSpec(String input, String output, ReconstructionParams params, boolean overwrite, boolean resume,
-                           boolean preview, InputOptions inputOptions, SparkOptions spark, Map<String, String> settings)
+                           boolean preview, InputOptions inputOptions, SparkOptions spark, Map<String, String> settings,
+                           OptionNames names)
         implements Serializable {
     public SparkJobSpec {
-        if (input == null || input.isBlank()) throw new IllegalArgumentException("input: no input given (--input)");
-        if (output == null || output.isBlank()) throw new IllegalArgumentException("output: no output given (--output)");
+        if (names == null) names = OptionNames.CLI;
+        if (input == null || input.isBlank())
+            throw new IllegalArgumentException("input: no input given (" + names.input() + ")");
+        if (output == null || output.isBlank())
+            throw new IllegalArgumentException("output: no output given (" + names.output() + ")");
         if (params == null) params = ReconstructionParams.builder().build();
         if (inputOptions == null) inputOptions = InputOptions.defaults();
         if (spark == null) spark = SparkOptions.defaults();
         settings = settings == null ? Map.of() : Map.copyOf(settings);
-        if (overwrite && resume) throw new IllegalArgumentException("--overwrite and --resume cannot be used together");
+        if (overwrite && resume)
+            throw new IllegalArgumentException(names.overwrite() + " and " + names.resume() + " cannot be used "
+                    + "together");
+    }
+
+    /** A spec with the command line's option names in its errors. */
+    public SparkJobSpec(String input, String output, ReconstructionParams params, boolean overwrite, boolean resume,
+                        boolean preview, InputOptions inputOptions, SparkOptions spark, Map<String, String> settings) {
+        this(input, output, params, overwrite, resume, preview, inputOptions, spark, settings, OptionNames.CLI);
     }
 
     public static SparkJobSpec of(String input, String output, ReconstructionParams params) {
-        return new SparkJobSpec(input, output, params, false, false, false, null, null, null);
+        return new SparkJobSpec(input, output, params, false, false, false, null, null, null, OptionNames.CLI);
     }
 
     public SparkJobSpec withOverwrite(boolean o) {
-        return new SparkJobSpec(input, output, params, o, resume, preview, inputOptions, spark, settings);
+        return new SparkJobSpec(input, output, params, o, resume, preview, inputOptions, spark, settings, names);
     }
 
     public SparkJobSpec withResume(boolean r) {
-        return new SparkJobSpec(input, output, params, overwrite, r, preview, inputOptions, spark, settings);
+        return new SparkJobSpec(input, output, params, overwrite, r, preview, inputOptions, spark, settings, names);
     }
 
     public SparkJobSpec withParams(ReconstructionParams p) {
-        return new SparkJobSpec(input, output, p, overwrite, resume, preview, inputOptions, spark, settings);
+        return new SparkJobSpec(input, output, p, overwrite, resume, preview, inputOptions, spark, settings, names);
     }
 
     public SparkJobSpec withInputOptions(InputOptions o) {
-        return new SparkJobSpec(input, output, params, overwrite, resume, preview, o, spark, settings);
+        return new SparkJobSpec(input, output, params, overwrite, resume, preview, o, spark, settings, names);
     }
 
     public SparkJobSpec withSpark(SparkOptions s) {
-        return new SparkJobSpec(input, output, params, overwrite, resume, preview, inputOptions, s, settings);
+        return new SparkJobSpec(input, output, params, overwrite, resume, preview, inputOptions, s, settings, names);
     }
 
     public SparkJobSpec withOutput(String o) {
-        return new SparkJobSpec(input, o, params, overwrite, resume, preview, inputOptions, spark, settings);
+        return new SparkJobSpec(input, o, params, overwrite, resume, preview, inputOptions, spark, settings, names);
     }
 
     public SparkJobSpec withPreview(boolean p) {
-        return new SparkJobSpec(input, output, params, overwrite, resume, p, inputOptions, spark, settings);
+        return new SparkJobSpec(input, output, params, overwrite, resume, p, inputOptions, spark, settings, names);
+    }
+
+    public SparkJobSpec withNames(OptionNames n) {
+        return new SparkJobSpec(input, output, params, overwrite, resume, preview, inputOptions, spark, settings, n);
     }
 }

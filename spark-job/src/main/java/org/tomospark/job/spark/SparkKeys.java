@@ -5,6 +5,7 @@ import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
+import org.tomospark.job.io.OptionNames;
 import org.tomospark.job.run.JobRequest;
 
 import java.util.ArrayList;
@@ -63,12 +64,17 @@ public final class SparkKeys {
     public static SparkJobSpec spec(JobRequest req) {
         Settings s = req.settings() == null ? Settings.empty() : req.settings();
         return new SparkJobSpec(req.input(), req.output(), req.params(), req.overwrite(), req.resume(), req.preview(),
-                InputKeys.inputOptions(s), sparkOptions(s), s.asMap());
+                InputKeys.inputOptions(s), sparkOptions(s), s.asMap(), req.names());
     }
 
     /** The spec from settings alone (spark-submit arguments). */
     public static SparkJobSpec spec(Settings s) {
+        return spec(s, OptionNames.CLI);
+    }
+
+    /** The spec from settings, its errors naming the options as {@code names} does (the notebook API's methods). */
+    public static SparkJobSpec spec(Settings s, OptionNames names) {
         return spec(new JobRequest(s.get(JobKeys.INPUT), s.get(JobKeys.OUTPUT), CoreKeys.params(s), s.get(JobKeys.OVERWRITE),
-                s.get(JobKeys.RESUME), s.get(JobKeys.PREVIEW), s));
+                s.get(JobKeys.RESUME), s.get(JobKeys.PREVIEW), s, names));
     }
 }

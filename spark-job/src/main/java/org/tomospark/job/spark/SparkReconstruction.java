@@ -52,6 +52,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -122,7 +123,7 @@ public final class SparkReconstruction {
 
         // --- output: claim, resume with nothing to do, policy and signature, as the direct engine does
         JobRequest req = new JobRequest(spec.input(), spec.output(), dp.params(), spec.overwrite(), spec.resume(), spec.preview(),
-                SparkKeys.settings(spec.settings()));
+                SparkKeys.settings(spec.settings()), spec.names());
         RunOutput.Plan plan = new RunOutput.Plan(req, "spark", spec.inputOptions(), dp.format(), dp.first(), dp.end(),
                 spec.spark().outputRaw());
         try (RunOutput output = RunOutput.claim(plan, "spark engine " + sc.applicationId(), conf)) {
@@ -176,7 +177,8 @@ public final class SparkReconstruction {
             }
             if (!params.backend().equals("auto")) Backends.resolve(params.backend()); // cuda without a GPU: clear error here
             else if (devices.isEmpty())
-                LOG.warn("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); using java");
+                LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
+                        + "using java");
         } else {
             checkGpusPerTask(sconf);
         }
@@ -255,48 +257,53 @@ public final class SparkReconstruction {
         LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
         LongAccumulator updatesAcc = sc.longAccumulator("tomospark.updates");
         String desc = "tomospark: " + toRun.size() + " slice groups of " + spec.input();
-        // interrupt running tasks when the job is cancelled, so a cancelled run stops committing slices
-        String group = "tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime();
-        jsc.setJobGroup(group, desc, true);
-        long t0 = System.nanoTime();
-        JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
-            GroupOutcome o = GroupTask.run(bplan.value(), g);
-            slicesAcc.add(o.rows() / bplan.value().rowBin());
-            updatesAcc.add(o.updates());
-            return o;
-        }).collectAsync();
-        int alreadyDone = total - countRows(toRun) / rb;
-        try {
-            while (true) {
-                try {
-                    List<GroupOutcome> outcomes = f.get(500, TimeUnit.MILLISECONDS);
-                    if (progress != null && spec.spark().progress())
-                        progress.update(total, total, outcomes.stream().mapToLong(GroupOutcome::updates).sum(), System.nanoTime() - t0);
-                    return outcomes;
-                } catch (TimeoutException e) {
-                    if (lock.isLost()) {
-                        f.cancel(true);
-                        lock.ensureHeld();
+        String tag = "tomospark-" + signature.substring(0, 8) + "-" + System.nanoTime();
+        String resume = spec.names().resume();
+        try (JobScope scope = JobScope.open(sc, tag, desc)) {
+            long t0 = System.nanoTime();
+            JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
+                GroupOutcome o = GroupTask.run(bplan.value(), g);
+                slicesAcc.add(o.rows() / bplan.value().rowBin());
+                updatesAcc.add(o.updates());
+                return o;
+            }).collectAsync();
+            int alreadyDone = total - countRows(toRun) / rb;
+            try {
+                while (true) {
+                    try {
+                        List<GroupOutcome> outcomes = f.get(500, TimeUnit.MILLISECONDS);
+                        if (progress != null && spec.spark().progress())
+                            progress.update(total, total, outcomes.stream().mapToLong(GroupOutcome::updates).sum(),
+                                    System.nanoTime() - t0);
+                        return outcomes;
+                    } catch (TimeoutException e) {
+                        if (lock.isLost()) {
+                            f.cancel(true);
+                            lock.ensureHeld();
+                        }
+                        if (progress != null && spec.spark().progress())
+                            progress.update((int) Math.min(total, slicesAcc.value() + alreadyDone), total,
+                                    updatesAcc.value(), System.nanoTime() - t0);
                     }
-                    if (progress != null && spec.spark().progress())
-                        progress.update((int) Math.min(total, slicesAcc.value() + alreadyDone), total, updatesAcc.value(),
-                                System.nanoTime() - t0);
                 }
+            } catch (InterruptedException e) {
+                f.cancel(true);
+                awaitTasksStopped(jsc, scope, f.jobIds());
+                Thread.currentThread().interrupt();
+                throw new RunFailedException("interrupted; the output is unfinished (rerun with " + resume + ")", e);
+            } catch (CancellationException e) {
+                awaitTasksStopped(jsc, scope, f.jobIds());
+                throw new RunFailedException("cancelled; the output is unfinished (committed slices are kept for "
+                        + resume + ")", e);
+            } catch (ExecutionException e) {
+                awaitTasksStopped(jsc, scope, f.jobIds());
+                throw new RunFailedException("Spark job failed or was cancelled; the output is unfinished (committed "
+                        + "slices are kept for " + resume + "): " + rootMessage(e), e.getCause());
+            } catch (RuntimeException e) {
+                awaitTasksStopped(jsc, scope, f.jobIds());
+                throw e;
             }
-        } catch (InterruptedException e) {
-            f.cancel(true);
-            awaitTasksStopped(jsc, group);
-            Thread.currentThread().interrupt();
-            throw new RunFailedException("interrupted; the output is unfinished (rerun with --resume)", e);
-        } catch (ExecutionException e) {
-            awaitTasksStopped(jsc, group);
-            throw new RunFailedException("Spark job failed; the output is unfinished (committed slices are kept for --resume): "
-                    + rootMessage(e), e.getCause());
-        } catch (RuntimeException e) {
-            awaitTasksStopped(jsc, group);
-            throw e;
         } finally {
-            jsc.clearJobGroup();
             bplan.destroy();
         }
     }
@@ -305,17 +312,17 @@ public final class SparkReconstruction {
     static final long STOP_WAIT_MS = 120_000;
 
     /**
-     * After a failure: cancels the job group and waits until none of its tasks is running, so that no task still writes
-     * into _temporary (or commits a slice) after the run has cleaned up and said it failed. A task that will not stop
-     * in {@link #STOP_WAIT_MS} is left, with a warning.
+     * After a failure: cancels the run's jobs and waits until none of their tasks is running, so that no task still
+     * writes into _temporary (or commits a slice) after the run has cleaned up and said it failed. A task that will not
+     * stop in {@link #STOP_WAIT_MS} is left, with a warning.
      */
-    private static void awaitTasksStopped(JavaSparkContext jsc, String group) {
-        jsc.cancelJobGroup(group);
+    private static void awaitTasksStopped(JavaSparkContext jsc, JobScope scope, List<Integer> jobs) {
+        scope.cancel();
         JavaSparkStatusTracker st = jsc.statusTracker();
         long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
         while (System.currentTimeMillis() < deadline) {
             int active = 0;
-            for (int job : st.getJobIdsForGroup(group)) {
+            for (int job : jobs) {
                 SparkJobInfo info = st.getJobInfo(job);
                 if (info == null) continue;
                 for (int stage : info.stageIds()) {
@@ -331,7 +338,8 @@ public final class SparkReconstruction {
                 return;
             }
         }
-        LOG.warn("tasks of {} still run {} s after the job failed; they may still commit whole slices", group, STOP_WAIT_MS / 1000);
+        LOG.warn("tasks of {} still run {} s after the job failed; they may still commit whole slices", scope.tag(),
+                STOP_WAIT_MS / 1000);
     }
 
     /**

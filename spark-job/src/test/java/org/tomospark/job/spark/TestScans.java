@@ -66,14 +66,18 @@ final class TestScans {
 
     /** The core library's single-machine run on the same file: the expected slices, by row. */
     static synchronized Map<Integer, float[]> reference() {
-        if (reference == null) {
-            Map<Integer, float[]> m = new TreeMap<>();
-            try (DataExchangeSource src = DataExchangeSource.open(hdf5())) {
-                VolumeReconstructor.run(src, params(), (row, px, w, h) -> m.put(row, px.clone()), null, null);
-            }
-            reference = m;
-        }
+        if (reference == null) reference = reconstructDirect(hdf5(), params());
         return reference;
+    }
+
+    /** The core library's single-machine run of an HDF5 scan: the slices by row. */
+    // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
+    static Map<Integer, float[]> reconstructDirect(java.nio.file.Path h5, ReconstructionParams p) {
+        Map<Integer, float[]> m = new TreeMap<>();
+        try (DataExchangeSource src = DataExchangeSource.open(h5)) {
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> m.put(row, px.clone()), null, null);
+        }
+        return m;
     }
 
     static synchronized SparkContext spark() {

@@ -1,0 +1,86 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkContext;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.junit.jupiter.api.Test;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.job.RunFailedException;
+import org.tomospark.job.api.Reconstruction;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A notebook's cancel: the caller's job group (Zeppelin sets one per paragraph) is cancelled from another thread once
+ * the run's first task has committed its slice. The run stops with an error that names {@code .resume()}, leaves only
+ * whole slices (each bit-identical to the single-machine reconstruction) and no {@code _SUCCESS}, and gives the caller
+ * back its job group, description and interrupt flag. While it ran, its job was in the caller's group, where a
+ * notebook's progress bar looks for it. {@code .resume()} then finishes the output.
+ */
+class NotebookCancelTest {
+    static final int W = 256, ROWS = 24, PROJ = 360;
+
+    @Test
+    void aCancelFromAnotherThreadStopsTheRunLeavingWholeSlicesAndNoSuccess() {
+        Path dir = TestScans.tmp("nb-cancel");
+        Path scan = dir.resolve("scan.h5");
+        new DemoDataset(DemoDataset.Spec.demo().withSize(W, ROWS, PROJ)).writeHdf5(scan);
+        double center = (W - 1) / 2.0;
+        Map<Integer, float[]> reference = TestScans.reconstructDirect(scan, ReconstructionParams.builder().backend("java")
+                .filter(FilterSpec.of(FilterWindow.SHEPP_LOGAN)).center(center).build());
+        Path out = dir.resolve("rec");
+        Reconstruction.Builder b = Reconstruction.builder(TestScans.spark()).input(scan.toString())
+                .output(out.toString()).backend("java").filter("shepp-logan").center(center).groupRows(1);
+
+        SparkContext sc = TestScans.spark();
+        String group = "paragraph_cancel";
+        AtomicInteger jobsInGroup = new AtomicInteger(-1);
+        SparkListener cancelAfterFirstTask = new SparkListener() {
+            @Override
+            public void onTaskEnd(SparkListenerTaskEnd end) {
+                if (jobsInGroup.compareAndSet(-1, sc.statusTracker().getJobIdsForGroup(group).length))
+                    sc.cancelJobGroup(group);
+            }
+        };
+        sc.setJobGroup(group, "a notebook paragraph", false);
+        sc.addSparkListener(cancelAfterFirstTask);
+        RunFailedException e;
+        try {
+            e = assertThrows(RunFailedException.class, b::run);
+        } finally {
+            sc.removeSparkListener(cancelAfterFirstTask);
+        }
+        assertEquals(group, sc.getLocalProperty(JobScope.GROUP), "the caller's job group is kept");
+        assertEquals("a notebook paragraph", sc.getLocalProperty(JobScope.DESCRIPTION));
+        assertEquals("false", sc.getLocalProperty(JobScope.INTERRUPT_ON_CANCEL));
+        sc.clearJobGroup();
+        assertEquals(1, jobsInGroup.get(), "the run's job was in the caller's group");
+        assertTrue(e.getMessage().contains("kept for .resume()"), e.getMessage());
+
+        assertFalse(Files.exists(out.resolve("_SUCCESS")));
+        Map<Integer, float[]> kept = TestScans.readSlices(out.toString(), new Configuration());
+        assertTrue(kept.size() >= 1 && kept.size() < ROWS, kept.size() + " of " + ROWS + " slices kept");
+        Map<Integer, float[]> expected = new TreeMap<>(reference);
+        expected.keySet().retainAll(kept.keySet());
+        TestScans.assertBitIdentical(expected, kept);
+
+        Reconstruction.Result r = b.resume().run();
+        assertEquals(kept.size(), r.slicesSkipped());
+        assertEquals(ROWS - kept.size(), r.slicesComputed());
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        TestScans.assertBitIdentical(reference, TestScans.readSlices(out.toString(), new Configuration()));
+    }
+}
