@@ -11,8 +11,7 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * Host preprocessing throughput: flat/dark correction, −log and the repair pass of {@link Preprocessor} on a band of
- * uint16 counts, on every core and on one, lane-parallel and with the scalar loop as the baseline, median of several
- * runs after a warm-up. This is the
+ * uint16 counts, on every core and on one (the baseline), median of several runs after a warm-up. This is the
  * path java and opencl runs, and cuda runs with host-side workflow stages, take.
  *
  * <pre>PreprocessBench [projections rows width runs]   (default 2048 32 2048 5)</pre>
@@ -35,21 +34,19 @@ public final class PreprocessBench {
         Preprocessor pre = Preprocessor.defaults();
         long pixels = (long) np * rows * w;
         int cores = Runtime.getRuntime().availableProcessors();
-        for (int threads : new int[]{cores, 1})
-            for (Preprocessor p : new Preprocessor[]{pre, pre.scalar()}) {
-                ForkJoinPool pool = new ForkJoinPool(threads);
-                double[] s = new double[runs];
-                pool.submit(() -> p.apply(band, fields, "bench", "bench")).get(); // warm-up
-                for (int i = 0; i < runs; i++) {
-                    long t0 = System.nanoTime();
-                    pool.submit(() -> p.apply(band, fields, "bench", "bench")).get();
-                    s[i] = (System.nanoTime() - t0) / 1e9;
-                }
-                pool.shutdown();
-                Arrays.sort(s);
-                System.out.printf(Locale.ROOT, "preprocess %d x %d x %d uint16, %s, on %d threads: median %.3f s, %.2f Gpix/s%n",
-                        np, rows, w, p == pre ? "lanes (Vector API)" : "scalar loop (baseline)", threads, s[runs / 2],
-                        pixels / s[runs / 2] / 1e9);
+        for (int threads : new int[]{cores, 1}) {
+            ForkJoinPool pool = new ForkJoinPool(threads);
+            double[] s = new double[runs];
+            pool.submit(() -> pre.apply(band, fields, "bench", "bench")).get(); // warm-up
+            for (int i = 0; i < runs; i++) {
+                long t0 = System.nanoTime();
+                pool.submit(() -> pre.apply(band, fields, "bench", "bench")).get();
+                s[i] = (System.nanoTime() - t0) / 1e9;
             }
+            pool.shutdown();
+            Arrays.sort(s);
+            System.out.printf(Locale.ROOT, "preprocess %d x %d x %d uint16 on %d threads: median %.3f s, %.2f Gpix/s%n",
+                    np, rows, w, threads, s[runs / 2], pixels / s[runs / 2] / 1e9);
+        }
     }
 }
