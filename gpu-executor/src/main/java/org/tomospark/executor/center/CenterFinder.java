@@ -1,12 +1,12 @@
 package org.tomospark.executor.center;
 
+import org.tomospark.executor.util.EnumIds;
 import org.jtransforms.fft.DoubleFFT_2D;
 import org.tomospark.executor.util.Cubic;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.IntStream;
 
 /**
@@ -48,9 +48,7 @@ public final class CenterFinder {
         }
 
         public static Method parse(String s) {
-            String v = s.trim().toLowerCase(Locale.ROOT);
-            for (Method m : values()) if (m.id.equals(v)) return m;
-            throw new IllegalArgumentException("unknown centre method '" + s + "': expected vo or correlation");
+            return EnumIds.parse(values(), Method::id, s, "centre method");
         }
     }
 

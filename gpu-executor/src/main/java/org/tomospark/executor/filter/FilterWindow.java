@@ -1,6 +1,8 @@
 package org.tomospark.executor.filter;
 
-import java.util.Locale;
+import org.tomospark.executor.util.EnumIds;
+
+import java.util.Map;
 
 /**
  * Apodisation windows applied to the ramp filter, as functions of {@code u = f / f_cut} in [0, 1]
@@ -48,13 +50,11 @@ public enum FilterWindow {
         }
     }
 
+    /** The other names users give the windows. */
+    private static final Map<String, String> ALIASES = Map.of("ram-lak", "ramlak", "ramp", "ramlak", "hanning", "hann",
+            "shepplogan", "shepp-logan");
+
     public static FilterWindow parse(String s) {
-        String k = s.trim().toLowerCase(Locale.ROOT).replace('_', '-');
-        if (k.equals("ram-lak") || k.equals("ramp")) k = "ramlak";
-        if (k.equals("hanning")) k = "hann";
-        if (k.equals("shepplogan")) k = "shepp-logan";
-        for (FilterWindow w : values()) if (w.id.equals(k)) return w;
-        throw new IllegalArgumentException("unknown filter '" + s
-                + "': expected one of ramlak, shepp-logan, cosine, hamming, hann, parzen");
+        return EnumIds.parse(values(), FilterWindow::id, s.replace('_', '-'), "filter", ALIASES);
     }
 }

@@ -1,6 +1,7 @@
 package org.tomospark.executor.geometry;
 
-import java.util.Locale;
+import org.tomospark.executor.util.EnumIds;
+import java.util.Map;
 
 /**
  * Which pixel of an N-pixel slice edge the rotation axis goes through. Both put the axis at the same detector column
@@ -29,8 +30,6 @@ public enum SliceGrid {
     }
 
     public static SliceGrid parse(String s) {
-        String k = s.trim().toLowerCase(Locale.ROOT).replace("scikit-image", "skimage");
-        for (SliceGrid g : values()) if (g.id.equals(k)) return g;
-        throw new IllegalArgumentException("unknown slice grid '" + s + "': expected astra or skimage");
+        return EnumIds.parse(values(), SliceGrid::id, s, "slice grid", Map.of("scikit-image", "skimage"));
     }
 }

@@ -1,6 +1,6 @@
 package org.tomospark.executor.io;
 
-import java.util.Locale;
+import org.tomospark.executor.util.EnumIds;
 
 /** How the slices are stored: one TIFF per slice, or one Zarr (v2) array with one chunk per slice. */
 public enum OutputFormat {
@@ -18,8 +18,6 @@ public enum OutputFormat {
     }
 
     public static OutputFormat parse(String s) {
-        String k = s.trim().toLowerCase(Locale.ROOT);
-        for (OutputFormat f : values()) if (f.id.equals(k)) return f;
-        throw new IllegalArgumentException("unknown output format '" + s + "': expected tiff or zarr");
+        return EnumIds.parse(values(), OutputFormat::id, s, "output format");
     }
 }

@@ -1,6 +1,6 @@
 package org.tomospark.executor.io;
 
-import java.util.Locale;
+import org.tomospark.executor.util.EnumIds;
 
 /** The sample type of the output slices: float32 as computed, or a compact type of two bytes per value. */
 public enum OutputType {
@@ -36,8 +36,6 @@ public enum OutputType {
     }
 
     public static OutputType parse(String s) {
-        String k = s.trim().toLowerCase(Locale.ROOT);
-        for (OutputType t : values()) if (t.id.equals(k)) return t;
-        throw new IllegalArgumentException("unknown output type '" + s + "': expected float32, float16 or uint16");
+        return EnumIds.parse(values(), OutputType::id, s, "output type");
     }
 }

@@ -137,7 +137,7 @@ public final class Preprocessor {
         for (int p = p0; p < p1; p++) {
             int src = (p * rows + r) * width;
             int dst = p * width;
-            RowCorrection.Counts n = RowCorrection.correct(u16, f32, src, dark, den, fo, 0, width, transmissionFloor, takeLog,
+            RowCorrection.Counts n = RowCorrection.correct(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog,
                     out, dst);
             clamped += n.clamped();
             nonFinite |= n.nonFinite();

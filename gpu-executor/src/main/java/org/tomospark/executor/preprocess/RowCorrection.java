@@ -2,11 +2,11 @@ package org.tomospark.executor.preprocess;
 
 /**
  * The flat/dark correction and −log of one projection row: the transmission in float, its logarithm in double, as
- * the CUDA kernel computes them.
+ * the CUDA kernel computes them, so that the host and the device give the same floats.
  *
- * <p>A lane-parallel version (Vector API) ran 2.7 times faster on 16 cores, but a second vector shape in the JVM left
- * the java backend's back-projection kernel (which takes its shape at run time) unspecialised and many times slower;
- * the row loop stays scalar until that kernel's shape is a compile-time constant.
+ * <p>The loop is scalar on purpose. The java backend's back-projection kernel takes its vector shape at run time, so
+ * the Vector API's shared code is compiled for the shapes the JVM has seen; a lane-parallel loop here adds shapes and
+ * leaves that kernel unspecialised, many times slower (BENCHMARKS.md, "Host preprocessing").
  */
 final class RowCorrection {
     private RowCorrection() {
@@ -16,12 +16,12 @@ final class RowCorrection {
     record Counts(long clamped, boolean nonFinite) {
     }
 
-    /** Pixels [from, width) of the row: raw from {@code u16} (uint16 counts) or else {@code f32} at {@code src}. */
-    static Counts correct(short[] u16, float[] f32, int src, float[] dark, float[] den, int fo, int from, int width,
+    /** The {@code width} pixels of the row: raw from {@code u16} (uint16 counts) or else {@code f32} at {@code src}. */
+    static Counts correct(short[] u16, float[] f32, int src, float[] dark, float[] den, int fo, int width,
                          float floor, boolean takeLog, float[] out, int dst) {
         long clamped = 0;
         boolean nonFinite = false;
-        for (int c = from; c < width; c++) {
+        for (int c = 0; c < width; c++) {
             float raw = u16 != null ? (u16[src + c] & 0xffff) : f32[src + c];
             float tr = (raw - dark[fo + c]) / den[fo + c];
             float v;

@@ -1,6 +1,6 @@
 package org.tomospark.executor.stripe;
 
-import java.util.Locale;
+import org.tomospark.executor.util.EnumIds;
 
 /**
  * Stripe (ring-artefact) removal on −log sinograms, applied per sinogram before the ramp filter. The methods and
@@ -29,16 +29,12 @@ public final class StripeRemoval {
         }
 
         public static Method parse(String s) {
-            String v = s.trim().toLowerCase(Locale.ROOT);
-            for (Method m : values()) if (m.id.equals(v)) return m;
-            throw new IllegalArgumentException("unknown stripe removal method '" + s + "': expected " + choices());
+            return EnumIds.parse(values(), Method::id, s, "stripe removal method");
         }
 
         /** "none, sorting, offset, fw, all". */
         public static String choices() {
-            StringBuilder sb = new StringBuilder();
-            for (Method m : values()) sb.append(sb.length() == 0 ? "" : ", ").append(m.id);
-            return sb.toString();
+            return EnumIds.choices(values(), Method::id);
         }
     }
 

@@ -62,6 +62,28 @@ class PreprocessorTest {
         assertEquals(-Math.log(0.8), res.sinograms()[1][3], 1e-6);
     }
 
+    /** An infinity far into a band (past the first block of projections) is found and repaired in its own row only. */
+    @Test
+    void infinitiesInLaterProjectionsAreRepairedFromTheirRow() {
+        int nproj = 3 * Preprocessor.PROJECTIONS_PER_TASK, rows = 3, w = 8;
+        float[] raw = new float[nproj * rows * w];
+        for (int p = 0; p < nproj; p++)
+            for (int r = 0; r < rows; r++)
+                for (int c = 0; c < w; c++) raw[(p * rows + r) * w + c] = 100f + 10 * c + r;
+        int p = 2 * Preprocessor.PROJECTIONS_PER_TASK + 5;
+        raw[(p * rows + 2) * w + 4] = Float.POSITIVE_INFINITY;
+        float[] flat = new float[rows * w];
+        Arrays.fill(flat, 1000f);
+        FlatDark fd = FlatDark.average(0, RawStack.ofFloat(1, rows, w, flat), null, "flats", "darks");
+        Preprocessor.Result res = new Preprocessor(1e-3f, 1e-6f, 0.1, true)
+                .apply(RawStack.ofFloat(nproj, rows, w, raw), fd, "data", "flats");
+        assertEquals(1, res.stats().repairedNonFinite());
+        float left = (float) -Math.log((130f + 2) / 1000f), right = (float) -Math.log((150f + 2) / 1000f);
+        assertEquals(0.5f * (left + right), res.sinograms()[2][p * w + 4], 1e-6);
+        // the other rows' values are their own transmissions, untouched by any repair
+        assertEquals((float) -Math.log((140f + 1) / 1000f), res.sinograms()[1][p * w + 4], 1e-6);
+    }
+
     @Test
     void clampsCountsAndRepairsNaN() {
         float[] raw = new float[NPROJ * ROWS * W];
