@@ -9,6 +9,8 @@ import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.preprocess.Preprocessor;
 
 import java.io.Serializable;
@@ -37,12 +39,14 @@ import java.io.Serializable;
  * @param sliceGrid        where the slice's pixels lie around the rotation axis
  * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
  * @param outputFormat     the files the slices go to: TIFFs, or one Zarr array
+ * @param iterative        filtered back-projection (the default) or an iterative method and its stopping rule
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
-                                   SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat)
+                                   SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
+                                   IterativeParams iterative)
         implements Serializable {
 
     /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
@@ -52,7 +56,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, IterativeParams.FBP);
     }
 
     /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
@@ -72,6 +76,13 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
         if (outputCoding == null) outputCoding = SampleCoding.FLOAT32;
         if (outputFormat == null) outputFormat = OutputFormat.TIFF;
+        if (iterative == null) iterative = IterativeParams.FBP;
+        if (iterative.algorithm() == Algorithm.MLTR) {
+            // MLTR models the counts of each detector pixel: stages that combine pixels or replace the counts are refused
+            if (workflow.paganin() != null || workflow.halfAcquisition() || workflow.binning())
+                throw new IllegalArgumentException("config key algorithm=mltr works on the counts of each detector pixel: it "
+                        + "cannot be combined with phase retrieval (phase.*), halfAcquisition or binning (bin.*)");
+        }
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -110,6 +121,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.sliceGrid = sliceGrid;
         b.outputCoding = outputCoding;
         b.outputFormat = outputFormat;
+        b.iterative = iterative;
         return b;
     }
 
@@ -183,6 +195,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private SliceGrid sliceGrid = SliceGrid.ASTRA;
         private SampleCoding outputCoding = SampleCoding.FLOAT32;
         private OutputFormat outputFormat = OutputFormat.TIFF;
+        private IterativeParams iterative = IterativeParams.FBP;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -202,11 +215,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder sliceGrid(SliceGrid g) { this.sliceGrid = g; return this; }
         public Builder outputCoding(SampleCoding c) { this.outputCoding = c; return this; }
         public Builder outputFormat(OutputFormat f) { this.outputFormat = f; return this; }
+        public Builder iterative(IterativeParams p) { this.iterative = p; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, iterative);
         }
     }
 }

@@ -278,7 +278,7 @@ public final class OutputCommit {
     }
 
     /** Files written once per run from the whole volume, after the slices. */
-    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "volume.raw");
+    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "convergence.png", "volume.raw");
 
     private void clear(FileSystem fs) throws IOException {
         Path d = dir();
@@ -286,8 +286,9 @@ public final class OutputCommit {
             String n = s.getPath().getName();
             if (SliceWriter.SLICE_NAME.matcher(n).matches() || n.equals(COMMITTED) || n.equals(MANIFEST) || n.equals(SUCCESS)
                     || n.equals(REPORT) || n.equals(SliceWriter.TEMP_DIR) || n.equals("volume.raw") || n.equals("preview.png")
-                    || n.equals(SliceFiles.ZARR_DIR)
-                    || n.matches("\\.slice_\\d+\\.tif\\.crc|\\.(manifest\\.json|report\\.json|volume\\.raw|preview\\.png|_SUCCESS)\\.crc"))
+                    || n.equals("convergence.png") || n.equals(SliceFiles.ZARR_DIR)
+                    || n.matches("\\.slice_\\d+\\.tif\\.crc"
+                            + "|\\.(manifest\\.json|report\\.json|volume\\.raw|preview\\.png|convergence\\.png|_SUCCESS)\\.crc"))
                 fs.delete(s.getPath(), true);
         }
     }
