@@ -10,11 +10,16 @@ import org.tomospark.executor.geometry.SliceGeometry;
  * works on the whole slice grid, whatever the ROI: the data are line integrals through the whole object, so an image
  * cut to the ROI could not explain them; the ROI is cut out of the result.
  */
-public final class IterativeReconstructor {
+public final class IterativeReconstructor implements AutoCloseable {
+    /** Makes the projector pair of a slice grid: the Java one, or a device's. */
+    public interface ProjectorFactory {
+        Projector create(ScanGeometry scan, SliceGeometry grid, int k);
+    }
+
     private final IterativeParams params;
     private final SliceGeometry roi;
     private final SliceGeometry full;
-    private final JosephProjector projector;
+    private final Projector projector;
     private final int k;
 
     /**
@@ -23,13 +28,18 @@ public final class IterativeReconstructor {
      * @param k     slices per pass
      */
     public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k) {
+        this(scan, slice, params, k, JosephProjector::new);
+    }
+
+    /** As above, on the projector pair {@code factory} makes (closed with this reconstructor when it is closeable). */
+    public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k, ProjectorFactory factory) {
         if (!params.iterative()) throw new IllegalArgumentException("algorithm " + params.algorithm().id() + " is not iterative");
         params.checkProjections(scan.numProjections());
         this.params = params;
         this.roi = slice;
         this.full = slice.withRoi(0, 0, slice.width(), slice.height());
         this.k = k;
-        this.projector = new JosephProjector(scan, full, k);
+        this.projector = factory.create(scan, full, k);
     }
 
     public int slicesPerPass() {
@@ -58,6 +68,22 @@ public final class IterativeReconstructor {
             for (int s = 0; s < n; s++) crop(x, s, out[first + s]);
         }
         return total;
+    }
+
+    /** The projector pair the iterations run on. */
+    public Projector projector() {
+        return projector;
+    }
+
+    @Override
+    public void close() {
+        if (projector instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the " + projector.getClass().getSimpleName(), e);
+            }
+        }
     }
 
     /** Slice s of the interleaved full-grid image, cut to the ROI. */

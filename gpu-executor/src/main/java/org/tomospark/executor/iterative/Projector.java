@@ -9,15 +9,32 @@ package org.tomospark.executor.iterative;
  * use the same pair. No backend types appear here: the solvers run on any implementation.
  */
 public interface Projector {
+    /**
+     * The sizes of a projector pair: k slices per pass, an image of rows × cols pixels, a sinogram of projections ×
+     * width bins.
+     */
+    record Shape(int k, int rows, int cols, int projections, int width) {
+    }
+
+    Shape shape();
+
     /** Slices per pass, k. */
-    int slicesPerPass();
+    default int slicesPerPass() {
+        return shape().k();
+    }
 
     /** Image pixels of one slice. */
-    int pixels();
+    default int pixels() {
+        return shape().rows() * shape().cols();
+    }
 
-    int numProjections();
+    default int numProjections() {
+        return shape().projections();
+    }
 
-    int detectorWidth();
+    default int detectorWidth() {
+        return shape().width();
+    }
 
     /**
      * Sets the sinogram rows of {@code angles} to A·image (restricted to those projections); other rows are untouched.

@@ -185,9 +185,9 @@ public final class CoreKeys {
             "Reconstruction method. fbp: filtered back-projection. sirt: SIRT on the -log sinograms (non-negative). cgls: "
                     + "conjugate gradients on the least-squares normal equations (unconstrained). mltr: maximum likelihood for "
                     + "transmission data on the counts (needs flats; iterative.subsets ordered subsets; not with phase.*, "
-                    + "halfAcquisition or bin.*). The iterative methods use a matched Joseph projector pair on the CPU "
-                    + "(java backend), reconstruct the whole slice grid and cut out slice.roi; the ramp filter keys do not "
-                    + "apply to them (docs/iterative.md).", "fbp", Algorithm::parse, Algorithm.choices());
+                    + "halfAcquisition or bin.*). The iterative methods use a matched Joseph projector pair (java, or the "
+                    + "opencl backend's device; not cuda), reconstruct the whole slice grid and cut out slice.roi; the ramp "
+                    + "filter keys do not apply to them (docs/iterative.md).", "fbp", Algorithm::parse, Algorithm.choices());
     public static final ConfigKey<Integer> ITERATIONS = ConfigKey.integer(IT, "iterative.iterations",
             "Iterations of sirt, cgls or mltr (each a forward and a back-projection of every projection); fewer when "
                     + "iterative.tolerance is reached first. Noisy data want few (semi-convergence).", 50, 1, 100000);
@@ -315,13 +315,13 @@ public final class CoreKeys {
         return new int[]{a, b};
     }
 
-    /** The reconstruction method from its keys; the iterative projectors run on the CPU, so GPU backends are refused. */
+    /** The reconstruction method from its keys; the iterative projector pairs exist in Java and OpenCL, not CUDA. */
     static IterativeParams iterative(Settings s) {
         IterativeParams p = new IterativeParams(s.get(ALGORITHM), s.get(ITERATIONS), s.get(SUBSETS), s.get(TOLERANCE));
         String backend = s.get(BACKEND);
-        if (p.iterative() && (backend.equals("cuda") || backend.equals("opencl")))
-            throw new IllegalArgumentException("config key algorithm=" + p.algorithm().id() + " runs on the java backend only: "
-                    + "set backend=java or auto, not " + backend);
+        if (p.iterative() && backend.equals("cuda"))
+            throw new IllegalArgumentException("config key algorithm=" + p.algorithm().id() + " runs on the java and opencl "
+                    + "backends: set backend=java, opencl or auto (auto with a CUDA GPU iterates in Java), not cuda");
         return p;
     }
 

@@ -5,12 +5,14 @@ import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeReconstructor;
+import org.tomospark.executor.iterative.JosephProjector;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -71,7 +73,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
         this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
         this.iterative = params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
-                iterativePass(params, maxSlices)) : null;
+                iterativePass(params, maxSlices), projectors(backend, params)) : null;
         this.needsCounts = params.iterative().algorithm() == Algorithm.MLTR;
         this.filter = iterative != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
@@ -137,6 +139,18 @@ public final class SliceGroupProcessor implements AutoCloseable {
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
         return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(),
                 t1 - t0, t2 - t1, t3 - t2, updates);
+    }
+
+    /**
+     * The projector pair of the iterative methods: on the OpenCL backend its device's (kernels/joseph.cl), elsewhere the
+     * Java pair on the backend's threads (there is no CUDA pair yet).
+     */
+    private static IterativeReconstructor.ProjectorFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
+        if (backend.id().equals("opencl")) {
+            String device = params.backendOptions().device();
+            return (scan, grid, k) -> new OpenClProjector(scan, grid, k, device);
+        }
+        return JosephProjector::new;
     }
 
     /** Slices per iterative pass: backend.slicesPerPass when set, else up to 8 (the group's slices, if fewer). */
@@ -217,6 +231,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     @Override
     public void close() {
         if (pool != null) pool.shutdown();
+        if (iterative != null) iterative.close();
         if (ownsBackend) backend.close();
     }
 }

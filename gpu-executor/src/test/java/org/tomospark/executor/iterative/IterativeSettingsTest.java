@@ -42,6 +42,7 @@ class IterativeSettingsTest {
         refused("iterative.tolerance", "algorithm", "cgls", "iterative.tolerance", "1.5");
         refused("algorithm", "algorithm", "art");
         refused("algorithm=cgls", "algorithm", "cgls", "backend", "cuda");
+        assertEquals(Algorithm.SIRT, params("algorithm", "sirt", "backend", "opencl").iterative().algorithm());
         refused("algorithm=mltr", "algorithm", "mltr", "bin.columns", "2");
         refused("algorithm=mltr", "algorithm", "mltr", "halfAcquisition", "true");
     }

@@ -1,5 +1,6 @@
 package org.tomospark.executor.iterative;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -12,7 +13,9 @@ import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** The Java Joseph pair against a double-precision oracle, over awkward sizes, ROIs, centres and angle sets. */
 class JosephProjectorTest {
@@ -101,6 +104,15 @@ class JosephProjectorTest {
             assertArrayEquals(axs, sliceF(ax, s, k), c + " forward, slice " + s);
             assertArrayEquals(atys, sliceF(aty, s, k), c + " adjoint, slice " + s);
         }
+    }
+
+    @Test
+    void theEightSlicePassRunsOnTheVectorApiWhereTheJvmHasIt() {
+        // the bit-for-bit comparison above then compares the Vector API path (k = 8) with the plain loops (k = 1)
+        assumeTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent(), "no Vector API in this JVM");
+        assumeTrue(VectorPairSum.supported(), "vectors narrower than 256 bits");
+        assertTrue(new JosephProjector(scan(16, 4, 180, Double.NaN, false), SliceGeometry.square(8), 8).vectorised());
+        assertFalse(new JosephProjector(scan(16, 4, 180, Double.NaN, false), SliceGeometry.square(8), 4).vectorised());
     }
 
     @ParameterizedTest(name = "{0}")

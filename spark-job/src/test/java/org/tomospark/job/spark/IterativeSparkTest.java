@@ -3,10 +3,12 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.tomospark.executor.backend.opencl.ClRuntime;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.util.ImageErrors;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.local.DirectEngine;
@@ -24,6 +26,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Iterative reconstruction through both engines: the Spark engine in local mode (several tasks) writes the same slices,
@@ -77,6 +80,27 @@ class IterativeSparkTest {
             for (int i = 0; i < a.size(); i++)
                 assertEquals(((Number) a.get(i)).doubleValue(), ((Number) b.get(i)).doubleValue(), 1e-9, what + " residual " + i);
         }
+    }
+
+    @Test
+    @Timeout(300)
+    void theOpenClBackendIteratesOnItsDeviceAndAgreesWithJava() throws Exception {
+        assumeTrue(ClRuntime.unavailableReason() == null, "no OpenCL here: " + ClRuntime.unavailableReason());
+        ReconstructionParams java = params(Algorithm.MLTR, 4, 2);
+        Map<Integer, float[]> expected = direct(java, TestScans.tmp("iter-java").resolve("rec"));
+        ReconstructionParams cl = java.toBuilder().backend("opencl").build();
+        Path d = TestScans.tmp("iter-cl-direct").resolve("rec");
+        Map<Integer, float[]> got = direct(cl, d);
+        for (int row : expected.keySet()) {
+            double e = ImageErrors.relL2(got.get(row), expected.get(row));
+            assertTrue(e < 1e-4, "slice " + row + ": opencl against java, relative L2 " + e);
+        }
+        Map<?, ?> backend = (Map<?, ?>) Json.read(Files.readAllBytes(d.resolve("report.json")), "report").get("backend");
+        assertEquals("opencl", backend.get("id"));
+        Path s = TestScans.tmp("iter-cl-spark").resolve("rec");
+        SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(), s.toString())
+                .withParams(cl.toBuilder().groupRows(8).build()), null);
+        TestScans.assertBitIdentical(got, TestScans.readSlices(s.toString(), new Configuration()));
     }
 
     @Test
