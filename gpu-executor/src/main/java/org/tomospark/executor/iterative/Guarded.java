@@ -14,17 +14,29 @@ public final class Guarded {
 
     public static final int GUARD = 2;
 
+    /** Columns per block of the transpose. */
+    private static final int BLOCK = 32;
+
     /**
      * The image's rows (or, {@code transposed}, its columns) with guards: {@code out[(line·(n+2·GUARD) + GUARD + m)·k + s]}.
      */
     public static float[] lines(float[] image, int rows, int cols, int k, boolean transposed) {
         int lines = transposed ? cols : rows, n = transposed ? rows : cols, stride = (n + 2 * GUARD) * k;
         float[] out = new float[lines * stride];
-        IntStream.range(0, lines).parallel().forEach(l -> {
-            if (!transposed) {
-                System.arraycopy(image, l * cols * k, out, l * stride + GUARD * k, cols * k);
-            } else {
-                for (int i = 0; i < rows; i++) System.arraycopy(image, (i * cols + l) * k, out, l * stride + (i + GUARD) * k, k);
+        if (!transposed) {
+            IntStream.range(0, lines).parallel()
+                    .forEach(l -> System.arraycopy(image, l * cols * k, out, l * stride + GUARD * k, cols * k));
+            return out;
+        }
+        // the transpose in blocks of columns: each image row is read in runs, each output line written in order
+        IntStream.range(0, (cols + BLOCK - 1) / BLOCK).parallel().forEach(blk -> {
+            int l0 = blk * BLOCK, l1 = Math.min(cols, l0 + BLOCK);
+            for (int i = 0; i < rows; i++) {
+                int src = (i * cols + l0) * k, dst = (i + GUARD) * k;
+                for (int l = l0; l < l1; l++, src += k) {
+                    int o = l * stride + dst;
+                    for (int s = 0; s < k; s++) out[o + s] = image[src + s];
+                }
             }
         });
         return out;

@@ -37,6 +37,8 @@ public final class JosephProjector implements Projector {
     private final PairSum pairs;
 
     private static final int GUARD = Guarded.GUARD;
+    /** The adjoint's tile of pixels summed over all angles at a time (8 slices: 64 KiB of sums). */
+    private static final int TILE_ROWS = 16, TILE_COLS = 128;
 
     /**
      * @param scan  the (effective) acquisition geometry
@@ -138,28 +140,35 @@ public final class JosephProjector implements Projector {
     public void back(float[] sino, float[] image, int[] angles) {
         check(image, sino);
         float[] guarded = Guarded.sinogram(sino, nproj, width, k, angles);
-        IntStream.range(0, rows).parallel().forEach(i -> {
-            float[] acc = new float[cols * k];
-            for (int p : angles) backRow(guarded, p, i, acc);
-            System.arraycopy(acc, 0, image, i * cols * k, cols * k);
+        int rowBlocks = (rows + TILE_ROWS - 1) / TILE_ROWS, colBlocks = (cols + TILE_COLS - 1) / TILE_COLS;
+        // tiles of pixels, each summed over all angles: the detector columns a tile reads at one angle are read once from
+        // memory and serve all its rows, and its sums stay in cache
+        IntStream.range(0, rowBlocks * colBlocks).parallel().forEach(tile -> {
+            int i0 = tile / colBlocks * TILE_ROWS, j0 = tile % colBlocks * TILE_COLS;
+            int i1 = Math.min(rows, i0 + TILE_ROWS), j1 = Math.min(cols, j0 + TILE_COLS), n = j1 - j0;
+            float[] acc = new float[(i1 - i0) * n * k];
+            for (int p : angles)
+                for (int i = i0; i < i1; i++) backRow(guarded, p, i, j0, j1 - 1, acc, (i - i0) * n * k);
+            for (int i = i0; i < i1; i++) System.arraycopy(acc, (i - i0) * n * k, image, (i * cols + j0) * k, n * k);
         });
     }
 
     /**
-     * The gather of one image row from one projection: pixel (i, j) lies at detector coordinate t and takes columns
-     * floor(t) and floor(t)+1 with the hat weights of the forward projection. Only pixels with t in (−1, width) reach a
-     * column; the guard bins stand in for the columns beyond the detector.
+     * The gather of pixels {@code from … to} of image row i from one projection, into acc from accBase on: pixel (i, j)
+     * lies at detector coordinate t and takes columns floor(t) and floor(t)+1 with the hat weights of the forward
+     * projection. Only pixels with t in (−1, width) reach a column; the guard bins stand in for the columns beyond the
+     * detector.
      */
-    private void backRow(float[] sino, int p, int i, float[] acc) {
+    private void backRow(float[] sino, int p, int i, int from, int to, float[] acc, int accBase) {
         final double c = cos[p], base = off[p] - i * sin[p];
         final double g = Math.max(Math.abs(c), Math.abs(sin[p])), ig = 1.0 / g;
         final int rowBase = p * (width + 2 * GUARD);
-        int j0 = 0, j1 = cols - 1;
+        int j0 = from, j1 = to;
         if (Math.abs(c) > 1e-12) {
             // t = base + j·c lies in (−1, width) for j strictly between these two
             double a = (-1 - base) / c, b = (width - base) / c;
-            j0 = Math.max(0, (int) Math.floor(Math.min(a, b)) + 1);
-            j1 = Math.min(cols - 1, (int) Math.ceil(Math.max(a, b)) - 1);
+            j0 = Math.max(from, (int) Math.floor(Math.min(a, b)) + 1);
+            j1 = Math.min(to, (int) Math.ceil(Math.max(a, b)) - 1);
         } else if (base <= -1 || base >= width) {
             return;
         }
@@ -169,7 +178,7 @@ public final class JosephProjector implements Projector {
             double d = t - fl;
             float w0 = (float) (Math.max(0.0, 1.0 - d * ig) * ig);
             float w1 = (float) (Math.max(0.0, 1.0 - (1.0 - d) * ig) * ig);
-            pairs.add(acc, j * k, sino, (rowBase + (int) fl + GUARD) * k, w0, w1);
+            pairs.add(acc, accBase + (j - from) * k, sino, (rowBase + (int) fl + GUARD) * k, w0, w1);
         }
     }
 
