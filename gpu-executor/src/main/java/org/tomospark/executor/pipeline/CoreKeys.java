@@ -58,10 +58,13 @@ public final class CoreKeys {
                     + "are the same. The centre of rotation (a detector column) means the same in both.",
             "astra", SliceGrid::parse, "astra, skimage");
     public static final ConfigKey<OutputFormat> OUTPUT_FORMAT = ConfigKey.choice(OUT, "output.format",
-            "Where the slices go: tiff (slice_NNNNN.tif, one per slice) or zarr (volume.zarr, a Zarr v2 array "
-                    + "[detector row][y][x] chunked one slice per chunk, uncompressed, that zarr-python, napari and "
-                    + "tensorstore open; rows not reconstructed read as the fill value). Both are committed slice by "
-                    + "slice the same way.", "tiff", OutputFormat::parse, "tiff, zarr");
+            "Where the slices go: tiff (slice_NNNNN.tif, one per slice), zarr (volume.zarr, a Zarr v2 array "
+                    + "[detector row][y][x] chunked one slice per chunk, that zarr-python, napari and tensorstore open; "
+                    + "rows not reconstructed read as the fill value), or hdf5 (volume.h5, one chunked dataset /volume "
+                    + "laid out as the Zarr array, that h5py and Fiji open; HDF5 takes one writer, so the tasks commit "
+                    + "their slices to volume.h5.slices/ and the driver assembles volume.h5 from them at the end, "
+                    + "streaming; the slices stay for --resume). Every format is committed slice by slice the same way.",
+            "tiff", OutputFormat::parse, "tiff, zarr, hdf5");
     public static final ConfigKey<OutputType> OUTPUT_TYPE = ConfigKey.choice(OUT, "output.type",
             "Sample type of the slices: float32 (as computed), float16 (half precision, 11 significant bits), or "
                     + "uint16 (counts of a linear scale over output.range: value = offset + count * scale; written into "

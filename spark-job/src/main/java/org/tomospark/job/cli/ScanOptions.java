@@ -66,7 +66,8 @@ public final class ScanOptions {
     String sliceGrid;
 
     @Option(names = "--output-format", paramLabel = "FORMAT",
-            description = "tiff (slice_NNNNN.tif, default) or zarr (volume.zarr, one chunk per slice).")
+            description = "tiff (slice_NNNNN.tif, default), zarr (volume.zarr, one chunk per slice) or hdf5 (volume.h5, one "
+                    + "chunked dataset /volume, assembled from the slices at the end).")
     String outputFormat;
 
     @Option(names = "--output-type", paramLabel = "TYPE",

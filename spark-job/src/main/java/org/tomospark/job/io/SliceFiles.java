@@ -13,21 +13,29 @@ import java.nio.ByteOrder;
 import java.util.regex.Pattern;
 
 /**
- * The file each slice goes to, by output format, and its bytes: a TIFF {@code slice_NNNNN.tif}, or the chunk
+ * The file each slice goes to, by output format, and its bytes: a TIFF {@code slice_NNNNN.tif}; the chunk
  * {@code volume.zarr/ROW.0.0} of a Zarr v2 array chunked one slice per chunk, whose bytes are the slice's samples,
- * little-endian, uncompressed (the array's metadata, {@link ZarrMetadata}, says so). Either is committed whole, under a
- * temporary name and renamed into place, with its checksum marker, by {@link OutputCommit}.
+ * little-endian, uncompressed (the array's metadata, {@link ZarrMetadata}, says so); or, for HDF5 output, the same
+ * bytes in {@code volume.h5.slices/slice_NNNNN.raw}, from which the driver assembles {@code volume.h5}
+ * ({@link Hdf5Volume}). Each is committed whole, under a temporary name and renamed into place, with its checksum
+ * marker, by {@link OutputCommit}.
  *
  * @param format the output format
  */
 public record SliceFiles(OutputFormat format) implements Serializable {
     public static final String ZARR_DIR = "volume.zarr";
     public static final Pattern ZARR_CHUNK = Pattern.compile("(\\d+)\\.0\\.0");
+    public static final String HDF5_SLICES_DIR = "volume.h5.slices";
+    public static final Pattern HDF5_SLICE = Pattern.compile("slice_(\\d{5,})\\.raw");
     public static final SliceFiles TIFF = new SliceFiles(OutputFormat.TIFF);
 
     /** The slice's file, relative to the output directory. */
     public String name(int row) {
-        return format == OutputFormat.TIFF ? SliceWriter.sliceName(row) : ZARR_DIR + "/" + row + ".0.0";
+        return switch (format) {
+            case TIFF -> SliceWriter.sliceName(row);
+            case ZARR -> ZARR_DIR + "/" + row + ".0.0";
+            case HDF5 -> String.format("%s/slice_%05d.raw", HDF5_SLICES_DIR, row);
+        };
     }
 
     /** Bytes of one slice's file. */
@@ -52,10 +60,19 @@ public record SliceFiles(OutputFormat format) implements Serializable {
     public FloatTiff.Image decode(byte[] bytes, int width, int height, SampleCoding coding) throws IOException {
         if (format == OutputFormat.TIFF) return SliceTiff.decode(bytes, coding);
         if (bytes.length != chunkBytes(width, height, coding))
-            throw new IOException("a Zarr chunk of " + bytes.length + " bytes is not one " + width + "x" + height + " "
+            throw new IOException("a raw slice of " + bytes.length + " bytes is not one " + width + "x" + height + " "
                     + coding.type().id() + " slice");
         return new FloatTiff.Image(width, height, coding.get(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN),
                 width * height));
+    }
+
+    /** The folder the slices' files are in, relative to the output directory; null for the output directory. */
+    public String dir() {
+        return switch (format) {
+            case TIFF -> null;
+            case ZARR -> ZARR_DIR;
+            case HDF5 -> HDF5_SLICES_DIR;
+        };
     }
 
     /** Bytes of an uncompressed slice. */

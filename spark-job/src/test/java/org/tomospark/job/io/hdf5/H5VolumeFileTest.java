@@ -1,5 +1,7 @@
 package org.tomospark.job.io.hdf5;
 
+import io.jhdf.HdfFile;
+import io.jhdf.api.Dataset;
 import org.junit.jupiter.api.Test;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.spark.PythonCheck;
@@ -48,6 +50,34 @@ class H5VolumeFileTest {
             String log = writeAndCheck(dir, c);
             assertTrue(log.startsWith("ok: (" + c.slices() + ", " + c.height() + ", " + c.width() + ")"), log);
             assertTrue(log.contains(c.chunkZ().length + " chunks stored"), c.label() + ": " + log);
+        }
+    }
+
+    @Test
+    void jhdfReadsItToo() throws Exception {
+        // a second independent reader, in Java: 131 chunks of 5x3 over two B-tree levels (every chunk stored: jhdf 0.13
+        // reads a missing chunk as zeros, not as the fill value)
+        long[] z = LongStream.range(0, 131).toArray();
+        H5VolumeFile f = new H5VolumeFile("volume", 131, 5, 3, H5Type.FLOAT32, z, attributes());
+        Path h5 = Files.createTempDirectory("h5-jhdf").resolve("v.h5");
+        try (OutputStream out = Files.newOutputStream(h5)) {
+            f.write(out, i -> {
+                ByteBuffer b = ByteBuffer.allocate(f.chunkBytes()).order(ByteOrder.LITTLE_ENDIAN);
+                for (int k = 0; k < 15; k++) b.putFloat(z[i] * 100 + k);
+                return b.array();
+            });
+        }
+        try (HdfFile file = new HdfFile(h5)) {
+            Dataset d = file.getDatasetByPath("/volume");
+            assertArrayEquals(new int[]{131, 5, 3}, d.getDimensions());
+            float[][][] v = (float[][][]) d.getData();
+            for (int k = 0; k < 131; k++)
+                for (int y = 0; y < 5; y++)
+                    for (int x = 0; x < 3; x++)
+                        assertEquals(k * 100 + y * 3 + x, v[k][y][x], 0, k + "," + y + "," + x);
+            assertEquals(47.5, d.getAttribute("center").getData());
+            assertEquals("1/mm", d.getAttribute("unit").getData());
+            assertArrayEquals(new long[]{3, 13}, (long[]) d.getAttribute("rows").getData());
         }
     }
 
