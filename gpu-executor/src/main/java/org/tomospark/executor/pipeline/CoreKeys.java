@@ -12,6 +12,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.phase.PaganinParams;
@@ -65,6 +66,11 @@ public final class CoreKeys {
                     + "their slices to volume.h5.slices/ and the driver assembles volume.h5 from them at the end, "
                     + "streaming; the slices stay for --resume). Every format is committed slice by slice the same way.",
             "tiff", OutputFormat::parse, "tiff, zarr, hdf5");
+    public static final ConfigKey<ZarrCompression> ZARR_COMPRESSION = ConfigKey.choice(OUT, "output.zarr.compression",
+            "output.format=zarr: none (raw chunks, no encoding time), or zstd (Zstandard at level 3, numcodecs' zstd "
+                    + "codec, which zarr-python, napari and tensorstore read; smaller chunks for some encoding time on the "
+                    + "tasks' writer threads). Another format with zstd is an error.",
+            "none", ZarrCompression::parse, "none, zstd");
     public static final ConfigKey<OutputType> OUTPUT_TYPE = ConfigKey.choice(OUT, "output.type",
             "Sample type of the slices: float32 (as computed), float16 (half precision, 11 significant bits), or "
                     + "uint16 (counts of a linear scale over output.range: value = offset + count * scale; written into "
@@ -318,6 +324,7 @@ public final class CoreKeys {
                 .sliceGrid(s.get(SLICE_GRID))
                 .outputCoding(coding(s))
                 .outputFormat(s.get(OUTPUT_FORMAT))
+                .zarrCompression(s.get(ZARR_COMPRESSION))
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))

@@ -193,6 +193,8 @@ public final class Reconstruction {
          * slices at the end); {@link Result#volume} says where the volume is.
          */
         public Builder outputFormat(String format) { return with(CoreKeys.OUTPUT_FORMAT.name(), format); }
+        /** zarr output: none (default) or zstd (numcodecs' zstd codec, level 3). */
+        public Builder zarrCompression(String codec) { return with(CoreKeys.ZARR_COMPRESSION.name(), codec); }
         /** float32, float16, or uint16 (with {@link #outputRange}). */
         public Builder outputType(String type) { return with(CoreKeys.OUTPUT_TYPE.name(), type); }
         /** uint16 output: the values stored as counts 0 and 65535. */

@@ -160,7 +160,8 @@ public final class RunFinisher {
         SliceGeometry sg = run.summary().slice();
         SampleCoding coding = output.plan().request().params().outputCoding();
         out.writeFile(ZarrMetadata.ZATTRS, ZarrMetadata.zattrs(volumeAttributes(report)));
-        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(volumeSlices(run), sg.roiRows(), sg.roiCols(), coding));
+        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(volumeSlices(run), sg.roiRows(), sg.roiCols(), coding,
+                output.plan().request().params().zarrCompression()));
     }
 
     /** volume.h5 from the committed slices, its length and checksum into the report. */

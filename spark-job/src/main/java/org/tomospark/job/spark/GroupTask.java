@@ -62,7 +62,7 @@ public final class GroupTask {
         band = null; // the band can go before the slices are written
         long t2 = System.nanoTime();
         GroupResult res = p.result();
-        OutputCommit out = new OutputCommit(plan.output(), conf, new SliceFiles(plan.params().outputFormat()));
+        OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params()));
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
