@@ -39,14 +39,18 @@ public final class Hdf5Volume {
     private Hdf5Volume() {
     }
 
-    /** What a run records of the file (in report.json): its name, dataset, length and SHA-256. */
-    public record Written(long bytes, String sha256) {
+    /**
+     * What a run records of the file (in report.json): its name, dataset, length and SHA-256, and the seconds the
+     * driver took to assemble it.
+     */
+    public record Written(long bytes, String sha256, double seconds) {
         public Map<String, Object> describe() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("file", NAME);
             m.put("dataset", "/" + DATASET);
             m.put("bytes", bytes);
             m.put("sha256", sha256);
+            m.put("assembleSeconds", seconds);
             return m;
         }
     }
@@ -64,6 +68,7 @@ public final class Hdf5Volume {
         attrs.add(H5Attribute.text("tomospark", attributesJson));
         H5VolumeFile file = new H5VolumeFile(DATASET, slices, height, width, type(coding),
                 LongStream.range(first, end).toArray(), attrs);
+        long t0 = System.nanoTime();
         MessageDigest digest = sha256();
         AtomicLong bytes = new AtomicLong();
         out.writeFile(NAME, os -> {
@@ -78,7 +83,7 @@ public final class Hdf5Volume {
             }));
             d.flush();
         });
-        return new Written(bytes.get(), HexFormat.of().formatHex(digest.digest()));
+        return new Written(bytes.get(), HexFormat.of().formatHex(digest.digest()), (System.nanoTime() - t0) / 1e9);
     }
 
     /** Whether volume.h5 is there with the length and SHA-256 a run recorded ({@link Written#describe}). */
