@@ -42,10 +42,10 @@ def main(tiff_dir, h5_out):
             if not (np.all(np.isnan(a)) if a.dtype.kind == "f" else np.all(a == 0)):
                 sys.exit(f"z={r} was not reconstructed but does not hold the fill value")
         attrs = dict(d.attrs)
-        meta = json.loads(attrs["tomospark"].decode("utf-8"))
+        meta = json.loads(attrs["tomospark"])
         if attrs["geometry.center"] != meta["geometry"]["center"]:
             sys.exit(f"geometry.center {attrs['geometry.center']} but {meta['geometry']['center']} in the JSON")
-        if attrs["values.type"].decode() != str(d.dtype):
+        if attrs["values.type"] != str(d.dtype):
             sys.exit(f"values.type {attrs['values.type']} for a {d.dtype} dataset")
         if list(attrs["reconstructedRows"]) != [min(rows), max(rows) + 1]:
             sys.exit(f"reconstructedRows {attrs['reconstructedRows']}, the TIFFs cover {min(rows)}..{max(rows)}")

@@ -7,13 +7,14 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One attribute of the dataset: a UTF-8 string (stored fixed-length, null-terminated), or 64-bit floats or integers,
- * a scalar or a one-dimensional array. Encoded as an attribute message of version 1: the name, the datatype and the
- * dataspace, each padded to 8 bytes, then the value.
+ * One attribute of the dataset: a UTF-8 string, or 64-bit floats or integers, a scalar or a one-dimensional array.
+ * Encoded as an attribute message of version 1: the name, the datatype and the dataspace, each padded to 8 bytes,
+ * then the value. A string is variable-length (what h5py reads as {@code str}): its bytes are an object in the file's
+ * global heap ({@link H5GlobalHeap}) and the value is its length and heap reference.
  *
  * @param name  the attribute's name (not empty)
  * @param type  FLOAT64 or INT64 for numbers; null for a string
- * @param value the value's little-endian bytes (the string's UTF-8 bytes and a terminating 0)
+ * @param value the value's little-endian bytes, or the string's UTF-8 bytes
  * @param count the number of values; -1 for a scalar
  */
 public record H5Attribute(String name, H5Type type, byte[] value, int count) {
@@ -32,8 +33,7 @@ public record H5Attribute(String name, H5Type type, byte[] value, int count) {
     }
 
     public static H5Attribute text(String name, String text) {
-        byte[] utf8 = text.getBytes(StandardCharsets.UTF_8);
-        return new H5Attribute(name, null, Arrays.copyOf(utf8, utf8.length + 1), -1);
+        return new H5Attribute(name, null, text.getBytes(StandardCharsets.UTF_8), -1);
     }
 
     public static H5Attribute real(String name, double v) {
@@ -65,8 +65,19 @@ public record H5Attribute(String name, H5Type type, byte[] value, int count) {
         return Arrays.copyOf(n, n.length + 1);
     }
 
+    /** Whether the value is a string, kept in the global heap. */
+    boolean isText() {
+        return type == null;
+    }
+
+    /** A string's datatype: variable-length (class 9) of UTF-8 characters, whose base type is an unsigned byte. */
     private int datatypeBytes() {
-        return type == null ? 8 : type.messageBytes();
+        return type == null ? 8 + 12 : type.messageBytes();
+    }
+
+    /** Bytes of the value in the message: a string's is its length, the heap's address and the object's index. */
+    private int dataBytes() {
+        return type == null ? 4 + 8 + 4 : value.length;
     }
 
     private int dataspaceBytes() {
@@ -76,7 +87,7 @@ public record H5Attribute(String name, H5Type type, byte[] value, int count) {
     /** Bytes of the attribute message, padding included. */
     int messageBytes() {
         int n = 8 + H5Layout.pad8(nameBytes().length) + H5Layout.pad8(datatypeBytes()) + H5Layout.pad8(dataspaceBytes())
-                + value.length;
+                + dataBytes();
         int padded = H5Layout.pad8(n);
         if (padded > MAX_MESSAGE)
             throw new IllegalArgumentException("HDF5 attribute " + name + " is " + padded + " bytes; at most "
@@ -84,7 +95,8 @@ public record H5Attribute(String name, H5Type type, byte[] value, int count) {
         return padded;
     }
 
-    void encode(ByteBuffer b) {
+    /** {@code heap}, {@code heapIndex}: where a string's bytes are (unused for numbers). */
+    void encode(ByteBuffer b, long heap, int heapIndex) {
         int start = b.position();
         byte[] n = nameBytes();
         b.put((byte) 1).put((byte) 0);
@@ -92,10 +104,10 @@ public record H5Attribute(String name, H5Type type, byte[] value, int count) {
         H5Layout.putPadded(b, n);
         int at = b.position();
         if (type == null) {
-            b.put((byte) (1 << 4 | 3)); // version 1, string
-            b.put((byte) (1 << 4)); // null-terminated, UTF-8
-            b.put((byte) 0).put((byte) 0);
-            b.putInt(value.length);
+            b.put((byte) (1 << 4 | 9)); // version 1, variable-length
+            b.put((byte) 1).put((byte) 1).put((byte) 0); // a string, null-terminated when copied out; UTF-8
+            b.putInt(4 + 8 + 4);
+            H5Type.UINT8.encode(b);
         } else {
             type.encode(b);
         }
@@ -104,7 +116,8 @@ public record H5Attribute(String name, H5Type type, byte[] value, int count) {
         b.put((byte) 1).put((byte) (count < 0 ? 0 : 1)).put((byte) 0).put((byte) 0).putInt(0);
         if (count >= 0) b.putLong(count);
         H5Layout.padTo(b, at + H5Layout.pad8(dataspaceBytes()));
-        b.put(value);
+        if (type == null) b.putInt(value.length).putLong(heap).putInt(heapIndex);
+        else b.put(value);
         H5Layout.padTo(b, start + messageBytes());
     }
 }

@@ -11,6 +11,7 @@ public enum H5Type {
     FLOAT16(2, true, 15, 10, 5, 10, 15),
     FLOAT32(4, true, 31, 23, 8, 23, 127),
     FLOAT64(8, true, 63, 52, 11, 52, 1023),
+    UINT8(1, false, 0, 0, 0, 0, 0),
     UINT16(2, false, 0, 0, 0, 0, 0),
     INT64(8, false, 1, 0, 0, 0, 0);
 

@@ -109,7 +109,10 @@ public record H5VolumeFile(String dataset, long slices, int height, int width, H
         final long heapDataAt = heapAt + HEAP_HEADER_BYTES;
         final int heapDataBytes = 8 + H5Layout.pad8(nameBytes().length);
         final long symbolNodeAt = heapDataAt + heapDataBytes;
-        final long datasetHeaderAt = symbolNodeAt + SYMBOL_NODE_BYTES;
+        final long globalHeapAt = symbolNodeAt + SYMBOL_NODE_BYTES;
+        final H5GlobalHeap strings = new H5GlobalHeap(attributes.stream().filter(H5Attribute::isText)
+                .map(H5Attribute::value).toList());
+        final long datasetHeaderAt = globalHeapAt + strings.bytes();
         final int datasetHeaderBytes = 16 + datasetMessagesBytes();
         final long indexAt = datasetHeaderAt + datasetHeaderBytes;
         final H5ChunkBTree index;
@@ -133,6 +136,7 @@ public record H5VolumeFile(String dataset, long slices, int height, int width, H
             groupNode(b);
             heap(b);
             symbolNode(b);
+            strings.encode(b);
             datasetHeader(b);
             index.encode(b);
             if (b.position() != dataAt) throw new IllegalStateException("metadata of " + b.position() + " bytes, "
@@ -205,9 +209,10 @@ public record H5VolumeFile(String dataset, long slices, int height, int width, H
             b.put((byte) 3).put((byte) 2).put((byte) (RANK + 1)).putLong(index.rootAddress());
             b.putInt(1).putInt(height).putInt(width).putInt(type.bytes());
             H5Layout.padTo(b, at + layoutBytes());
+            int heapIndex = 0;
             for (H5Attribute a : attributes) {
                 message(b, ATTRIBUTE, a.messageBytes(), 0);
-                a.encode(b);
+                a.encode(b, globalHeapAt, a.isText() ? ++heapIndex : 0);
             }
             H5Layout.padTo(b, start + datasetHeaderBytes);
         }

@@ -13,8 +13,10 @@
  *   <li><b>dataset</b>: a version 1 object header with a dataspace (version 1, [slices][height][width], maximum equal),
  *       a datatype (IEEE float 16/32 or unsigned 16-bit integer, little-endian), a fill value (version 2: NaN or 0,
  *       what unwritten chunks read as), a data layout message (version 3, chunked, chunks of [1][height][width]) and
- *       one attribute message (version 1) per attribute: fixed-length UTF-8 strings, 64-bit floats and integers,
- *       scalars or one-dimensional arrays;</li>
+ *       one attribute message (version 1) per attribute: variable-length UTF-8 strings, 64-bit floats and
+ *       integers, scalars or one-dimensional arrays;</li>
+ *   <li><b>global heap</b>: one collection ({@code GCOL}) holding the strings' bytes, which the string attributes
+ *       refer to by the collection's address and the object's index;</li>
  *   <li><b>chunk index</b>: a version 1 B-tree of type 1, leaves pointing at the chunks, internal levels above them
  *       when there are more chunks than one node holds (64); each key holds the chunk's size, a filter mask of 0 and
  *       its offset in elements (z, 0, 0, 0), the last key of a node the offset just past its last chunk;</li>

@@ -32,6 +32,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * back exactly.
  */
 class H5VolumeFileTest {
+    /** A string larger than an object header message can hold, and than the global heap's smallest collection. */
+    private static final String LONG = "0123456789abcdefghijklmnopqrstuvwxyz".repeat(2000);
+
     /** A volume the test writes, and what h5py must find. */
     private record Case(String label, long slices, int height, int width, H5Type type, long[] chunkZ) {
     }
@@ -105,7 +108,8 @@ class H5VolumeFileTest {
 
     private static List<H5Attribute> attributes() {
         return List.of(H5Attribute.text("unit", "1/mm"), H5Attribute.text("empty", ""),
-                H5Attribute.text("note", "µm and ° survive: UTF-8"), H5Attribute.real("center", 47.5),
+                H5Attribute.text("note", "µm and ° survive: UTF-8"), H5Attribute.text("long", LONG),
+                H5Attribute.real("center", 47.5),
                 H5Attribute.integer("projections", 181), H5Attribute.reals("range", -0.001, 0.06),
                 H5Attribute.integers("rows", 3, 13));
     }
@@ -115,6 +119,7 @@ class H5VolumeFileTest {
         m.put("unit", "1/mm");
         m.put("empty", "");
         m.put("note", "µm and ° survive: UTF-8");
+        m.put("long", LONG);
         m.put("center", 47.5);
         m.put("projections", 181);
         m.put("range", List.of(-0.001, 0.06));
