@@ -151,6 +151,10 @@ public final class RealPathBench {
         long slices = ((Number) sl.get("computed")).longValue();
         long projections = ((Number) geo.get("projections")).longValue(), width = ((Number) geo.get("detectorWidth")).longValue();
         long outBytes = outputBytes(dest);
+        if (report.get("volumeFile") instanceof Map<?, ?> vf && vf.get("assembleSeconds") instanceof Number sec)
+            System.out.printf(Locale.ROOT, "%s: volume.h5 of %.2f GB assembled by the driver in %.2f s (%.2f GB/s)%n", label,
+                    ((Number) vf.get("bytes")).doubleValue() / 1e9, sec.doubleValue(),
+                    ((Number) vf.get("bytes")).doubleValue() / 1e9 / sec.doubleValue());
         // the job read every projection's band of its rows: 2 bytes a sample for uint16 input
         long inBytes = slices * projections * width * sampleBytes(report);
         long pixels = slices * projections * width;
