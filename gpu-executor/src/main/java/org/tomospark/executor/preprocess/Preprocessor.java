@@ -17,8 +17,14 @@ public final class Preprocessor {
     private final float transmissionFloor;
     private final double maxRepairFraction;
     private final boolean takeLog;
+    private final boolean lanes;
 
     public Preprocessor(float denominatorFloor, float transmissionFloor, double maxRepairFraction, boolean takeLog) {
+        this(denominatorFloor, transmissionFloor, maxRepairFraction, takeLog, true);
+    }
+
+    private Preprocessor(float denominatorFloor, float transmissionFloor, double maxRepairFraction, boolean takeLog,
+                         boolean lanes) {
         if (!(denominatorFloor > 0)) throw new IllegalArgumentException("preprocess.denominatorFloor must be > 0");
         if (!(transmissionFloor > 0)) throw new IllegalArgumentException("preprocess.transmissionFloor must be > 0");
         if (!(maxRepairFraction >= 0 && maxRepairFraction <= 1))
@@ -27,6 +33,12 @@ public final class Preprocessor {
         this.transmissionFloor = transmissionFloor;
         this.maxRepairFraction = maxRepairFraction;
         this.takeLog = takeLog;
+        this.lanes = lanes;
+    }
+
+    /** The same preprocessing, one pixel at a time (the reference the lane-parallel loop is tested against). */
+    public Preprocessor scalar() {
+        return new Preprocessor(denominatorFloor, transmissionFloor, maxRepairFraction, takeLog, false);
     }
 
     public static Preprocessor defaults() {
@@ -111,10 +123,11 @@ public final class Preprocessor {
         // rows x blocks of projections, each task writing its own part of one sinogram; the arithmetic per value is the
         // same whatever the split, so the result is too
         int blocks = (nproj + PROJECTIONS_PER_TASK - 1) / PROJECTIONS_PER_TASK;
+        boolean vector = lanes && RowCorrection.available();
         boolean[] nonFinite = new boolean[rows];
         long clampedTr = IntStream.range(0, rows * blocks).parallel().mapToLong(t -> {
             int r = t / blocks, p0 = (t % blocks) * PROJECTIONS_PER_TASK;
-            RowCorrection.Counts n = correct(projections, f, r, p0, Math.min(nproj, p0 + PROJECTIONS_PER_TASK), sino[r]);
+            RowCorrection.Counts n = correct(projections, f, r, p0, Math.min(nproj, p0 + PROJECTIONS_PER_TASK), sino[r], vector);
             if (n.nonFinite()) nonFinite[r] = true; // only ever set: tasks of one row may race to the same value
             return n.clamped();
         }).sum();
@@ -126,7 +139,7 @@ public final class Preprocessor {
     }
 
     /** Corrects projections [p0, p1) of band row r into its sinogram: the transmissions clamped, and any non-finite. */
-    private RowCorrection.Counts correct(RawStack band, Fields f, int r, int p0, int p1, float[] out) {
+    private RowCorrection.Counts correct(RawStack band, Fields f, int r, int p0, int p1, float[] out, boolean vector) {
         int rows = band.rows(), width = band.width();
         float[] dark = f.dark(), den = f.den();
         int fo = r * width;
@@ -137,8 +150,9 @@ public final class Preprocessor {
         for (int p = p0; p < p1; p++) {
             int src = (p * rows + r) * width;
             int dst = p * width;
-            RowCorrection.Counts n = RowCorrection.correct(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog,
-                    out, dst);
+            RowCorrection.Counts n = vector
+                    ? RowCorrection.correct(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog, out, dst)
+                    : RowCorrection.scalar(u16, f32, src, dark, den, fo, width, transmissionFloor, takeLog, out, dst);
             clamped += n.clamped();
             nonFinite |= n.nonFinite();
         }

@@ -106,8 +106,8 @@ public final class JavaBackend implements BackprojectionBackend {
             boolean linear = options.interpolation() == Interpolation.LINEAR;
             String v = options.variant();
             if (v.equals("scalar")) return new ScalarTileKernel(linear);
-            if (v.equals("vector") && (kk == 4 || kk == 8 || kk == 16)) return new VectorTileKernel(linear, kk);
-            return vectorApiPresent() && VectorTileKernel.supports(kk) ? new VectorTileKernel(linear, kk) : new ScalarTileKernel(linear);
+            if (v.equals("vector") && (kk == 4 || kk == 8 || kk == 16)) return VectorTileKernel.of(linear, kk);
+            return vectorApiPresent() && VectorTileKernel.supports(kk) ? VectorTileKernel.of(linear, kk) : new ScalarTileKernel(linear);
         });
     }
 
