@@ -7,6 +7,7 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -36,13 +37,15 @@ import java.io.Serializable;
  * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning
  * @param sliceGrid        where the slice's pixels lie around the rotation axis
  * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
- * @param outputFormat     the files the slices go to: TIFFs, or one Zarr array
+ * @param outputFormat     the files the slices go to: TIFFs, one Zarr array, or one HDF5 file
+ * @param zarrCompression  how a Zarr output's chunks are compressed
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
-                                   SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat)
+                                   SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
+                                   ZarrCompression zarrCompression)
         implements Serializable {
 
     /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
@@ -52,7 +55,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE);
     }
 
     /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
@@ -72,6 +75,10 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
         if (outputCoding == null) outputCoding = SampleCoding.FLOAT32;
         if (outputFormat == null) outputFormat = OutputFormat.TIFF;
+        if (zarrCompression == null) zarrCompression = ZarrCompression.NONE;
+        if (zarrCompression != ZarrCompression.NONE && outputFormat != OutputFormat.ZARR)
+            throw new IllegalArgumentException("output.zarr.compression=" + zarrCompression.id() + " compresses Zarr "
+                    + "chunks; output.format is " + outputFormat.id());
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -110,6 +117,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.sliceGrid = sliceGrid;
         b.outputCoding = outputCoding;
         b.outputFormat = outputFormat;
+        b.zarrCompression = zarrCompression;
         return b;
     }
 
@@ -183,6 +191,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private SliceGrid sliceGrid = SliceGrid.ASTRA;
         private SampleCoding outputCoding = SampleCoding.FLOAT32;
         private OutputFormat outputFormat = OutputFormat.TIFF;
+        private ZarrCompression zarrCompression = ZarrCompression.NONE;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -202,11 +211,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder sliceGrid(SliceGrid g) { this.sliceGrid = g; return this; }
         public Builder outputCoding(SampleCoding c) { this.outputCoding = c; return this; }
         public Builder outputFormat(OutputFormat f) { this.outputFormat = f; return this; }
+        public Builder zarrCompression(ZarrCompression c) { this.zarrCompression = c; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression);
         }
     }
 }
