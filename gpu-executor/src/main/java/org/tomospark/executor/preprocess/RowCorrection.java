@@ -1,8 +1,9 @@
 package org.tomospark.executor.preprocess;
 
 /**
- * The flat/dark correction and −log of one projection row: the transmission in float, its logarithm in double, as
- * the CUDA kernel computes them, so that the host and the device give the same floats.
+ * The flat/dark correction and −log of one projection row: the transmission in float, its logarithm in double
+ * ({@link FloatLog}), as the CUDA kernel computes them, so that the host and the device give the same floats (but
+ * for one value in about 10⁸, by one unit in the last place, where the two double logarithms round differently).
  *
  * <p>The loop is scalar on purpose. The Vector API's shared code is compiled with the type profiles of every vector
  * shape the JVM has run; a lane-parallel loop here runs before the java backend's back-projection kernel is compiled
@@ -33,7 +34,7 @@ final class RowCorrection {
                     tr = floor;
                     clamped++;
                 }
-                v = takeLog ? (float) -Math.log(tr) : tr;
+                v = takeLog ? (float) -FloatLog.log(tr) : tr;
             }
             if (!Float.isFinite(v)) nonFinite = true;
             out[dst + c] = v;
