@@ -7,7 +7,14 @@
 #   3. the same again, with one executor JVM killed (SIGKILL) once a quarter of the slices are committed;
 #   4. the same again, with a sticky CUDA error injected into one group's first attempt (job.test.stickyErrorOnGroup).
 # Every run's slices are compared with local mode's by their manifest checksums; each run's report goes to $OUT.
-#   benchmarks/gpu-cluster.sh ANGLES,ROWS,COLUMNS [steps: local,cluster,kill,sticky]
+#   benchmarks/gpu-cluster.sh ANGLES,ROWS,COLUMNS [steps: floor,local,cluster,kill,sticky]
+# floor: the disk floor by the OS alone (the scan read with dd, the output's bytes written with dd and fdatasync).
+# Settings from the environment (defaults in brackets):
+#   WORKERS [2] Workers; GPU_PER_WORKER [unset] set: Worker i announces GPU i alone; GPUS [all]: the GPUs every
+#   Worker announces; CORES [8] cores per Worker and per executor; EXECUTOR_GPUS [1] and TASK_GPU [0.25]: the
+#   executor's and the task's spark.*.resource.gpu.amount; OUT_BASE [/tmp]: where the outputs go (a RAM disk such
+#   as /dev/shm takes the disk out); TAG: a suffix for this invocation's output names; REF [/tmp/cl-local]: the
+#   output every run's slices are compared with.
 set -euo pipefail
 shape=$1
 steps=${2:-local,cluster,kill,sticky}
@@ -24,6 +31,10 @@ scan=/tmp/scan-${shape//,/x}.h5
 cols=$(echo "$shape" | cut -d, -f3)
 c=$((cols - 1))
 center="$((c / 2)).$((c % 2 * 5))"
+base=${OUT_BASE:-/tmp}
+tag=${TAG:-}
+ref=${REF:-/tmp/cl-local}
+cores=${CORES:-8}
 job=(reconstruct --engine spark --input "$scan" --center "$center" --backend cuda --filter ramlak --overwrite)
 
 now() { date +%s.%N; }
@@ -39,27 +50,38 @@ print(f"{len(sa)} slices, {len(diff)} differ" + (f": rows {diff[:10]}" if diff e
 sys.exit(1 if diff or len(sa) != len(sb) else 0)
 EOF
 }
-keep() { cp "$2/report.json" "$out/report-$1.json"; }
+keep() { cp "$2/report.json" "$out/report-$1$tag.json"; }
+
+if [[ $steps == *floor* ]]; then
+  in_bytes=$(stat -c %s "$scan")
+  out_mib=$(python3 -c "r, c = $(echo "$shape" | cut -d, -f2), $(echo "$shape" | cut -d, -f3); print(r * c * c * 4 >> 20)")
+  t0=$(now); dd if="$scan" of=/dev/null bs=16M 2>/dev/null; t1=$(now)
+  dd if=/dev/zero of="$base/floor.bin" bs=1M count="$out_mib" conv=fdatasync 2>/dev/null; t2=$(now)
+  rm -f "$base/floor.bin"
+  echo "disk floor under $base: read $in_bytes B in $(elapsed "$t0" "$t1") s, write+fdatasync $out_mib MiB in \
+$(elapsed "$t1" "$t2") s; floor $(elapsed "$t0" "$t2") s" | tee -a "$out/summary.txt"
+fi
 
 if [[ $steps == *local* ]]; then
   t0=$(now)
-  GPU_JAVA_OPTS="$opts -Xmx64g" bash .gpu/run org.tomospark.job.cli.TomoCli "${job[@]}" --output /tmp/cl-local \
+  GPU_JAVA_OPTS="$opts -Xmx64g" bash .gpu/run org.tomospark.job.cli.TomoCli "${job[@]}" --output "$ref" \
     --conf job.devices=0 2>&1 | tail -25 | tee "$out/local.log"
-  echo "local mode: $(elapsed "$t0" "$(now)") s wall" | tee -a "$out/summary.txt"
-  keep local /tmp/cl-local
+  echo "local mode ($ref): $(elapsed "$t0" "$(now)") s wall" | tee -a "$out/summary.txt"
+  keep local "$ref"
 fi
 
+[[ $steps == *cluster* || $steps == *kill* || $steps == *sticky* ]] || exit 0
 # WORKERS=2 GPU_PER_WORKER=1 on a machine of two GPUs: one Worker per GPU (the two-GPU run); by default two Workers
 # share every GPU the machine has
-bash submit/standalone-cluster start --workers "${WORKERS:-2}" --cores 8 --memory 56g --dir /tmp/tomo-cluster \
-  ${GPU_PER_WORKER:+--gpu-per-worker} | tee -a "$out/summary.txt"
-trap 'bash submit/standalone-cluster stop --dir /tmp/tomo-cluster; cp -r /tmp/tomo-cluster/logs "$out/cluster-logs" 2>/dev/null || true' EXIT
+bash submit/standalone-cluster start --workers "${WORKERS:-2}" --cores "$cores" --memory "${MEMORY:-56g}" \
+  --dir /tmp/tomo-cluster ${GPU_PER_WORKER:+--gpu-per-worker} ${GPUS:+--gpus "$GPUS"} | tee -a "$out/summary.txt"
+trap 'bash submit/standalone-cluster stop --dir /tmp/tomo-cluster; cp -r /tmp/tomo-cluster/logs "$out/cluster-logs$tag" 2>/dev/null || true' EXIT
 submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster, in a driver JVM of its own
   local o=$1; shift
   GPU_JAVA_OPTS="$opts -Xmx8g" bash .gpu/run org.apache.spark.deploy.SparkSubmit --master spark://127.0.0.1:7077 \
     --deploy-mode client --class org.tomospark.job.cli.TomoCli \
-    --conf spark.driver.host=127.0.0.1 --conf spark.executor.cores=8 --conf spark.executor.memory=40g \
-    --conf spark.executor.resource.gpu.amount=1 --conf spark.task.resource.gpu.amount=0.25 \
+    --conf spark.driver.host=127.0.0.1 --conf spark.executor.cores=$cores --conf spark.executor.memory=${EXECUTOR_MEMORY:-40g} \
+    --conf spark.executor.resource.gpu.amount=${EXECUTOR_GPUS:-1} --conf spark.task.resource.gpu.amount=${TASK_GPU:-0.25} \
     --conf "spark.executor.extraClassPath=$TOMO_CP" --conf "spark.executor.extraJavaOptions=$TOMO_JVM_OPTS" \
     --conf "spark.executorEnv.LD_PRELOAD=$LD_PRELOAD" \
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.scheduler.maxRegisteredResourcesWaitingTime=60s \
@@ -68,21 +90,21 @@ submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster
 
 if [[ $steps == *cluster* ]]; then
   t0=$(now)
-  submit /tmp/cl-cluster 2>&1 | tail -25 | tee "$out/cluster.log"
+  submit $base/cl-cluster$tag 2>&1 | tail -25 | tee "$out/cluster.log"
   echo "standalone cluster: $(elapsed "$t0" "$(now)") s wall (driver JVM start and executor registration included)" \
     | tee -a "$out/summary.txt"
-  keep cluster /tmp/cl-cluster
-  echo "cluster vs local: $(same_slices /tmp/cl-local /tmp/cl-cluster)" | tee -a "$out/summary.txt"
+  keep cluster $base/cl-cluster$tag
+  echo "cluster vs local: $(same_slices $ref $base/cl-cluster$tag)" | tee -a "$out/summary.txt"
 fi
 
 if [[ $steps == *kill* ]]; then
-  rm -rf /tmp/cl-kill
-  submit /tmp/cl-kill > "$out/kill.log" 2>&1 &
+  rm -rf $base/cl-kill$tag
+  submit $base/cl-kill$tag > "$out/kill.log" 2>&1 &
   driver=$!
   total=$(echo "$shape" | cut -d, -f2)
   victim=""
   for _ in $(seq 1 600); do
-    n=$(ls /tmp/cl-kill/_committed 2>/dev/null | grep -c '^slice_' || true)
+    n=$(ls $base/cl-kill$tag/_committed 2>/dev/null | grep -c '^slice_' || true)
     if [ "${n:-0}" -ge $((total / 4)) ]; then
       victim=$(pgrep -f CoarseGrainedExecutorBackend | head -1)
       kill -9 "$victim"
@@ -93,18 +115,18 @@ if [[ $steps == *kill* ]]; then
   done
   wait "$driver" && echo "kill run: exit 0" | tee -a "$out/summary.txt" || echo "kill run: FAILED" | tee -a "$out/summary.txt"
   tail -25 "$out/kill.log"
-  keep kill /tmp/cl-kill
-  echo "kill vs local: $(same_slices /tmp/cl-local /tmp/cl-kill)" | tee -a "$out/summary.txt"
-  echo "files other than slices in the output: $(ls /tmp/cl-kill | grep -v '^slice_' | tr '\n' ' ')" | tee -a "$out/summary.txt"
-  echo "temporary files left: $(find /tmp/cl-kill -path '*_temporary*' -type f | wc -l)" | tee -a "$out/summary.txt"
+  keep kill $base/cl-kill$tag
+  echo "kill vs local: $(same_slices $ref $base/cl-kill$tag)" | tee -a "$out/summary.txt"
+  echo "files other than slices in the output: $(ls $base/cl-kill$tag | grep -v '^slice_' | tr '\n' ' ')" | tee -a "$out/summary.txt"
+  echo "temporary files left: $(find $base/cl-kill$tag -path '*_temporary*' -type f | wc -l)" | tee -a "$out/summary.txt"
 fi
 
 if [[ $steps == *sticky* ]]; then
-  submit /tmp/cl-sticky --conf job.test.stickyErrorOnGroup=1 > "$out/sticky.log" 2>&1 \
+  submit $base/cl-sticky$tag --conf job.test.stickyErrorOnGroup=1 > "$out/sticky.log" 2>&1 \
     && echo "sticky run: exit 0" | tee -a "$out/summary.txt" || echo "sticky run: FAILED" | tee -a "$out/summary.txt"
   tail -25 "$out/sticky.log"
-  keep sticky /tmp/cl-sticky
-  echo "sticky vs local: $(same_slices /tmp/cl-local /tmp/cl-sticky)" | tee -a "$out/summary.txt"
+  keep sticky $base/cl-sticky$tag
+  echo "sticky vs local: $(same_slices $ref $base/cl-sticky$tag)" | tee -a "$out/summary.txt"
   grep -h "sticky CUDA error" /tmp/tomo-cluster/work*/app-*/*/stderr | head -3 | tee -a "$out/summary.txt" || true
   grep -h "exited with code" /tmp/tomo-cluster/logs/worker*.log | tee -a "$out/summary.txt" || true
 fi

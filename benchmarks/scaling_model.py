@@ -27,60 +27,41 @@ def scan_sizes(a, r, c, out_bytes_per_voxel):
     }
 
 
-def simulate_node(args, sizes, read_bw, write_bw, host_bw=None):
-    """Seconds for one node to reconstruct one scan, event by event.
+def simulate_node(args, sizes, read_bw, write_bw, shared_storage=False):
+    """Seconds for one node to reconstruct one scan: its bounding stage, plus the pipeline's fill and drain.
 
-    Each task (one group of group.rows rows) reads its band, waits for one of k x tasksPerDevice GPU slots (a slot runs
-    at 1/tasksPerDevice of the GPU), has its slices encoded and checksummed on the host, and writes them. Reading,
-    host work and writing are shared stages: the tasks in one divide its bandwidth equally. At most task_slots tasks
-    are in flight; a finished task lets the next start.
+    Within a node the stages of all tasks overlap: each task is itself a conveyor (reads, device work and commits of
+    successive chunks run at once), and task_slots tasks run concurrently. So the node runs at the rate of its slowest
+    stage, each stage's rate being the smaller of the node's capacity and what its concurrent tasks reach:
+      - read: the node's read bandwidth, or task_read_gbs per task;
+      - GPU: gpu_tus per GPU, for as many GPUs as there are tasks to keep them busy;
+      - host (encoding, checksums, the commit's copies into the page cache): host_gbs per node, or task_host_gbs
+        per task. Measured: a task reaches about 0.35 GB/s, and the node about 3 GB/s whether it has 16 or 32 cores,
+        so four tasks per GPU leave the host stage short of tasks, and more cores do not raise the node's rate;
+      - write: the storage's bandwidth; with shared_storage, reads and writes draw on one bandwidth (read_bw).
+    Fill and drain: one group's passage through the stages at a single task's rates.
     """
-    host_bw = host_bw or args.host_gbs * 1e9
-    groups = max(1, args.rows // args.group_rows)
-    frac = 1.0 / groups
-    demand = {"read": sizes["in"] * frac / read_bw, "host": sizes["out"] * frac / host_bw,
-              "write": sizes["out"] * frac / write_bw}
-    gpu_seconds = sizes["gu"] * frac / (args.gpu_tus * 1e12) * args.tasks_per_device
-    gpu_slots = args.gpus_per_node * args.tasks_per_device
-    stages = {"read": {}, "host": {}, "write": {}}
-    following = {"read": "gpu", "host": "write", "write": None}
-    waiting, gpu_events = [], []
-    t, done, started = 0.0, 0, 0
+    host_bw = args.host_gbs * 1e9
+    groups = max(1, -(-args.rows // args.group_rows))
+    tasks = tasks_in_flight(args, sizes)
+    gpu_rate = args.gpu_tus * 1e12
+    task_read, task_host = args.task_read_gbs * 1e9, args.task_host_gbs * 1e9
+    stage = {
+        "read": sizes["in"] / min(read_bw, tasks * task_read),
+        "gpu": sizes["gu"] / (min(args.gpus_per_node, tasks) * gpu_rate),
+        "host": sizes["out"] / min(host_bw, tasks * task_host),
+        "write": sizes["out"] / write_bw,
+    }
+    if shared_storage:
+        stage["write"] = (sizes["in"] + sizes["out"]) / read_bw
+    fill = (sizes["in"] / task_read + sizes["gu"] / gpu_rate + sizes["out"] / task_host) / groups
+    return max(stage.values()) + fill
 
-    def start(stage, g):
-        if stage == "gpu":
-            waiting.append(g)
-        elif stage is not None:
-            stages[stage][g] = demand[stage]
 
-    while done < groups:
-        while started < groups and started - done < args.task_slots:
-            start("read", started)
-            started += 1
-        while waiting and len(gpu_events) < gpu_slots:
-            heapq.heappush(gpu_events, (t + gpu_seconds, waiting.pop(0)))
-        # the next event: a shared stage's task finishing (it runs at 1/n of the stage) or a GPU slot finishing
-        best = (gpu_events[0][0] - t, "gpu", None) if gpu_events else (float("inf"), None, None)
-        for name, tasks in stages.items():
-            if tasks:
-                g = min(tasks, key=tasks.get)
-                best = min(best, (tasks[g] * len(tasks), name, g), key=lambda x: x[0])
-        dt, name, g = best
-        for tasks in stages.values():
-            n = len(tasks)
-            for k in tasks:
-                tasks[k] -= dt / n
-        t += dt
-        if name == "gpu":
-            _, g = heapq.heappop(gpu_events)
-            start("host", g)
-        else:
-            del stages[name][g]
-            if following[name] is None:
-                done += 1
-            else:
-                start(following[name], g)
-    return t
+def tasks_in_flight(args, sizes):
+    """Concurrent tasks on a node: its task slots, the GPUs' task limit, and the scan's groups bound it."""
+    groups = max(1, -(-args.rows // args.group_rows))
+    return min(args.task_slots, args.gpus_per_node * args.tasks_per_device, groups)
 
 
 def storage_per_node(args, nodes):
@@ -104,14 +85,39 @@ def node_scan_seconds(args, sizes, nodes):
     storage_t = max(t_disk, t_nic)
     # one bandwidth that the read and write stages share, so that moving a scan's bytes takes storage_t
     shared_bw = (sizes["in"] + sizes["out"]) / storage_t
-    t = simulate_node(args, sizes, shared_bw, shared_bw)
+    t = simulate_node(args, sizes, shared_bw, shared_bw, shared_storage=True)
     bound = {
         "gpu": sizes["gu"] / (args.gpus_per_node * args.gpu_tus * 1e12),
-        "host": sizes["out"] / (args.host_gbs * 1e9),
+        "host": sizes["out"] / min(args.host_gbs * 1e9, tasks_in_flight(args, sizes) * args.task_host_gbs * 1e9),
         "disk": t_disk,
         "network": t_nic,
     }
     return t, bound
+
+
+CHECKS = (
+    # (case, GPUs, tasks per GPU, rows, rows per group, write GB/s, measured job seconds), BENCHMARKS.md, 2026-11-23:
+    # the two-H200 node (32 cores) through Spark standalone Workers, the page cache or a RAM disk taking the writes
+    ("2048^3, one Worker of one GPU, 4 tasks per GPU", 1, 4, 2048, 28, 8, "25.4 (RAM disk), 25.7 (disk)"),
+    ("2048^3, two Workers of one GPU each, 4 tasks per GPU", 2, 4, 2048, 28, 8, "15.3 (RAM disk), 16.0 (disk)"),
+    ("2048^3, one Worker of one GPU, 16 tasks per GPU", 1, 16, 2048, 28, 8, "12.8 (RAM disk), 14.3 (disk)"),
+    ("2048^3, two Workers of one GPU each, 16 tasks per GPU", 2, 16, 2048, 28, 8, "11.9 (RAM disk), 11.0 (disk)"),
+    ("2048^3, one executor of two GPUs, 16 tasks per GPU", 2, 16, 2048, 12, 8, "11.5 (RAM disk)"),
+    ("2048 x 512 x 2048, one Worker of one GPU, 4 tasks per GPU", 1, 4, 512, 28, 8, "10.7 (disk), 11.6 (RAM disk)"),
+    ("2048 x 512 x 2048, two Workers of one GPU each, 4 tasks per GPU", 2, 4, 512, 28, 8, "9.4 (disk), 10.2 (RAM disk)"),
+)
+
+
+def check(args):
+    """The model against the measured Spark jobs on the two-H200 node (the fallback kernel: 1.8 TU/s per GPU)."""
+    print("| case | model s | measured job s |")
+    print("|---|---|---|")
+    for case, gpus, per_gpu, rows, group_rows, write_gbs, measured in CHECKS:
+        a = argparse.Namespace(**vars(args))
+        a.gpus_per_node, a.tasks_per_device, a.task_slots = gpus, per_gpu, gpus * per_gpu
+        a.rows, a.group_rows, a.gpu_tus = rows, group_rows, 1.8
+        sizes = scan_sizes(args.angles, rows, args.columns, args.out_bytes)
+        print(f"| {case} | {simulate_node(a, sizes, 46e9, write_gbs * 1e9):.1f} | {measured} |")
 
 
 def main():
@@ -125,34 +131,27 @@ def main():
     p.add_argument("--gpu-tus", type=float, default=2.0,
                    help="TU/s of one GPU for the whole device stage (uploads, correction, filter, back-projection, "
                         "downloads): 2.0 measured on the H200 for 2048^3")
-    p.add_argument("--host-gbs", type=float, default=4.0,
-                   help="GB/s of output one node's cores encode and checksum (16 threads x 0.25 GB/s measured)")
+    p.add_argument("--host-gbs", type=float, default=3.0,
+                   help="GB/s of output one node encodes, checksums and commits, all tasks together: 3.0 to 3.6 "
+                        "measured on the two-H200 node, the same with 16 and with 32 cores")
+    p.add_argument("--task-host-gbs", type=float, default=0.35,
+                   help="GB/s of output one task encodes, checksums and commits: 0.35 measured (four tasks per GPU)")
+    p.add_argument("--task-read-gbs", type=float, default=1.8, help="GB/s one task reads from the page cache")
     p.add_argument("--disk-gbs", type=float, default=1.8, help="HDFS disk bandwidth per node, GB/s")
     p.add_argument("--nic-gbs", type=float, default=3.1, help="network per node, GB/s (25 GbE)")
     p.add_argument("--replication", type=float, default=3.0,
                    help="HDFS copies per output byte (3; 1.5 with RS-6-3 erasure coding)")
     p.add_argument("--group-rows", type=int, default=32)
-    p.add_argument("--tasks-per-device", type=int, default=2)
+    p.add_argument("--tasks-per-device", type=int, default=8,
+                   help="tasks per GPU: 1 / spark.task.resource.gpu.amount")
     p.add_argument("--task-slots", type=int, default=16, help="concurrent tasks per node")
     p.add_argument("--nodes", default="1,4,16,64,256")
-    p.add_argument("--check", action="store_true", help="compare with the one-node measurements")
+    p.add_argument("--check", action="store_true", help="compare with the measured Spark jobs on one node")
     args = p.parse_args()
 
     sizes = scan_sizes(args.angles, args.rows, args.columns, args.out_bytes)
     if args.check:
-        # one H200, local disk (2.05 GB/s write, page-cache reads), measured 2026-11-23 (BENCHMARKS.md)
-        local = argparse.Namespace(**vars(args))
-        local.gpus_per_node, local.task_slots = 1, 16
-        gpu = sizes["gu"] / (local.gpu_tus * 1e12)
-        disk = simulate_node(local, sizes, 46e9, 2.05e9)
-        cache = simulate_node(local, sizes, 46e9, 8e9)
-        print(f"one H200, 2048^3: model {disk:.1f} s with writes at the disk's 2.05 GB/s, {cache:.1f} s into the page "
-              f"cache at 8 GB/s (GPU alone {gpu:.1f} s); measured job 12.5 s direct, 15.1 s Spark local mode, "
-              f"the writes landing in the page cache (no fdatasync) while it has room")
-        local.rows = 512
-        s512 = scan_sizes(args.angles, 512, args.columns, args.out_bytes)
-        print(f"one H200, 2048 x 512 x 2048: model {simulate_node(local, s512, 46e9, 8e9):.1f} s into the page cache; "
-              f"measured job 5.24 s local mode, 7.43 s on the two-executor standalone cluster")
+        check(args)
         return
     scans = args.petabytes * 1e15 / sizes["in"]
     print(f"{scans:.0f} scans of {args.angles} x {args.rows} x {args.columns} "

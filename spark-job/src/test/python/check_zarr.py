@@ -37,7 +37,7 @@ def main(tiff_dir, zarr_out):
         if not (np.all(np.isnan(a)) if a.dtype.kind == "f" else np.all(a == z.fill_value)):
             sys.exit(f"z={r} was not reconstructed but does not hold the fill value")
     print(f"ok: {len(rows)} slices equal, {len(others)} fill-value slices; shape {z.shape}, chunks {z.chunks}, "
-          f"{z.dtype}; attrs {sorted(z.attrs.keys())}")
+          f"{z.dtype}, compressor {z.compressor}; attrs {sorted(z.attrs.keys())}")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import java.util.concurrent.ForkJoinPool;
 /**
  * Host preprocessing throughput: flat/dark correction, −log and the repair pass of {@link Preprocessor} on a band of
  * uint16 counts, on every core and on one (the baseline), median of several runs after a warm-up. This is the
- * path java and opencl runs, and cuda runs with host-side workflow stages, take.
+ * path java and opencl runs, and cuda runs with host-side workflow stages, take. The sinograms are fresh each call,
+ * as in the product.
  *
  * <pre>PreprocessBench [projections rows width runs]   (default 2048 32 2048 5)</pre>
  */

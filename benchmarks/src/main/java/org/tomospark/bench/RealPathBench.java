@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * RealPathBench --scan FILE [--make ANGLES,ROWS,COLUMNS[,LAYOUT]] --out DIR [--engines direct,spark] [--backend cuda]
- *               [--formats tiff,zarr] [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE]
+ *               [--formats tiff,zarr,hdf5] [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE]
  *               [--keep]
  * </pre>
  *
@@ -151,6 +151,10 @@ public final class RealPathBench {
         long slices = ((Number) sl.get("computed")).longValue();
         long projections = ((Number) geo.get("projections")).longValue(), width = ((Number) geo.get("detectorWidth")).longValue();
         long outBytes = outputBytes(dest);
+        if (report.get("volumeFile") instanceof Map<?, ?> vf && vf.get("assembleSeconds") instanceof Number sec)
+            System.out.printf(Locale.ROOT, "%s: volume.h5 of %.2f GB assembled by the driver in %.2f s (%.2f GB/s)%n", label,
+                    ((Number) vf.get("bytes")).doubleValue() / 1e9, sec.doubleValue(),
+                    ((Number) vf.get("bytes")).doubleValue() / 1e9 / sec.doubleValue());
         // the job read every projection's band of its rows: 2 bytes a sample for uint16 input
         long inBytes = slices * projections * width * sampleBytes(report);
         long pixels = slices * projections * width;
@@ -171,18 +175,16 @@ public final class RealPathBench {
         return new ObjectMapper().readValue(p.toFile(), LinkedHashMap.class);
     }
 
-    /** Bytes of the slices: the TIFFs, or the chunks of volume.zarr. */
+    /** Bytes of the slices the tasks committed: the TIFFs, the chunks of volume.zarr, or the slices of volume.h5. */
     static long outputBytes(Path dir) throws IOException {
-        long n;
+        return bytes(dir, "slice_\\d+\\.tif") + bytes(dir.resolve("volume.zarr"), "\\d+\\.0\\.0")
+                + bytes(dir.resolve("volume.h5.slices"), "slice_\\d+\\.raw");
+    }
+
+    private static long bytes(Path dir, String names) throws IOException {
+        if (!Files.isDirectory(dir)) return 0;
         try (Stream<Path> s = Files.list(dir)) {
-            n = s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.tif"))
-                    .mapToLong(p -> p.toFile().length()).sum();
-        }
-        Path zarr = dir.resolve("volume.zarr");
-        if (!Files.isDirectory(zarr)) return n;
-        try (Stream<Path> s = Files.list(zarr)) {
-            return n + s.filter(p -> p.getFileName().toString().matches("\\d+\\.0\\.0"))
-                    .mapToLong(p -> p.toFile().length()).sum();
+            return s.filter(p -> p.getFileName().toString().matches(names)).mapToLong(p -> p.toFile().length()).sum();
         }
     }
 

@@ -2,10 +2,14 @@ package org.tomospark.executor.io;
 
 import org.tomospark.executor.util.EnumIds;
 
-/** How the slices are stored: one TIFF per slice, or one Zarr (v2) array with one chunk per slice. */
+/**
+ * How the slices are stored: one TIFF per slice, one Zarr (v2) array with one chunk per slice, or one HDF5 file with a
+ * chunked dataset, which the driver assembles from the slices the tasks committed (HDF5 files take one writer).
+ */
 public enum OutputFormat {
     TIFF("tiff"),
-    ZARR("zarr");
+    ZARR("zarr"),
+    HDF5("hdf5");
 
     private final String id;
 

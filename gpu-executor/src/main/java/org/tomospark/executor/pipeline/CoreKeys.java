@@ -12,6 +12,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.iterative.Algorithm;
@@ -61,10 +62,18 @@ public final class CoreKeys {
                     + "are the same. The centre of rotation (a detector column) means the same in both.",
             "astra", SliceGrid::parse, "astra, skimage");
     public static final ConfigKey<OutputFormat> OUTPUT_FORMAT = ConfigKey.choice(OUT, "output.format",
-            "Where the slices go: tiff (slice_NNNNN.tif, one per slice) or zarr (volume.zarr, a Zarr v2 array "
-                    + "[detector row][y][x] chunked one slice per chunk, uncompressed, that zarr-python, napari and "
-                    + "tensorstore open; rows not reconstructed read as the fill value). Both are committed slice by "
-                    + "slice the same way.", "tiff", OutputFormat::parse, "tiff, zarr");
+            "Where the slices go: tiff (slice_NNNNN.tif, one per slice), zarr (volume.zarr, a Zarr v2 array "
+                    + "[detector row][y][x] chunked one slice per chunk, that zarr-python, napari and tensorstore open; "
+                    + "rows not reconstructed read as the fill value), or hdf5 (volume.h5, one chunked dataset /volume "
+                    + "laid out as the Zarr array, that h5py and Fiji open; HDF5 takes one writer, so the tasks commit "
+                    + "their slices to volume.h5.slices/ and the driver assembles volume.h5 from them at the end, "
+                    + "streaming; the slices stay for --resume). Every format is committed slice by slice the same way.",
+            "tiff", OutputFormat::parse, "tiff, zarr, hdf5");
+    public static final ConfigKey<ZarrCompression> ZARR_COMPRESSION = ConfigKey.choice(OUT, "output.zarr.compression",
+            "output.format=zarr: none (raw chunks, no encoding time), or zstd (Zstandard at level 3, numcodecs' zstd "
+                    + "codec, which zarr-python, napari and tensorstore read; smaller chunks for some encoding time on the "
+                    + "tasks' writer threads). Another format with zstd is an error.",
+            "none", ZarrCompression::parse, "none, zstd");
     public static final ConfigKey<OutputType> OUTPUT_TYPE = ConfigKey.choice(OUT, "output.type",
             "Sample type of the slices: float32 (as computed), float16 (half precision, 11 significant bits), or "
                     + "uint16 (counts of a linear scale over output.range: value = offset + count * scale; written into "
@@ -345,6 +354,7 @@ public final class CoreKeys {
                 .sliceGrid(s.get(SLICE_GRID))
                 .outputCoding(coding(s))
                 .outputFormat(s.get(OUTPUT_FORMAT))
+                .zarrCompression(s.get(ZARR_COMPRESSION))
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))

@@ -7,6 +7,7 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.geometry.SliceGrid;
 import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.iterative.Algorithm;
@@ -38,7 +39,8 @@ import java.io.Serializable;
  * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning
  * @param sliceGrid        where the slice's pixels lie around the rotation axis
  * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
- * @param outputFormat     the files the slices go to: TIFFs, or one Zarr array
+ * @param outputFormat     the files the slices go to: TIFFs, one Zarr array, or one HDF5 file
+ * @param zarrCompression  how a Zarr output's chunks are compressed
  * @param iterative        filtered back-projection (the default) or an iterative method and its stopping rule
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
@@ -46,7 +48,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
                                    SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
-                                   IterativeParams iterative)
+                                   ZarrCompression zarrCompression, IterativeParams iterative)
         implements Serializable {
 
     /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
@@ -56,7 +58,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, IterativeParams.FBP);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE, IterativeParams.FBP);
     }
 
     /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
@@ -76,6 +78,10 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
         if (outputCoding == null) outputCoding = SampleCoding.FLOAT32;
         if (outputFormat == null) outputFormat = OutputFormat.TIFF;
+        if (zarrCompression == null) zarrCompression = ZarrCompression.NONE;
+        if (zarrCompression != ZarrCompression.NONE && outputFormat != OutputFormat.ZARR)
+            throw new IllegalArgumentException("output.zarr.compression=" + zarrCompression.id() + " compresses Zarr "
+                    + "chunks; output.format is " + outputFormat.id());
         if (iterative == null) iterative = IterativeParams.FBP;
         if (iterative.algorithm() == Algorithm.MLTR) {
             // MLTR models the counts of each detector pixel: stages that combine pixels or replace the counts are refused
@@ -121,6 +127,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.sliceGrid = sliceGrid;
         b.outputCoding = outputCoding;
         b.outputFormat = outputFormat;
+        b.zarrCompression = zarrCompression;
         b.iterative = iterative;
         return b;
     }
@@ -195,6 +202,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private SliceGrid sliceGrid = SliceGrid.ASTRA;
         private SampleCoding outputCoding = SampleCoding.FLOAT32;
         private OutputFormat outputFormat = OutputFormat.TIFF;
+        private ZarrCompression zarrCompression = ZarrCompression.NONE;
         private IterativeParams iterative = IterativeParams.FBP;
 
         public Builder backend(String b) { this.backend = b; return this; }
@@ -215,12 +223,13 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder sliceGrid(SliceGrid g) { this.sliceGrid = g; return this; }
         public Builder outputCoding(SampleCoding c) { this.outputCoding = c; return this; }
         public Builder outputFormat(OutputFormat f) { this.outputFormat = f; return this; }
+        public Builder zarrCompression(ZarrCompression c) { this.zarrCompression = c; return this; }
         public Builder iterative(IterativeParams p) { this.iterative = p; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, iterative);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression, iterative);
         }
     }
 }

@@ -6,6 +6,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.phase.Paganin;
 import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.FloatLog;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
@@ -137,7 +138,7 @@ public final class Workflow {
                     for (int j = 0; j < m; j++) {
                         float t = img[(r + haloAbove) * m + j];
                         if (!(t >= floor)) { t = floor; c++; }
-                        out[r][p * m + j] = (float) -Math.log(t);
+                        out[r][p * m + j] = (float) -FloatLog.log(t);
                     }
                 synchronized (clamped) { clamped[0] += c; }
             });

@@ -107,7 +107,10 @@ public final class Preprocessor {
             throw new IllegalArgumentException(dataName + ": band is " + rows + "x" + width + " but flats/darks are "
                     + fields.rows() + "x" + fields.width());
         Fields f = fields(fields, flatName);
-        float[][] sino = new float[rows][nproj * width];
+        // allocated (and so zeroed) on every core: one thread would spend as long zeroing a large band as the
+        // correction takes
+        float[][] sino = new float[rows][];
+        IntStream.range(0, rows).parallel().forEach(r -> sino[r] = new float[nproj * width]);
         // rows x blocks of projections, each task writing its own part of one sinogram; the arithmetic per value is the
         // same whatever the split, so the result is too
         int blocks = (nproj + PROJECTIONS_PER_TASK - 1) / PROJECTIONS_PER_TASK;

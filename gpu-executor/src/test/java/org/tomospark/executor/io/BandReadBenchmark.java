@@ -31,7 +31,8 @@ import java.util.function.Supplier;
  * (defaults: 1024 256 2048 32 3 1,2)
  */
 public final class BandReadBenchmark {
-    private static final Path PYTHON = Path.of("/usr/bin/python3");
+    /** Where to look for a python3 with h5py: Debian's first, then the PATH's (where pip installed h5py). */
+    private static final List<String> PYTHONS = List.of("/usr/bin/python3", "python3");
 
     private BandReadBenchmark() {
     }
@@ -150,9 +151,10 @@ public final class BandReadBenchmark {
         Path script = Path.of("src/test/python/bench_scan.py");
         if (!Files.exists(script)) script = Path.of("gpu-executor/src/test/python/bench_scan.py");
         if (!Files.exists(script)) script = Path.of("../gpu-executor/src/test/python/bench_scan.py");
-        if (Files.isExecutable(PYTHON) && Files.exists(script)) {
+        String python = pythonWithH5py();
+        if (python != null && Files.exists(script)) {
             System.out.println("writing " + f + " with h5py ...");
-            List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), script.toString(), part.toString(),
+            List<String> cmd = new ArrayList<>(List.of(python, script.toString(), part.toString(),
                     "" + angles, "" + rows, "" + cols));
             cmd.add(layout);
             run(cmd.toArray(String[]::new));
@@ -164,6 +166,23 @@ public final class BandReadBenchmark {
         }
         Files.move(part, f);
         return f;
+    }
+
+    /** The first of {@link #PYTHONS} that imports h5py, or null. */
+    private static String pythonWithH5py() {
+        for (String p : PYTHONS) {
+            try {
+                Process proc = new ProcessBuilder(p, "-c", "import h5py").redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                if (proc.waitFor() == 0) return p;
+            } catch (IOException e) {
+                System.out.println(p + " cannot be started (" + e.getMessage() + "); trying the next python3");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
     }
 
     /** A smooth profile moving with the angle, plus noise, as bench_scan.py writes it. */

@@ -7,6 +7,7 @@ import org.tomospark.executor.config.ConfigRegistry;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.Workflow;
@@ -17,9 +18,11 @@ import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.io.HadoopConf;
+import org.tomospark.job.io.Hdf5Volume;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.OptionNames;
 import org.tomospark.job.io.ProjectionInputs;
+import org.tomospark.job.io.SliceFiles;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.spark.SparkJobSpec;
@@ -74,6 +77,18 @@ public final class Reconstruction {
         /** The centre of rotation the run used, in detector pixels (given, or found by {@code centerAuto}). */
         public double centerOfRotation() {
             return report.number("centerOfRotation");
+        }
+
+        /**
+         * Where the volume is, by output format: the output folder (tiff: its slice_NNNNN.tif), its volume.zarr
+         * (zarr), or its volume.h5, whose dataset is /volume (hdf5).
+         */
+        public String volume() {
+            return switch (OutputFormat.parse(report.text("outputFormat"))) {
+                case TIFF -> output;
+                case ZARR -> output + "/" + SliceFiles.ZARR_DIR;
+                case HDF5 -> output + "/" + Hdf5Volume.NAME;
+            };
         }
 
         @Override
@@ -182,8 +197,13 @@ public final class Reconstruction {
         public Builder sliceSize(int n) { return with(CoreKeys.SLICE_SIZE.name(), n); }
         /** astra: the rotation axis at pixel (N-1)/2 of the slice (default); skimage: at N//2, as scikit-image. */
         public Builder sliceGrid(String grid) { return with(CoreKeys.SLICE_GRID.name(), grid); }
-        /** tiff (one file per slice) or zarr (volume.zarr, one chunk per slice). */
+        /**
+         * tiff (one file per slice), zarr (volume.zarr, one chunk per slice) or hdf5 (volume.h5, assembled from the
+         * slices at the end); {@link Result#volume} says where the volume is.
+         */
         public Builder outputFormat(String format) { return with(CoreKeys.OUTPUT_FORMAT.name(), format); }
+        /** zarr output: none (default) or zstd (numcodecs' zstd codec, level 3). */
+        public Builder zarrCompression(String codec) { return with(CoreKeys.ZARR_COMPRESSION.name(), codec); }
         /** float32, float16, or uint16 (with {@link #outputRange}). */
         public Builder outputType(String type) { return with(CoreKeys.OUTPUT_TYPE.name(), type); }
         /** uint16 output: the values stored as counts 0 and 65535. */

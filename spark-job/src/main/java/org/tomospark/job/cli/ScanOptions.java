@@ -66,8 +66,13 @@ public final class ScanOptions {
     String sliceGrid;
 
     @Option(names = "--output-format", paramLabel = "FORMAT",
-            description = "tiff (slice_NNNNN.tif, default) or zarr (volume.zarr, one chunk per slice).")
+            description = "tiff (slice_NNNNN.tif, default), zarr (volume.zarr, one chunk per slice) or hdf5 (volume.h5, one "
+                    + "chunked dataset /volume, assembled from the slices at the end).")
     String outputFormat;
+
+    @Option(names = "--zarr-compression", paramLabel = "CODEC",
+            description = "With --output-format zarr: none (default) or zstd (numcodecs' zstd, level 3).")
+    String zarrCompression;
 
     @Option(names = "--output-type", paramLabel = "TYPE",
             description = "Slice samples: float32 (default), float16, or uint16 (with --output-range).")
@@ -141,6 +146,7 @@ public final class ScanOptions {
         s = set(s, CoreKeys.FILTER.name(), filter);
         s = set(s, CoreKeys.SLICE_GRID.name(), sliceGrid);
         s = set(s, CoreKeys.OUTPUT_FORMAT.name(), outputFormat);
+        s = set(s, CoreKeys.ZARR_COMPRESSION.name(), zarrCompression);
         s = set(s, CoreKeys.OUTPUT_TYPE.name(), outputType);
         s = set(s, CoreKeys.OUTPUT_RANGE.name(), outputRange);
         s = set(s, CoreKeys.ALGORITHM.name(), algorithm);

@@ -156,10 +156,8 @@ public final class OutputCommit {
             boolean complete = fs.exists(new Path(d, SUCCESS));
             int slices = 0;
             for (FileStatus s : fs.listStatus(d)) if (SliceWriter.SLICE_NAME.matcher(s.getPath().getName()).matches()) slices++;
-            Path zarr = new Path(d, SliceFiles.ZARR_DIR);
-            if (fs.exists(zarr))
-                for (FileStatus s : fs.listStatus(zarr))
-                    if (SliceFiles.ZARR_CHUNK.matcher(s.getPath().getName()).matches()) slices++;
+            slices += count(fs, new Path(d, SliceFiles.ZARR_DIR), SliceFiles.ZARR_CHUNK);
+            slices += count(fs, new Path(d, SliceFiles.HDF5_SLICES_DIR), SliceFiles.HDF5_SLICE);
             int markers = 0;
             String sig = null;
             Object signed = null;
@@ -177,6 +175,13 @@ public final class OutputCommit {
         } catch (IOException e) {
             throw new IllegalArgumentException(uri + ": cannot inspect output (" + e.getMessage() + ")", e);
         }
+    }
+
+    private static int count(FileSystem fs, Path dir, Pattern names) throws IOException {
+        int n = 0;
+        if (fs.exists(dir))
+            for (FileStatus s : fs.listStatus(dir)) if (names.matcher(s.getPath().getName()).matches()) n++;
+        return n;
     }
 
     /**
@@ -224,7 +229,7 @@ public final class OutputCommit {
             fs.delete(new Path(dir(), SUCCESS), false);
             for (String derived : DERIVED) fs.delete(new Path(dir(), derived), false);
             fs.mkdirs(new Path(dir(), COMMITTED));
-            if (files.format() == OutputFormat.ZARR) fs.mkdirs(new Path(dir(), SliceFiles.ZARR_DIR));
+            if (files.dir() != null) fs.mkdirs(new Path(dir(), files.dir()));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);
             run.put("signed", signed);
@@ -240,7 +245,8 @@ public final class OutputCommit {
      * run, so there is nothing to do and the output must be left untouched; otherwise null. "Exactly this run":
      * {@code _SUCCESS} present; the same run signature in {@code _committed/_run.json} and in the manifest; the
      * manifest lists exactly the slices [first, end), each of which still matches its marker (re-read and
-     * re-hashed); report.json present; and the optional derived files ({@code optionalDerived}, e.g. preview.png,
+     * re-hashed); report.json present; with HDF5 output, volume.h5 of the length and SHA-256 the report recorded; and
+     * the optional derived files ({@code optionalDerived}, e.g. preview.png,
      * volume.raw) present exactly as this run would write them. Reads only; writes and deletes nothing.
      */
     public Map<Integer, Committed> upToDate(String signature, int first, int end, Set<String> optionalDerived) {
@@ -270,6 +276,10 @@ public final class OutputCommit {
                 if (row < first || row >= end || rows.get(row)) return null;
                 rows.set(row);
             }
+            // HDF5 output: volume.h5 as the run recorded it; one missing or damaged is rebuilt from the slices
+            if (files.format() == OutputFormat.HDF5
+                    && !(m.get("report") instanceof Map<?, ?> r && Hdf5Volume.intact(fs, d, r.get(Hdf5Volume.REPORT_KEY))))
+                return null;
         } catch (IOException | RuntimeException e) {
             return null; // unreadable or malformed: not provably complete, so the run goes the ordinary way
         }
@@ -278,7 +288,8 @@ public final class OutputCommit {
     }
 
     /** Files written once per run from the whole volume, after the slices. */
-    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "convergence.png", "volume.raw");
+    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "convergence.png", "volume.raw",
+            Hdf5Volume.NAME);
 
     private void clear(FileSystem fs) throws IOException {
         Path d = dir();
@@ -286,9 +297,10 @@ public final class OutputCommit {
             String n = s.getPath().getName();
             if (SliceWriter.SLICE_NAME.matcher(n).matches() || n.equals(COMMITTED) || n.equals(MANIFEST) || n.equals(SUCCESS)
                     || n.equals(REPORT) || n.equals(SliceWriter.TEMP_DIR) || n.equals("volume.raw") || n.equals("preview.png")
-                    || n.equals("convergence.png") || n.equals(SliceFiles.ZARR_DIR)
-                    || n.matches("\\.slice_\\d+\\.tif\\.crc"
-                            + "|\\.(manifest\\.json|report\\.json|volume\\.raw|preview\\.png|convergence\\.png|_SUCCESS)\\.crc"))
+                    || n.equals("convergence.png") || n.equals(SliceFiles.ZARR_DIR) || n.equals(SliceFiles.HDF5_SLICES_DIR)
+                    || n.equals(Hdf5Volume.NAME)
+                    || n.matches("\\.slice_\\d+\\.tif\\.crc|\\.(manifest\\.json|report\\.json|volume\\.raw|volume\\.h5|preview\\.png"
+                    + "|convergence\\.png|_SUCCESS)\\.crc"))
                 fs.delete(s.getPath(), true);
         }
     }

@@ -2,8 +2,8 @@ package org.tomospark.job.io;
 
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.ScanMetadata;
 
 import java.time.Instant;
@@ -51,9 +51,13 @@ public final class RunManifest {
         m.put("settings", settings);
         m.put("geometry", Map.of("angles", meta.numProjections(), "detectorRows", meta.rows(), "detectorWidth", meta.width(),
                 "center", effective.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
-        String format = files.format() == OutputFormat.TIFF
-                ? coding.type().id() + " TIFF, one per slice, named slice_NNNNN.tif by detector row"
-                : coding.type().id() + " Zarr v2 array volume.zarr [row][y][x], one uncompressed chunk ROW.0.0 a slice";
+        String format = switch (files.format()) {
+            case TIFF -> coding.type().id() + " TIFF, one per slice, named slice_NNNNN.tif by detector row";
+            case ZARR -> coding.type().id() + " Zarr v2 array volume.zarr [row][y][x], one chunk ROW.0.0 a slice, "
+                    + (files.compression() == ZarrCompression.ZSTD ? "zstd-compressed" : "uncompressed");
+            case HDF5 -> coding.type().id() + " HDF5 dataset /volume [row][y][x] in volume.h5, one chunk a slice, "
+                    + "assembled from the slices committed as volume.h5.slices/slice_NNNNN.raw";
+        };
         m.put("output", Map.of("format", format,
                 "type", coding.describe(),
                 "rawVolume", rawVolume ? "volume.raw (float32 little-endian [slice][y][x])" : "none"));

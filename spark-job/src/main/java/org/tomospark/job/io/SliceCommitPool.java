@@ -5,6 +5,7 @@ import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.TiffEncoder;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -264,18 +265,19 @@ public final class SliceCommitPool implements AutoCloseable {
                 long t0 = System.nanoTime();
                 int size = out.files().size(j.width(), j.height(), description, coding);
                 if (tiff.length != size) tiff = new byte[size];
-                out.files().encodeInto(j.pixels(), j.width(), j.height(), description, coding, tiff);
+                int length = out.files().encodeInto(j.pixels(), j.width(), j.height(), description, coding, tiff);
+                byte[] file = length == tiff.length ? tiff : Arrays.copyOf(tiff, length);
                 afterEncode.accept(j.pixels());
                 long t1 = System.nanoTime();
-                String sha = OutputCommit.checksum(tiff);
+                String sha = OutputCommit.checksum(file);
                 long t2 = System.nanoTime();
                 beforeEachCommit.accept(j.row());
-                committed.put(j.row(), out.commitSlice(j.row(), tiff, sha));
+                committed.put(j.row(), out.commitSlice(j.row(), file, sha));
                 long t3 = System.nanoTime();
                 encodeNanos.add(t1 - t0);
                 hashNanos.add(t2 - t1);
                 writeNanos.add(t3 - t2);
-                bytes.add(size);
+                bytes.add(length);
                 lastCommit.accumulateAndGet(t3, Math::max);
             } catch (Throwable t) {
                 fail(t);

@@ -1,10 +1,15 @@
 package org.tomospark.job.io;
 
 import org.tomospark.executor.io.FloatTiff;
+import io.airlift.compress.MalformedInputException;
+import io.airlift.compress.zstd.ZstdCompressor;
+import io.airlift.compress.zstd.ZstdDecompressor;
 import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.SliceTiff;
 import org.tomospark.executor.io.TiffEncoder;
+import org.tomospark.executor.io.ZarrCompression;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -13,49 +18,105 @@ import java.nio.ByteOrder;
 import java.util.regex.Pattern;
 
 /**
- * The file each slice goes to, by output format, and its bytes: a TIFF {@code slice_NNNNN.tif}, or the chunk
+ * The file each slice goes to, by output format, and its bytes: a TIFF {@code slice_NNNNN.tif}; the chunk
  * {@code volume.zarr/ROW.0.0} of a Zarr v2 array chunked one slice per chunk, whose bytes are the slice's samples,
- * little-endian, uncompressed (the array's metadata, {@link ZarrMetadata}, says so). Either is committed whole, under a
- * temporary name and renamed into place, with its checksum marker, by {@link OutputCommit}.
+ * little-endian, uncompressed (the array's metadata, {@link ZarrMetadata}, says so); or, for HDF5 output, the same
+ * bytes in {@code volume.h5.slices/slice_NNNNN.raw}, from which the driver assembles {@code volume.h5}
+ * ({@link Hdf5Volume}). Each is committed whole, under a temporary name and renamed into place, with its checksum
+ * marker, by {@link OutputCommit}. A Zarr chunk may be compressed as one Zstandard frame ({@link ZarrCompression}).
  *
- * @param format the output format
+ * @param format      the output format
+ * @param compression how Zarr chunks are compressed (NONE for other formats)
  */
-public record SliceFiles(OutputFormat format) implements Serializable {
+public record SliceFiles(OutputFormat format, ZarrCompression compression) implements Serializable {
     public static final String ZARR_DIR = "volume.zarr";
     public static final Pattern ZARR_CHUNK = Pattern.compile("(\\d+)\\.0\\.0");
+    public static final String HDF5_SLICES_DIR = "volume.h5.slices";
+    public static final Pattern HDF5_SLICE = Pattern.compile("slice_(\\d{5,})\\.raw");
     public static final SliceFiles TIFF = new SliceFiles(OutputFormat.TIFF);
+
+    public SliceFiles {
+        if (compression != ZarrCompression.NONE && format != OutputFormat.ZARR)
+            throw new IllegalArgumentException(compression.id() + " compression is for Zarr chunks, not " + format.id());
+    }
+
+    /** Uncompressed slices. */
+    public SliceFiles(OutputFormat format) {
+        this(format, ZarrCompression.NONE);
+    }
+
+    /** The slices' files of a run with these parameters. */
+    public static SliceFiles of(ReconstructionParams p) {
+        return new SliceFiles(p.outputFormat(), p.zarrCompression());
+    }
 
     /** The slice's file, relative to the output directory. */
     public String name(int row) {
-        return format == OutputFormat.TIFF ? SliceWriter.sliceName(row) : ZARR_DIR + "/" + row + ".0.0";
+        return switch (format) {
+            case TIFF -> SliceWriter.sliceName(row);
+            case ZARR -> ZARR_DIR + "/" + row + ".0.0";
+            case HDF5 -> String.format("%s/slice_%05d.raw", HDF5_SLICES_DIR, row);
+        };
     }
 
-    /** Bytes of one slice's file. */
+    /** Bytes of one slice's file, at most (a compressed chunk is usually smaller). */
     public int size(int width, int height, String description, SampleCoding coding) {
         if (format == OutputFormat.TIFF) return TiffEncoder.size(width, height, description, coding);
-        return chunkBytes(width, height, coding);
+        int raw = chunkBytes(width, height, coding);
+        return compression == ZarrCompression.ZSTD ? new ZstdCompressor().maxCompressedLength(raw) : raw;
     }
 
-    /** Writes one slice's file to the start of {@code dst} (at least {@link #size} bytes). */
-    public void encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding, byte[] dst) {
+    /**
+     * Writes one slice's file to the start of {@code dst} (at least {@link #size} bytes); returns its length, which is
+     * {@link #size} but for a compressed chunk.
+     */
+    public int encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding, byte[] dst) {
         if (format == OutputFormat.TIFF) {
             TiffEncoder.encodeInto(pixels, width, height, description, coding, dst);
-            return;
+            return size(width, height, description, coding);
         }
         if (pixels.length != (long) width * height)
             throw new IllegalArgumentException("slice holds " + pixels.length + " values, expected " + width + "x"
                     + height);
-        coding.put(pixels, ByteBuffer.wrap(dst).order(ByteOrder.LITTLE_ENDIAN));
+        if (compression == ZarrCompression.NONE) {
+            coding.put(pixels, ByteBuffer.wrap(dst).order(ByteOrder.LITTLE_ENDIAN));
+            return chunkBytes(width, height, coding);
+        }
+        byte[] raw = new byte[chunkBytes(width, height, coding)];
+        coding.put(pixels, ByteBuffer.wrap(raw).order(ByteOrder.LITTLE_ENDIAN));
+        return new ZstdCompressor().compress(raw, 0, raw.length, dst, 0, dst.length);
     }
 
     /** A slice's values back from its file's bytes. */
     public FloatTiff.Image decode(byte[] bytes, int width, int height, SampleCoding coding) throws IOException {
         if (format == OutputFormat.TIFF) return SliceTiff.decode(bytes, coding);
+        if (compression == ZarrCompression.ZSTD) bytes = decompress(bytes, chunkBytes(width, height, coding));
         if (bytes.length != chunkBytes(width, height, coding))
-            throw new IOException("a Zarr chunk of " + bytes.length + " bytes is not one " + width + "x" + height + " "
+            throw new IOException("a raw slice of " + bytes.length + " bytes is not one " + width + "x" + height + " "
                     + coding.type().id() + " slice");
         return new FloatTiff.Image(width, height, coding.get(ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN),
                 width * height));
+    }
+
+    /** The folder the slices' files are in, relative to the output directory; null for the output directory. */
+    public String dir() {
+        return switch (format) {
+            case TIFF -> null;
+            case ZARR -> ZARR_DIR;
+            case HDF5 -> HDF5_SLICES_DIR;
+        };
+    }
+
+    private static byte[] decompress(byte[] frame, int rawBytes) throws IOException {
+        byte[] raw = new byte[rawBytes];
+        int n;
+        try {
+            n = new ZstdDecompressor().decompress(frame, 0, frame.length, raw, 0, raw.length);
+        } catch (MalformedInputException e) {
+            throw new IOException("a Zstandard chunk that does not decompress: " + e.getMessage(), e);
+        }
+        if (n != rawBytes) throw new IOException("a Zstandard chunk of " + n + " bytes, not " + rawBytes);
+        return raw;
     }
 
     /** Bytes of an uncompressed slice. */

@@ -2,6 +2,7 @@ package org.tomospark.job.io;
 
 import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.io.ZarrCompression;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,7 +10,8 @@ import java.util.Map;
 
 /**
  * The metadata of the output's Zarr v2 array ({@code volume.zarr}): {@code .zarray} (shape [slices, height, width],
- * one slice per chunk, little-endian samples of the output type, no compressor, NaN or 0 where a slice was not
+ * one slice per chunk, little-endian samples of the output type, no compressor or numcodecs' zstd, NaN or 0 where a
+ * slice was not
  * reconstructed) and {@code .zattrs} (the geometry, centre, unit and value scaling, and xarray's dimension names).
  */
 public final class ZarrMetadata {
@@ -20,7 +22,7 @@ public final class ZarrMetadata {
     }
 
     /** {@code .zarray} for {@code slices} slices of {@code height × width}. */
-    public static byte[] zarray(int slices, int height, int width, SampleCoding coding) {
+    public static byte[] zarray(int slices, int height, int width, SampleCoding coding, ZarrCompression compression) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("zarr_format", 2);
         m.put("shape", List.of(slices, height, width));
@@ -30,7 +32,8 @@ public final class ZarrMetadata {
             case FLOAT16 -> "<f2";
             case UINT16 -> "<u2";
         });
-        m.put("compressor", null);
+        m.put("compressor", compression == ZarrCompression.ZSTD
+                ? Map.of("id", "zstd", "level", ZarrCompression.ZSTD_LEVEL) : null);
         m.put("fill_value", coding.type() == OutputType.UINT16 ? (Object) 0 : "NaN");
         m.put("order", "C");
         m.put("filters", null);

@@ -11,6 +11,7 @@ import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.RunFailedException;
+import org.tomospark.job.io.Hdf5Volume;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.RawVolume;
@@ -19,6 +20,7 @@ import org.tomospark.job.io.ZarrMetadata;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,7 +29,8 @@ import java.util.TreeMap;
 
 /**
  * The end of a run, the same for both engines once every slice is committed: checks that every slice of the range is
- * there, then, holding the claim, writes volume.raw (job.output.raw), preview.png, report.json, manifest.json and
+ * there, then, holding the claim, writes volume.raw (job.output.raw), preview.png, the Zarr array's metadata or
+ * volume.h5 (output.format), report.json, manifest.json and
  * {@code _SUCCESS}, in that order, and says what it wrote. The pictures are cosmetic ({@link CosmeticOutputs}): one
  * that cannot be made is a warning in the report, never a failed run.
  */
@@ -95,6 +98,7 @@ public final class RunFinisher {
                     req.params().iterative().algorithm().id() + ": relative residual |Ax - p| / |p|")));
         Map<String, Object> report = RunReport.build(req, run.summary(), plan.engine(), run.times());
         if (req.params().outputFormat() == OutputFormat.ZARR) writeZarrMetadata(run, out, report);
+        if (req.params().outputFormat() == OutputFormat.HDF5) writeHdf5(run, out, slices, report);
         engine.addTo(report);
         cosmetic.addTo(report);
         output.lock().ensureHeld();
@@ -134,14 +138,13 @@ public final class RunFinisher {
     }
 
     /**
-     * The Zarr array's metadata: indexed by output slice (detector row, or row bin) over every row of the scan, so that
-     * runs over other row ranges fill the same array; the geometry, centre, unit and value scaling as attributes.
+     * What the Zarr array's and the HDF5 dataset's attributes say: the index (output slice: detector row, or row bin,
+     * over every row of the scan, so that runs over other row ranges fill the same array), the geometry, centre, unit
+     * and value scaling.
      */
-    private void writeZarrMetadata(Computed run, OutputCommit out, Map<String, Object> report) {
+    private Map<String, Object> volumeAttributes(Map<String, Object> report) {
         RunOutput.Plan plan = output.plan();
         ReconstructionParams p = plan.request().params();
-        SliceGeometry sg = run.summary().slice();
-        int slices = Math.max(plan.end(), run.meta().rows() / p.workflow().binRows());
         Map<String, Object> attrs = new LinkedHashMap<>();
         attrs.put("index", "z is the detector row (the row bin with row binning); slices not reconstructed hold the "
                 + "fill value");
@@ -151,8 +154,34 @@ public final class RunFinisher {
         attrs.put("values", p.outputCoding().describe());
         attrs.put("sliceGrid", p.sliceGrid().id());
         attrs.put("software", "tomospark " + Version.get());
-        out.writeFile(ZarrMetadata.ZATTRS, ZarrMetadata.zattrs(attrs));
-        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(slices, sg.roiRows(), sg.roiCols(), p.outputCoding()));
+        return attrs;
+    }
+
+    /** The volume's extent along z: every output slice of the scan, or the reconstructed range if beyond. */
+    private int volumeSlices(Computed run) {
+        return Math.max(output.plan().end(), run.meta().rows() / output.plan().request().params().workflow().binRows());
+    }
+
+    private void writeZarrMetadata(Computed run, OutputCommit out, Map<String, Object> report) {
+        SliceGeometry sg = run.summary().slice();
+        SampleCoding coding = output.plan().request().params().outputCoding();
+        out.writeFile(ZarrMetadata.ZATTRS, ZarrMetadata.zattrs(volumeAttributes(report)));
+        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(volumeSlices(run), sg.roiRows(), sg.roiCols(), coding,
+                output.plan().request().params().zarrCompression()));
+    }
+
+    /** volume.h5 from the committed slices, its length and checksum into the report. */
+    private void writeHdf5(Computed run, OutputCommit out, Map<Integer, RunManifest.Slice> slices,
+                           Map<String, Object> report) {
+        RunOutput.Plan plan = output.plan();
+        SliceGeometry sg = run.summary().slice();
+        Map<Integer, String> sha = new TreeMap<>();
+        slices.forEach((row, s) -> sha.put(row, s.committed().sha256()));
+        Map<String, Object> attrs = volumeAttributes(report);
+        Hdf5Volume.Written w = Hdf5Volume.write(out, volumeSlices(run), plan.first(), plan.end(), sg.roiCols(),
+                sg.roiRows(), plan.request().params().outputCoding(), sha, attrs, new String(Json.write(attrs),
+                        StandardCharsets.UTF_8));
+        report.put(Hdf5Volume.REPORT_KEY, w.describe());
     }
 
     private static void readBack(OutputCommit out, int row, OrthoPreview preview, SliceGeometry sg,
@@ -173,6 +202,7 @@ public final class RunFinisher {
         if (previewWanted && output.plan().request().params().iterative().iterative() && !cosmetic.failed(CONVERGENCE))
             files.add(CONVERGENCE);
         if (output.plan().rawVolume()) files.add(RawVolume.NAME);
+        if (output.plan().request().params().outputFormat() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
         files.add(OutputCommit.SUCCESS);
         return "  files: " + String.join(", ", files) + "\n";
     }

@@ -70,7 +70,7 @@ public final class RunOutput implements AutoCloseable {
     public static RunOutput claim(Plan plan, String claimant, Configuration conf) {
         JobRequest req = plan.request();
         Map<String, Object> identity = InputIdentity.of(req.input(), plan.format(), plan.inputOptions(), conf);
-        OutputCommit out = new OutputCommit(req.output(), conf, new SliceFiles(req.params().outputFormat()));
+        OutputCommit out = new OutputCommit(req.output(), conf, SliceFiles.of(req.params()));
         Duration staleAfter = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
         OutputLock lock = out.claim(staleAfter, claimant + ", " + req.input());
         return new RunOutput(plan, out, lock, identity);

@@ -1,6 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.tomospark.executor.backend.cuda.CudaException;
@@ -18,11 +19,17 @@ import org.tomospark.executor.preprocess.RawStack;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.SliceFiles;
 import org.tomospark.job.io.SliceCommitPool;
+import org.tomospark.job.io.SliceWriter;
 import org.tomospark.job.io.ProjectionInputs;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
 
 /**
  * What one Spark task does for one slice group: take a device, open the input through the Hadoop FileSystem
@@ -62,13 +69,13 @@ public final class GroupTask {
         band = null; // the band can go before the slices are written
         long t2 = System.nanoTime();
         GroupResult res = p.result();
-        OutputCommit out = new OutputCommit(plan.output(), conf, new SliceFiles(plan.params().outputFormat()));
+        OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params()));
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         try (SliceCommitPool pool = new SliceCommitPool(out, plan.params().backendOptions().effectiveThreads(), res.slices().length,
-                plan.params().sliceDescription(), plan.params().outputCoding(), row -> {
-        }, p.processor()::recycle)) {
+                plan.params().sliceDescription(), plan.params().outputCoding(), failWrite(plan, g, out, res.slices().length, conf),
+                p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {
                 int index = res.firstRow() + i; // output slice index: detector row, or row bin
                 if (plan.skipped(index)) continue;
@@ -97,6 +104,29 @@ public final class GroupTask {
         if (g.index() == plan.spark().stickyErrorOnGroup() && (tc == null || tc.attemptNumber() == 0))
             throw new CudaException("back-projecting group " + g.index() + " (injected by job.test.stickyErrorOnGroup)",
                     "CUDA_ERROR_ILLEGAL_ADDRESS", null);
+    }
+
+    /**
+     * job.test.failWriteOfGroup: the first attempt of that group fails as a task killed while it commits its slices:
+     * after half of them, a slice's file is left half-written under its temporary name, and the task fails.
+     */
+    private static IntConsumer failWrite(JobPlan plan, GroupPlanner.Group g, OutputCommit out, int slices,
+                                         Configuration conf) {
+        TaskContext tc = TaskContext.get();
+        if (g.index() != plan.spark().failWriteOfGroup() || (tc != null && tc.attemptNumber() > 0)) return row -> {
+        };
+        AtomicInteger started = new AtomicInteger();
+        return row -> {
+            if (started.incrementAndGet() <= slices / 2) return;
+            Path tmp = new Path(new Path(out.dir(), SliceWriter.TEMP_DIR), out.files().name(row) + ".killed.tmp");
+            try (OutputStream o = tmp.getFileSystem(conf).create(tmp, true)) {
+                o.write(new byte[100]);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            throw new IllegalStateException("writing slice " + row + " of group " + g.index()
+                    + " (injected by job.test.failWriteOfGroup)");
+        };
     }
 
     /** A processed group and what processed it. */

@@ -45,12 +45,17 @@ public final class SparkKeys {
             "Fault-injection for tests: the first attempt of this slice group fails as a task does on a broken GPU (a sticky "
                     + "CUDA error), which stops its executor (ExecutorGpuPlugin). -1: never.", -1, -1, Integer.MAX_VALUE)
             .internal();
+    public static final ConfigKey<Integer> TEST_FAIL_WRITE_OF_GROUP = ConfigKey.integer(SP, "job.test.failWriteOfGroup",
+            "Fault-injection for tests: the first attempt of this slice group fails halfway through committing its "
+                    + "slices, as a task killed mid-write, leaving a slice's file half-written under its temporary name. "
+                    + "-1: never.", -1, -1, Integer.MAX_VALUE).internal();
 
     public static SparkOptions sparkOptions(Settings s) {
         List<String> devices = new ArrayList<>();
         for (String d : s.get(DEVICES).split(",")) if (!d.isBlank()) devices.add(d.trim());
         return new SparkOptions(devices, s.get(TASKS_PER_DEVICE), s.get(MEMORY_FRACTION), s.get(GPU_MEMORY),
-                s.get(JobKeys.OUTPUT_RAW), s.get(PROGRESS), s.get(TEST_TASK_DELAY), s.get(TEST_STICKY_ERROR_ON_GROUP));
+                s.get(JobKeys.OUTPUT_RAW), s.get(PROGRESS), s.get(TEST_TASK_DELAY), s.get(TEST_STICKY_ERROR_ON_GROUP),
+                s.get(TEST_FAIL_WRITE_OF_GROUP));
     }
 
     /** Settings from their map form ({@link SparkJobSpec#settings}); every key must be known. */

@@ -71,6 +71,7 @@ class EveryOptionFromCliTest {
         option("resume", "true", "--resume");
         option("slice.grid", "skimage", "--slice-grid", "skimage");
         option("output.format", "zarr", "--output-format", "zarr");
+        option("output.zarr.compression", "zstd", "--zarr-compression", "zstd");
         option("output.type", "uint16", "--output-type", "uint16");
         option("output.range", "-0.5,2", "--output-range", "-0.5,2");
         // every other key through --conf

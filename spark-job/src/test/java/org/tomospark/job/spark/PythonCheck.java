@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Runs one of src/test/python's checkers with Debian's python3: skipped where its modules are missing. */
-final class PythonCheck {
+public final class PythonCheck {
     private PythonCheck() {
     }
 
     /** The checker's output; it must exit 0. */
-    static String run(String script, String... args) throws Exception {
+    public static String run(String script, String... args) throws Exception {
         assumeTrue(FaultMatrixTest.PYTHON.toFile().canExecute(), "needs Debian's python3 (see .ci/run)");
         List<String> cmd = new ArrayList<>(List.of(FaultMatrixTest.PYTHON.toString(),
                 Path.of("src/test/python", script).toAbsolutePath().toString()));

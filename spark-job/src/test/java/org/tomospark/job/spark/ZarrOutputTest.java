@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -57,6 +59,45 @@ class ZarrOutputTest {
             assertTrue(TestScans.sliceFiles(base.resolve(type + "-zarr")).isEmpty(),
                     "a Zarr output holds no TIFF slices");
         }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"direct", "spark"})
+    void zstdChunksReadTheSameInZarrPython(String engine) throws Exception {
+        if (engine.equals("spark")) TestScans.spark();
+        Path base = TestScans.tmp("zarr-zstd-" + engine);
+        assertEquals(0, run(engine, base.resolve("tiff")).code());
+        CliRun r = run(engine, base.resolve("zstd"), "--output-format", "zarr", "--zarr-compression", "zstd");
+        assertEquals(0, r.code(), r.err());
+        String log = checkZarr(base.resolve("tiff"), base.resolve("zstd"));
+        assertTrue(log.startsWith("ok: 10 slices equal, 6 fill-value slices; shape (16, 96, 96), chunks (1, 96, 96), "
+                + "float32, compressor Zstd(level=3)"), log);
+        Map<String, Object> zarray = Json.read(Files.readAllBytes(base.resolve("zstd/volume.zarr/.zarray")), ".zarray");
+        assertEquals(Map.of("id", "zstd", "level", 3), zarray.get("compressor"));
+        // a chunk is one Zstandard frame (its magic number first), smaller than the 96x96 float32 samples it holds
+        byte[] chunk = Files.readAllBytes(base.resolve("zstd/volume.zarr/8.0.0"));
+        assertArrayEquals(new byte[]{0x28, (byte) 0xb5, 0x2f, (byte) 0xfd}, Arrays.copyOf(chunk, 4));
+        assertTrue(chunk.length < 96 * 96 * 4, "a compressed chunk of " + chunk.length + " bytes");
+
+        // a resumed run decodes the kept compressed chunks (for the preview) and recomputes a damaged one
+        Path out = base.resolve("zstd");
+        Files.delete(out.resolve("volume.zarr/9.0.0"));
+        Files.delete(out.resolve("_SUCCESS"));
+        r = run(engine, out, "--output-format", "zarr", "--zarr-compression", "zstd", "--resume");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(Map.of("total", 10, "computed", 1, "skipped", 9),
+                Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json").get("slices"));
+        checkZarr(base.resolve("tiff"), out);
+    }
+
+    @Test
+    void zstdIsForZarrOnly() {
+        Path out = TestScans.tmp("zarr-zstd-tiff").resolve("out");
+        CliRun r = run("direct", out, "--zarr-compression", "zstd");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("output.zarr.compression=zstd compresses Zarr chunks; output.format is tiff"),
+                r.err());
+        assertFalse(Files.exists(out), "nothing is written");
     }
 
     @Test

@@ -1,0 +1,160 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.job.api.Reconstruction;
+import org.tomospark.job.cli.CliRun;
+import org.tomospark.job.io.Hdf5Volume;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.SliceFiles;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * output.format=hdf5: h5py and tifffile (check_h5.py) find the dataset of volume.h5 equal, bit for bit, to the TIFF
+ * slices of the same run on both engines, with the fill value where no slice was reconstructed and the run's
+ * description as attributes; --resume rebuilds a missing or damaged volume.h5 from the committed slices and redoes only
+ * slices that are missing or damaged; an assembly that fails leaves no volume.h5.
+ */
+class Hdf5OutputTest {
+    static CliRun run(String engine, Path out, String... extra) {
+        return ZarrOutputTest.run(engine, out, extra);
+    }
+
+    static String checkH5(Path tiffs, Path out) throws Exception {
+        return PythonCheck.run("check_h5.py", tiffs.toString(), out.toString());
+    }
+
+    static Map<String, Object> report(Path out) throws Exception {
+        return Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"direct", "spark"})
+    void h5pyReadsTheTiffValues(String engine) throws Exception {
+        if (engine.equals("spark")) TestScans.spark();
+        Path base = TestScans.tmp("h5-" + engine);
+        for (String type : new String[]{"float32", "float16", "uint16"}) {
+            for (String format : new String[]{"tiff", "hdf5"}) {
+                CliRun r = run(engine, base.resolve(type + "-" + format), "--output-format", format, "--output-type",
+                        type, "--output-range", "-0.001,0.06");
+                assertEquals(0, r.code(), r.err());
+            }
+            Path out = base.resolve(type + "-hdf5");
+            String log = checkH5(base.resolve(type + "-tiff"), out);
+            assertTrue(log.startsWith("ok: 10 slices equal, 6 fill-value slices; shape (16, 96, 96), chunks (1, 96, 96), "
+                    + type), log);
+            assertTrue(TestScans.sliceFiles(out).isEmpty(), "an HDF5 output holds no TIFF slices");
+            Map<String, Object> report = report(out);
+            assertEquals("hdf5", report.get("outputFormat"));
+            Map<?, ?> file = (Map<?, ?>) report.get(Hdf5Volume.REPORT_KEY);
+            assertEquals(Files.size(out.resolve("volume.h5")), ((Number) file.get("bytes")).longValue());
+            assertEquals(Json.sha256(Files.readAllBytes(out.resolve("volume.h5"))), file.get("sha256"));
+            assertFalse(Files.exists(out.resolve("_temporary")), "no temporary file is left");
+        }
+    }
+
+    @Test
+    void theNotebookApiFollowsTheFormat() throws Exception {
+        Path base = TestScans.tmp("h5-notebook");
+        Reconstruction.Builder b = NotebookApiTest.builder().slices(3, 13);
+        Reconstruction.Result tiff = b.output(base.resolve("tiff").toString()).run();
+        Reconstruction.Result h5 = b.output(base.resolve("hdf5").toString()).outputFormat("hdf5").run();
+        assertEquals(tiff.output(), tiff.volume());
+        assertEquals(base.resolve("hdf5/volume.h5").toString(), h5.volume());
+        assertEquals("hdf5", h5.report().text("outputFormat"));
+        assertEquals(Json.sha256(Files.readAllBytes(Path.of(h5.volume()))), h5.report().text("volumeFile.sha256"));
+        assertEquals("/volume", h5.report().text("volumeFile.dataset"));
+        checkH5(base.resolve("tiff"), base.resolve("hdf5"));
+    }
+
+    @Test
+    void resumeRebuildsAMissingOrDamagedFileAndRedoesOnlyDamagedSlices() throws Exception {
+        Path base = TestScans.tmp("h5-resume");
+        Path tiffs = base.resolve("tiff"), out = base.resolve("hdf5");
+        assertEquals(0, run("direct", tiffs).code());
+        assertEquals(0, run("direct", out, "--output-format", "hdf5").code());
+        byte[] whole = Files.readAllBytes(out.resolve("volume.h5"));
+        Path slices = out.resolve(SliceFiles.HDF5_SLICES_DIR);
+
+        // nothing to do: the file is left as it is
+        FileTime kept = FileTime.fromMillis(1_000_000_000_000L);
+        Files.setLastModifiedTime(out.resolve("volume.h5"), kept);
+        CliRun r = run("direct", out, "--output-format", "hdf5", "--resume");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(kept, Files.getLastModifiedTime(out.resolve("volume.h5")));
+
+        // missing, then damaged: rebuilt from the committed slices, none recomputed
+        Files.delete(out.resolve("volume.h5"));
+        r = run("direct", out, "--output-format", "hdf5", "--resume");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(Map.of("total", 10, "computed", 0, "skipped", 10), report(out).get("slices"));
+        assertArrayEquals(whole, Files.readAllBytes(out.resolve("volume.h5")), "the rebuilt file is the same");
+        byte[] damaged = whole.clone();
+        damaged[damaged.length - 1000] ^= 0x40;
+        Files.write(out.resolve("volume.h5"), damaged);
+        r = run("direct", out, "--output-format", "hdf5", "--resume");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(Map.of("total", 10, "computed", 0, "skipped", 10), report(out).get("slices"));
+        assertArrayEquals(whole, Files.readAllBytes(out.resolve("volume.h5")), "the damaged file is rebuilt");
+
+        // a slice damaged after its marker, one missing, and a run that stopped before the file: those two redone
+        byte[] slice = Files.readAllBytes(slices.resolve("slice_00008.raw"));
+        slice[1000] ^= 0x40;
+        Files.write(slices.resolve("slice_00008.raw"), slice);
+        Files.delete(slices.resolve("slice_00011.raw"));
+        Files.delete(out.resolve("volume.h5"));
+        Files.delete(out.resolve("_SUCCESS"));
+        r = run("direct", out, "--output-format", "hdf5", "--resume");
+        assertEquals(0, r.code(), r.err());
+        assertEquals(Map.of("total", 10, "computed", 2, "skipped", 8), report(out).get("slices"));
+        assertArrayEquals(whole, Files.readAllBytes(out.resolve("volume.h5")));
+        checkH5(tiffs, out);
+    }
+
+    @Test
+    void anAssemblyThatFailsLeavesNoFile() throws Exception {
+        Path dir = TestScans.tmp("h5-fail");
+        OutputCommit out = new OutputCommit(dir.toString(), new Configuration(), new SliceFiles(OutputFormat.HDF5));
+        Files.createDirectories(dir.resolve(SliceFiles.HDF5_SLICES_DIR)); // as OutputCommit.prepare makes them
+        Files.createDirectories(dir.resolve(OutputCommit.COMMITTED));
+        SampleCoding coding = SampleCoding.FLOAT32;
+        Map<Integer, String> sha = new TreeMap<>();
+        byte[] bytes = new byte[4 * 3 * 2];
+        for (int row = 0; row < 3; row++) {
+            bytes[0] = (byte) row;
+            sha.put(row, out.commitSlice(row, bytes.clone()).sha256());
+        }
+        // damaged after its marker (and Hadoop's local checksum file gone with it, so that it reads without error)
+        Path damaged = dir.resolve(new SliceFiles(OutputFormat.HDF5).name(1));
+        Files.deleteIfExists(damaged.resolveSibling("." + damaged.getFileName() + ".crc"));
+        Files.write(damaged, new byte[24]);
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> Hdf5Volume.write(out, 3, 0, 3, 3, 2,
+                coding, sha, Map.of(), "{}"));
+        assertTrue(e.getMessage().contains("volume.h5.slices/slice_00001.raw does not match its checksum marker"),
+                e.getMessage());
+        assertFalse(Files.exists(dir.resolve("volume.h5")));
+        try (Stream<Path> s = Files.walk(dir.resolve("_temporary"))) {
+            List<Path> left = s.filter(Files::isRegularFile).toList();
+            assertTrue(left.isEmpty(), "temporary files left: " + left);
+        }
+    }
+}
