@@ -195,7 +195,7 @@ public final class CoreKeys {
                     + "conjugate gradients on the least-squares normal equations (unconstrained). mltr: maximum likelihood for "
                     + "transmission data on the counts (needs flats; iterative.subsets ordered subsets; not with phase.*, "
                     + "halfAcquisition or bin.*). The iterative methods use a matched Joseph projector pair (java, or the "
-                    + "opencl backend's device; not cuda), reconstruct the whole slice grid and cut out slice.roi; the ramp "
+                    + "cuda or opencl backend's device), reconstruct the whole slice grid and cut out slice.roi; the ramp "
                     + "filter keys do not apply to them (docs/iterative.md).", "fbp", Algorithm::parse, Algorithm.choices());
     public static final ConfigKey<Integer> ITERATIONS = ConfigKey.integer(IT, "iterative.iterations",
             "Iterations of sirt, cgls or mltr (each a forward and a back-projection of every projection); fewer when "
@@ -324,14 +324,9 @@ public final class CoreKeys {
         return new int[]{a, b};
     }
 
-    /** The reconstruction method from its keys; the iterative projector pairs exist in Java and OpenCL, not CUDA. */
+    /** The reconstruction method from its keys (every backend has its projector pair). */
     static IterativeParams iterative(Settings s) {
-        IterativeParams p = new IterativeParams(s.get(ALGORITHM), s.get(ITERATIONS), s.get(SUBSETS), s.get(TOLERANCE));
-        String backend = s.get(BACKEND);
-        if (p.iterative() && backend.equals("cuda"))
-            throw new IllegalArgumentException("config key algorithm=" + p.algorithm().id() + " runs on the java and opencl "
-                    + "backends: set backend=java, opencl or auto (auto with a CUDA GPU iterates in Java), not cuda");
-        return p;
+        return new IterativeParams(s.get(ALGORITHM), s.get(ITERATIONS), s.get(SUBSETS), s.get(TOLERANCE));
     }
 
     /** Builds the algorithm parameters from settings. */

@@ -5,6 +5,7 @@ import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.cuda.CudaProjector;
 import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
@@ -142,15 +143,16 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     /**
-     * The projector pair of the iterative methods: on the OpenCL backend its device's (kernels/joseph.cl), elsewhere the
-     * Java pair on the backend's threads (there is no CUDA pair yet).
+     * The projector pair of the iterative methods: on the CUDA and OpenCL backends their device's (kernels/joseph.cu,
+     * kernels/joseph.cl), on the java backend the Java pair on the backend's threads.
      */
     private static IterativeReconstructor.ProjectorFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
-        if (backend.id().equals("opencl")) {
-            String device = params.backendOptions().device();
-            return (scan, grid, k) -> new OpenClProjector(scan, grid, k, device);
-        }
-        return JosephProjector::new;
+        String device = params.backendOptions().device();
+        return switch (backend.id()) {
+            case "cuda" -> (scan, grid, k) -> new CudaProjector(scan, grid, k, device);
+            case "opencl" -> (scan, grid, k) -> new OpenClProjector(scan, grid, k, device);
+            default -> JosephProjector::new;
+        };
     }
 
     /** Slices per iterative pass: backend.slicesPerPass when set, else up to 8 (the group's slices, if fewer). */
