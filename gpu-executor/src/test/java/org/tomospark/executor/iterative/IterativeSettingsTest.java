@@ -41,8 +41,9 @@ class IterativeSettingsTest {
         refused("iterative.subsets", "algorithm", "sirt", "iterative.subsets", "4");
         refused("iterative.tolerance", "algorithm", "cgls", "iterative.tolerance", "1.5");
         refused("algorithm", "algorithm", "art");
-        refused("algorithm=cgls", "algorithm", "cgls", "backend", "cuda");
-        assertEquals(Algorithm.SIRT, params("algorithm", "sirt", "backend", "opencl").iterative().algorithm());
+        // every backend has its projector pair
+        for (String backend : new String[]{"java", "cuda", "opencl", "auto"})
+            assertEquals(Algorithm.CGLS, params("algorithm", "cgls", "backend", backend).iterative().algorithm(), backend);
         refused("algorithm=mltr", "algorithm", "mltr", "bin.columns", "2");
         refused("algorithm=mltr", "algorithm", "mltr", "halfAcquisition", "true");
     }
