@@ -1,6 +1,9 @@
 package org.tomospark.job;
 
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
@@ -26,6 +29,7 @@ public final class Preflight {
      * {@code fields} must cover the range.
      */
     public static void check(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows) {
+        checkIterative(src, params);
         Preprocessor pre = params.preprocessor();
         int w = fields.width();
         for (int s = range[0]; s < range[1]; s += groupRows) {
@@ -39,5 +43,16 @@ public final class Preflight {
             RawStack band = src.readProjections(row, 1);
             pre.apply(band, fields.subBand(row - fields.rowStart(), 1), src.dataName(), src.flatName());
         }
+    }
+
+    /** MLTR needs the flats (its counts are flat − dark times the transmission), and subsets need enough projections. */
+    static void checkIterative(ProjectionSource src, ReconstructionParams params) {
+        IterativeParams it = params.iterative();
+        if (!it.iterative()) return;
+        ScanMetadata meta = src.metadata();
+        if (it.algorithm() == Algorithm.MLTR && meta.numFlats() == 0)
+            throw new IllegalArgumentException("config key algorithm=mltr needs flats (the unattenuated counts), but "
+                    + "the scan has none (" + src.flatName() + "): use sirt or cgls");
+        it.checkProjections(params.effectiveGeometry(meta).numProjections());
     }
 }

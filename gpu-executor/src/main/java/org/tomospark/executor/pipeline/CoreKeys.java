@@ -15,6 +15,8 @@ import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
@@ -36,6 +38,7 @@ public final class CoreKeys {
     private static final String BP = "Back-projection";
     private static final String WF = "Centre, corrections and binning";
     private static final String OUT = "Output values";
+    private static final String IT = "Iterative reconstruction";
 
     /** The value {@link #CENTER} parses "auto" to. */
     public static final double AUTO_CENTER = Double.NEGATIVE_INFINITY;
@@ -187,6 +190,23 @@ public final class CoreKeys {
                     + "detector pixel) or metre (1/m, needs phase.pixelSize). Recorded in report.json and in each slice's "
                     + "TIFF ImageDescription (vunit).", "pixel", ValueUnit.Kind::parse, "pixel, metre");
 
+    public static final ConfigKey<Algorithm> ALGORITHM = ConfigKey.choice(IT, "algorithm",
+            "Reconstruction method. fbp: filtered back-projection. sirt: SIRT on the -log sinograms (non-negative). cgls: "
+                    + "conjugate gradients on the least-squares normal equations (unconstrained). mltr: maximum likelihood for "
+                    + "transmission data on the counts (needs flats; iterative.subsets ordered subsets; not with phase.*, "
+                    + "halfAcquisition or bin.*). The iterative methods use a matched Joseph projector pair (java, or the "
+                    + "cuda or opencl backend's device), reconstruct the whole slice grid and cut out slice.roi; the ramp "
+                    + "filter keys do not apply to them (docs/iterative.md).", "fbp", Algorithm::parse, Algorithm.choices());
+    public static final ConfigKey<Integer> ITERATIONS = ConfigKey.integer(IT, "iterative.iterations",
+            "Iterations of sirt, cgls or mltr (each a forward and a back-projection of every projection); fewer when "
+                    + "iterative.tolerance is reached first. Noisy data want few (semi-convergence).", 50, 1, 100000);
+    public static final ConfigKey<Integer> SUBSETS = ConfigKey.integer(IT, "iterative.subsets",
+            "Ordered subsets of mltr (interleaved projections, each subset at least 4 projections); 1 for sirt and cgls.",
+            1, 1, 100000);
+    public static final ConfigKey<Double> TOLERANCE = ConfigKey.decimal(IT, "iterative.tolerance",
+            "Stop a pass of slices once its relative residual |Ax - p| / |p| (p the -log sinograms) is at most this; 0 runs "
+                    + "every iteration.", "0", 0, 0.999999);
+
     static double[] parseSweep(String s) {
         String[] p = s.split(":");
         if (p.length != 3) throw new IllegalArgumentException("expected START:END:STEP");
@@ -304,6 +324,11 @@ public final class CoreKeys {
         return new int[]{a, b};
     }
 
+    /** The reconstruction method from its keys (every backend has its projector pair). */
+    static IterativeParams iterative(Settings s) {
+        return new IterativeParams(s.get(ALGORITHM), s.get(ITERATIONS), s.get(SUBSETS), s.get(TOLERANCE));
+    }
+
     /** Builds the algorithm parameters from settings. */
     public static ReconstructionParams params(Settings s) {
         Map<String, String> extra = new TreeMap<>();
@@ -328,7 +353,8 @@ public final class CoreKeys {
                 .groupRows(s.get(GROUP_ROWS))
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))
-                .maxRepairFraction(s.get(MAX_REPAIR));
+                .maxRepairFraction(s.get(MAX_REPAIR))
+                .iterative(iterative(s));
         double a0 = s.get(ANGLES_START), da = s.get(ANGLES_STEP);
         if (!Double.isNaN(a0) || !Double.isNaN(da)) {
             if (Double.isNaN(a0) || Double.isNaN(da))

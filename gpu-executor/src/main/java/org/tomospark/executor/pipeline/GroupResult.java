@@ -1,5 +1,6 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
 
 /**
@@ -7,8 +8,14 @@ import org.tomospark.executor.preprocess.PreprocessStats;
  *
  * @param firstRow     detector row of slices[0]
  * @param slices       roiRows × roiCols images, row-major
- * @param updates      voxel updates (pixels × projections × slices)
+ * @param updates      voxel updates (pixels × projections × slices; for an iterative method, one forward and one
+ *                     back-projection of the whole slice grid per iteration)
+ * @param convergence  the iterative method's residual per iteration (none for filtered back-projection)
  */
 public record GroupResult(int firstRow, float[][] slices, int width, int height, PreprocessStats preprocess,
-                          long preprocessNanos, long filterNanos, long backprojectNanos, long updates) {
+                          long preprocessNanos, long filterNanos, long backprojectNanos, long updates, Convergence convergence) {
+    public GroupResult(int firstRow, float[][] slices, int width, int height, PreprocessStats preprocess,
+                       long preprocessNanos, long filterNanos, long backprojectNanos, long updates) {
+        this(firstRow, slices, width, height, preprocess, preprocessNanos, filterNanos, backprojectNanos, updates, Convergence.none());
+    }
 }

@@ -10,6 +10,8 @@ import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.preprocess.Preprocessor;
 
 import java.io.Serializable;
@@ -39,13 +41,14 @@ import java.io.Serializable;
  * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
  * @param outputFormat     the files the slices go to: TIFFs, one Zarr array, or one HDF5 file
  * @param zarrCompression  how a Zarr output's chunks are compressed
+ * @param iterative        filtered back-projection (the default) or an iterative method and its stopping rule
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
                                    SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
-                                   ZarrCompression zarrCompression)
+                                   ZarrCompression zarrCompression, IterativeParams iterative)
         implements Serializable {
 
     /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
@@ -55,7 +58,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE, IterativeParams.FBP);
     }
 
     /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
@@ -79,6 +82,13 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         if (zarrCompression != ZarrCompression.NONE && outputFormat != OutputFormat.ZARR)
             throw new IllegalArgumentException("output.zarr.compression=" + zarrCompression.id() + " compresses Zarr "
                     + "chunks; output.format is " + outputFormat.id());
+        if (iterative == null) iterative = IterativeParams.FBP;
+        if (iterative.algorithm() == Algorithm.MLTR) {
+            // MLTR models the counts of each detector pixel: stages that combine pixels or replace the counts are refused
+            if (workflow.paganin() != null || workflow.halfAcquisition() || workflow.binning())
+                throw new IllegalArgumentException("config key algorithm=mltr works on the counts of each detector pixel: it "
+                        + "cannot be combined with phase retrieval (phase.*), halfAcquisition or binning (bin.*)");
+        }
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
         if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
@@ -118,6 +128,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.outputCoding = outputCoding;
         b.outputFormat = outputFormat;
         b.zarrCompression = zarrCompression;
+        b.iterative = iterative;
         return b;
     }
 
@@ -192,6 +203,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private SampleCoding outputCoding = SampleCoding.FLOAT32;
         private OutputFormat outputFormat = OutputFormat.TIFF;
         private ZarrCompression zarrCompression = ZarrCompression.NONE;
+        private IterativeParams iterative = IterativeParams.FBP;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -212,11 +224,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder outputCoding(SampleCoding c) { this.outputCoding = c; return this; }
         public Builder outputFormat(OutputFormat f) { this.outputFormat = f; return this; }
         public Builder zarrCompression(ZarrCompression c) { this.zarrCompression = c; return this; }
+        public Builder iterative(IterativeParams p) { this.iterative = p; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression, iterative);
         }
     }
 }

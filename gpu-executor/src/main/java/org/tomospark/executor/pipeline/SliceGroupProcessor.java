@@ -5,9 +5,15 @@ import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.cuda.CudaProjector;
+import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.Convergence;
+import org.tomospark.executor.iterative.IterativeReconstructor;
+import org.tomospark.executor.iterative.JosephProjector;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -19,7 +25,8 @@ import java.util.concurrent.ForkJoinPool;
  * Everything one executor does to one slice group after reading it: flat/dark correction and −log, the
  * {@link Workflow} stages (phase retrieval with halo rows, binning, stripe removal, half-acquisition
  * stitching), ramp filtering (on the host unless the backend filters on its device), and multi-slice
- * back-projection in the effective geometry.
+ * back-projection in the effective geometry; or, for an iterative algorithm, the iterations of
+ * {@link IterativeReconstructor} on the unfiltered sinograms.
  * Deterministic: the same inputs give bit-identical slices, whatever process runs it.
  */
 public final class SliceGroupProcessor implements AutoCloseable {
@@ -35,6 +42,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final ForkJoinPool pool;
     private final Preprocessor preprocessor;
     private final SliceBuffers buffers;
+    private final IterativeReconstructor iterative;
+    private final boolean needsCounts;
 
     /**
      * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
@@ -64,7 +73,11 @@ public final class SliceGroupProcessor implements AutoCloseable {
         // one group's worth waits for reuse: the arrays of the group just written serve the next one
         this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
         this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
-        this.filter = requisition.filtersOnDevice() ? null : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
+        this.iterative = params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
+                iterativePass(params, maxSlices), projectors(backend, params)) : null;
+        this.needsCounts = params.iterative().algorithm() == Algorithm.MLTR;
+        this.filter = iterative != null || requisition.filtersOnDevice() ? null
+                : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
                 params.filter());
         int threads = params.backendOptions().effectiveThreads();
         this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
@@ -111,13 +124,15 @@ public final class SliceGroupProcessor implements AutoCloseable {
         if (firstRow % workflow.rowBin() != 0)
             throw new IllegalArgumentException("bin.rows " + workflow.rowBin() + ": slice group starts at row " + firstRow
                     + ", not a multiple of the bin");
-        if (band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly() && backend.correctsOnDevice())
+        if (iterative == null && band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly()
+                && backend.correctsOnDevice())
             return processOnDevice(firstRow, band, fields, dataName, flatName);
         long t0 = System.nanoTime();
         Workflow.Sinograms pre = pool == null ? workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)
                 : pool.submit(() -> workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)).join();
         long t1 = System.nanoTime();
         float[][] sinos = pre.sinograms();
+        if (iterative != null) return iterate(firstRow, sinos, fields, haloAbove, flatName, pre.stats(), t1 - t0);
         if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
         long t2 = System.nanoTime();
         float[][] out = backproject(firstRow, sinos, filter != null);
@@ -125,6 +140,53 @@ public final class SliceGroupProcessor implements AutoCloseable {
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
         return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(),
                 t1 - t0, t2 - t1, t3 - t2, updates);
+    }
+
+    /**
+     * The projector pair of the iterative methods: on the CUDA and OpenCL backends their device's (kernels/joseph.cu,
+     * kernels/joseph.cl), on the java backend the Java pair on the backend's threads.
+     */
+    private static IterativeReconstructor.ProjectorFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
+        String device = params.backendOptions().device();
+        return switch (backend.id()) {
+            case "cuda" -> (scan, grid, k) -> new CudaProjector(scan, grid, k, device);
+            case "opencl" -> (scan, grid, k) -> new OpenClProjector(scan, grid, k, device);
+            default -> JosephProjector::new;
+        };
+    }
+
+    /** Slices per iterative pass: backend.slicesPerPass when set, else up to 8 (the group's slices, if fewer). */
+    private static int iterativePass(ReconstructionParams params, int maxSlices) {
+        int k = params.backendOptions().slicesPerPass();
+        return k > 0 ? k : Math.min(8, maxSlices);
+    }
+
+    /**
+     * The iterative path: the −log sinograms (after every workflow stage) go to the solver, unfiltered; MLTR also gets
+     * each slice's unattenuated counts, flat − dark of its detector row.
+     */
+    private GroupResult iterate(int firstRow, float[][] sinos, FlatDark fields, int haloAbove, String flatName,
+                                PreprocessStats stats, long preprocessNanos) {
+        long t0 = System.nanoTime();
+        float[][] blanks = null;
+        if (needsCounts) {
+            float[] den = preprocessor.fields(fields, flatName).den();
+            int width = scan.detectorWidth();
+            blanks = new float[sinos.length][];
+            for (int s = 0; s < sinos.length; s++) {
+                blanks[s] = new float[width];
+                System.arraycopy(den, (haloAbove + s) * width, blanks[s], 0, width);
+            }
+        }
+        float[][] out = outputs(sinos.length);
+        float[][] b = blanks;
+        Convergence c = pool == null ? iterative.reconstruct(sinos, b, out)
+                : pool.submit(() -> iterative.reconstruct(sinos, b, out)).join();
+        long t1 = System.nanoTime();
+        long grid = (long) slice.width() * slice.height();
+        long updates = 2L * grid * scan.numProjections() * sinos.length * c.iterations();
+        return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
+                t1 - t0, updates, c);
     }
 
     /**
@@ -171,6 +233,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     @Override
     public void close() {
         if (pool != null) pool.shutdown();
+        if (iterative != null) iterative.close();
         if (ownsBackend) backend.close();
     }
 }

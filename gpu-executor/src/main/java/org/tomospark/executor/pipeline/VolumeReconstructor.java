@@ -5,6 +5,7 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.InputWarnings;
+import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.preprocess.PreprocessStats;
@@ -35,18 +36,22 @@ public final class VolumeReconstructor {
     public record Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                           long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
                           PreprocessStats preprocess, String backend, String device, String variant,
-                          Map<String, Object> workflow) {
+                          Map<String, Object> workflow, Convergence convergence) {
         public Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                        long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
                        PreprocessStats preprocess, String backend, String device, String variant) {
             this(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos, backprojectNanos,
-                    preprocess, backend, device, variant, Map.of());
+                    preprocess, backend, device, variant, Map.of(), Convergence.none());
+        }
+
+        public Summary {
+            if (convergence == null) convergence = Convergence.none();
         }
 
         /** This summary with {@code workflow} as its workflow description. */
         public Summary withWorkflow(Map<String, Object> workflow) {
             return new Summary(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos,
-                    backprojectNanos, preprocess, backend, device, variant, workflow);
+                    backprojectNanos, preprocess, backend, device, variant, workflow, convergence);
         }
 
         public double gups() {
@@ -101,6 +106,7 @@ public final class VolumeReconstructor {
         long readNs = 0, preNs = 0, filtNs = 0, bpNs = 0, updates = 0;
         int done = 0, skipped = 0;
         PreprocessStats stats = PreprocessStats.ZERO;
+        Convergence convergence = Convergence.none();
         BackprojectionBackend backend = Backends.open(params.backend(), params.backendOptions());
         String device = backend.deviceDescription();
         List<GroupPlanner.Group> toRun = new ArrayList<>();
@@ -131,6 +137,7 @@ public final class VolumeReconstructor {
                 bpNs += res.backprojectNanos();
                 updates += res.updates();
                 stats = stats.plus(res.preprocess());
+                convergence = convergence.plus(res.convergence());
                 for (int i = 0; i < res.slices().length; i++) {
                     int row = res.firstRow() + i;
                     if (skip != null && skip.test(row)) {
@@ -145,7 +152,7 @@ public final class VolumeReconstructor {
             Map<String, Object> workflow = WorkflowReport.describe(params, wf, cr.found(), centerNs, groupRows, requestedRows,
                     InputWarnings.of(src));
             return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, workflow);
+                    stats, backend.id(), device, variant, workflow, convergence);
         }
     }
 }

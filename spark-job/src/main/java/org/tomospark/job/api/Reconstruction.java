@@ -179,6 +179,15 @@ public final class Reconstruction {
                     .with(CoreKeys.FILTER_PADDING.name(), f.padding().name().toLowerCase(Locale.ROOT));
         }
         public Builder backend(String id) { return with(CoreKeys.BACKEND.name(), id); }
+        /** fbp (default), sirt, cgls or mltr. */
+        public Builder algorithm(String method) { return with(CoreKeys.ALGORITHM.name(), method); }
+        public Builder iterations(int n) { return with(CoreKeys.ITERATIONS.name(), n); }
+        /** Ordered subsets of mltr. */
+        public Builder subsets(int n) { return with(CoreKeys.SUBSETS.name(), n); }
+        /** Stop iterating once the relative residual is at most this. */
+        public Builder tolerance(double relativeResidual) {
+            return with(CoreKeys.TOLERANCE.name(), WorkflowSettings.num(relativeResidual));
+        }
         public Builder slices(int start, int end) { return with(CoreKeys.SLICES.name(), start + ":" + end); }
         public Builder groupRows(int rows) { return with(CoreKeys.GROUP_ROWS.name(), rows); }
         public Builder angles(double startDeg, double stepDeg) {

@@ -87,6 +87,20 @@ public final class ScanOptions {
             description = "ramlak, shepp-logan, cosine, hamming, hann, parzen.")
     String filter;
 
+    @Option(names = "--algorithm", paramLabel = "METHOD",
+            description = "fbp (filtered back-projection, default), sirt, cgls or mltr (iterative; docs/iterative.md).")
+    String algorithm;
+
+    @Option(names = "--iterations", paramLabel = "N", description = "Iterations of sirt, cgls or mltr (default 50).")
+    String iterations;
+
+    @Option(names = "--subsets", paramLabel = "N", description = "Ordered subsets of mltr (default 1).")
+    String subsets;
+
+    @Option(names = "--tolerance", paramLabel = "R",
+            description = "Stop iterating once the relative residual |Ax - p| / |p| is at most R (default 0: never).")
+    String tolerance;
+
     @Option(names = "--backend", paramLabel = "ID", description = "auto, java, cuda, opencl.")
     String backend;
 
@@ -135,6 +149,10 @@ public final class ScanOptions {
         s = set(s, CoreKeys.ZARR_COMPRESSION.name(), zarrCompression);
         s = set(s, CoreKeys.OUTPUT_TYPE.name(), outputType);
         s = set(s, CoreKeys.OUTPUT_RANGE.name(), outputRange);
+        s = set(s, CoreKeys.ALGORITHM.name(), algorithm);
+        s = set(s, CoreKeys.ITERATIONS.name(), iterations);
+        s = set(s, CoreKeys.SUBSETS.name(), subsets);
+        s = set(s, CoreKeys.TOLERANCE.name(), tolerance);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);
         s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);

@@ -288,7 +288,8 @@ public final class OutputCommit {
     }
 
     /** Files written once per run from the whole volume, after the slices. */
-    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "volume.raw", Hdf5Volume.NAME);
+    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "convergence.png", "volume.raw",
+            Hdf5Volume.NAME);
 
     private void clear(FileSystem fs) throws IOException {
         Path d = dir();
@@ -296,9 +297,10 @@ public final class OutputCommit {
             String n = s.getPath().getName();
             if (SliceWriter.SLICE_NAME.matcher(n).matches() || n.equals(COMMITTED) || n.equals(MANIFEST) || n.equals(SUCCESS)
                     || n.equals(REPORT) || n.equals(SliceWriter.TEMP_DIR) || n.equals("volume.raw") || n.equals("preview.png")
-                    || n.equals(SliceFiles.ZARR_DIR) || n.equals(SliceFiles.HDF5_SLICES_DIR) || n.equals(Hdf5Volume.NAME)
+                    || n.equals("convergence.png") || n.equals(SliceFiles.ZARR_DIR) || n.equals(SliceFiles.HDF5_SLICES_DIR)
+                    || n.equals(Hdf5Volume.NAME)
                     || n.matches("\\.slice_\\d+\\.tif\\.crc|\\.(manifest\\.json|report\\.json|volume\\.raw|volume\\.h5|preview\\.png"
-                    + "|_SUCCESS)\\.crc"))
+                    + "|convergence\\.png|_SUCCESS)\\.crc"))
                 fs.delete(s.getPath(), true);
         }
     }

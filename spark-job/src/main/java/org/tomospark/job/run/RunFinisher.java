@@ -1,6 +1,7 @@
 package org.tomospark.job.run;
 
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.ConvergencePlot;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.OutputFormat;
@@ -35,6 +36,8 @@ import java.util.TreeMap;
  */
 public final class RunFinisher {
     public static final String PREVIEW = "preview.png";
+    /** The iterative methods' residual per iteration, next to the preview. */
+    public static final String CONVERGENCE = "convergence.png";
 
     /** What an engine adds to the common report and to the printed summary. */
     public interface EngineReport {
@@ -90,6 +93,9 @@ public final class RunFinisher {
             RawVolume.write(out, plan.first(), plan.end(), sg.roiCols(), sg.roiRows(), req.params().outputCoding());
         if (run.preview() != null)
             cosmetic.run(PREVIEW, () -> writePreview(run, out));
+        if (run.preview() != null && run.summary().convergence().iterations() > 0)
+            cosmetic.run(CONVERGENCE, () -> out.writeFile(CONVERGENCE, ConvergencePlot.png(run.summary().convergence().relative(),
+                    req.params().iterative().algorithm().id() + ": relative residual |Ax - p| / |p|")));
         Map<String, Object> report = RunReport.build(req, run.summary(), plan.engine(), run.times());
         if (req.params().outputFormat() == OutputFormat.ZARR) writeZarrMetadata(run, out, report);
         if (req.params().outputFormat() == OutputFormat.HDF5) writeHdf5(run, out, slices, report);
@@ -193,6 +199,8 @@ public final class RunFinisher {
     private String filesLine(boolean previewWanted) {
         List<String> files = new ArrayList<>(List.of(OutputCommit.MANIFEST, OutputCommit.REPORT));
         if (previewWanted && !cosmetic.failed(PREVIEW)) files.add(PREVIEW);
+        if (previewWanted && output.plan().request().params().iterative().iterative() && !cosmetic.failed(CONVERGENCE))
+            files.add(CONVERGENCE);
         if (output.plan().rawVolume()) files.add(RawVolume.NAME);
         if (output.plan().request().params().outputFormat() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
         files.add(OutputCommit.SUCCESS);

@@ -1,6 +1,8 @@
 package org.tomospark.job.run;
 
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.iterative.Convergence;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
 import java.util.ArrayList;
@@ -42,6 +44,9 @@ public final class RunReport {
         m.put("outputType", req.params().outputCoding().describe());
         m.put("filter", Map.of("window", req.params().filter().window().id(), "cutoff", req.params().filter().cutoff(),
                 "padding", req.params().filter().padding().name().toLowerCase()));
+        IterativeParams it = req.params().iterative();
+        m.put("algorithm", it.algorithm().id());
+        if (it.iterative()) m.put("iterative", iterative(it, s.convergence()));
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
         m.put("slices", Map.of("total", s.slices(), "computed", s.slices() - s.skipped(), "skipped", s.skipped()));
         Map<String, Object> t = new LinkedHashMap<>();
@@ -65,6 +70,22 @@ public final class RunReport {
         if (!s.workflow().isEmpty()) m.put("workflow", s.workflow());
         m.put("centerOfRotation", centerValue(s));
         m.put("warnings", warnings(s));
+        return m;
+    }
+
+    /**
+     * The iterative method's settings and its relative residual ‖A·x − p‖/‖p‖ after each iteration, over every slice
+     * computed in this run (slices reused by a resume are not in it).
+     */
+    static Map<String, Object> iterative(IterativeParams it, Convergence c) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("iterations", it.iterations());
+        m.put("subsets", it.subsets());
+        m.put("tolerance", it.tolerance());
+        m.put("iterationsRun", c.iterations());
+        List<Double> r = new ArrayList<>();
+        for (double v : c.relative()) r.add(v);
+        m.put("relativeResidual", r);
         return m;
     }
 
@@ -106,14 +127,21 @@ public final class RunReport {
         return meta.source().replaceAll(".*/", "") + "  c=" + String.format(Locale.ROOT, "%.2f", center);
     }
 
+    static String iterativeLine(IterativeParams it, Convergence c) {
+        String line = it.algorithm().id() + (it.subsets() > 1 ? " (" + it.subsets() + " subsets)" : "") + ", " + c.iterations()
+                + " iterations";
+        return c.iterations() == 0 ? line : line + String.format(Locale.ROOT, ", relative residual %.4g", c.relative(c.iterations() - 1));
+    }
+
     public static String summary(JobRequest req, VolumeReconstructor.Summary s) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format("Reconstructed %d slices (%d skipped) of %dx%d from %d projections in %.2f s%n",
                 s.slices() - s.skipped(), s.skipped(), s.slice().roiCols(), s.slice().roiRows(), s.scan().numProjections(),
                 s.elapsedNanos() / 1e9));
         sb.append(String.format("  backend %s (%s; %s)%n", s.backend(), s.device(), s.variant()));
-        sb.append(String.format("  centre %s, filter %s, values in %s%n", centerLine(s), req.params().filter().window().id(),
-                req.params().workflow().unit().symbol()));
+        IterativeParams it = req.params().iterative();
+        sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), it.iterative() ? iterativeLine(it, s.convergence())
+                : "filter " + req.params().filter().window().id(), req.params().workflow().unit().symbol()));
         Object stripe = s.workflow().get("stripeRemoval");
         if (stripe != null && !"none".equals(stripe)) sb.append("  stripe removal: ").append(stripe).append('\n');
         if (s.workflow().get("phaseRetrieval") != null) sb.append("  Paganin phase retrieval: ").append(s.workflow().get("phaseRetrieval"))

@@ -92,7 +92,7 @@ public final class GroupTask {
         String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
-                tc == null ? 0 : tc.attemptNumber(), profiles);
+                tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence());
     }
 
     /**

@@ -6,11 +6,13 @@ import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.run.RunFinisher;
 import org.tomospark.job.run.RunReport;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +57,10 @@ final class SparkReport implements RunFinisher.EngineReport {
     VolumeReconstructor.Summary summary(ScanGeometry effective, SliceGeometry slice, int total, int skipped, long runNs,
                                         Map<String, Object> workflow) {
         PreprocessStats ps = PreprocessStats.ZERO;
+        // the groups' residuals in group order, so that the sums are the same however the tasks finished
+        Convergence convergence = Convergence.none();
+        for (GroupOutcome o : outcomes.stream().sorted(Comparator.comparingInt(GroupOutcome::group)).toList())
+            convergence = convergence.plus(o.convergence());
         long read = 0, pre = 0, filt = 0, bp = 0, updates = 0;
         Map<List<String>, Long> used = new HashMap<>();
         for (GroupOutcome o : outcomes) {
@@ -69,7 +75,7 @@ final class SparkReport implements RunFinisher.EngineReport {
         List<String> be = used.entrySet().stream().max(Map.Entry.comparingByValue()).map(Map.Entry::getKey)
                 .orElse(List.of("none", "none (every slice reused)", "none"));
         return new VolumeReconstructor.Summary(effective, slice, total, skipped, updates, runNs, read, pre, filt, bp, ps,
-                be.get(0), be.get(1), be.get(2), workflow);
+                be.get(0), be.get(1), be.get(2), workflow, convergence);
     }
 
     @Override

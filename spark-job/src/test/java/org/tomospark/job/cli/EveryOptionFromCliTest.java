@@ -59,6 +59,10 @@ class EveryOptionFromCliTest {
         option("slice.roi", "1,2,30,40", "--roi", "1,2,30,40");
         option("filter", "hann", "--filter", "hann");
         option("backend", "java", "--backend", "java");
+        option("algorithm", "mltr", "--algorithm", "mltr");
+        option("iterative.iterations", "12", "--iterations", "12");
+        option("iterative.subsets", "6", "--subsets", "6");
+        option("iterative.tolerance", "0.01", "--tolerance", "0.01");
         option("slices", "2:6", "--slices", "2:6");
         option("backend.interpolation", "nearest", "--interpolation", "nearest");
         option("backend.slicesPerPass", "4", "--slices-per-pass", "4");

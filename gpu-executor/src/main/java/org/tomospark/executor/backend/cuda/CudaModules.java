@@ -36,6 +36,11 @@ final class CudaModules implements AutoCloseable {
     }
 
     private CUmodule load(String name) {
+        return load(build, name);
+    }
+
+    /** Loads module {@code name} of {@code build} into the calling thread's current context. */
+    static CUmodule load(KernelBuild build, String name) {
         CUmodule m = new CUmodule();
         byte[] bytes = build.module(name);
         if (build.fatbin()) {
@@ -48,15 +53,15 @@ final class CudaModules implements AutoCloseable {
     }
 
     CUfunction backprojection(String name) {
-        return function(backproject, name);
+        return function(build, backproject, name);
     }
 
     CUfunction filter(String name) {
-        return function(filter, name);
+        return function(build, filter, name);
     }
 
     CUfunction correction(String name) {
-        return function(correct, name);
+        return function(build, correct, name);
     }
 
     /** The texture kernels' projection table in constant memory; {@code bytes[0]} receives its size. */
@@ -66,7 +71,8 @@ final class CudaModules implements AutoCloseable {
         return p;
     }
 
-    private CUfunction function(CUmodule m, String name) {
+    /** Function {@code name} of module {@code m}, failing with advice when the packaged kernels lack it. */
+    static CUfunction function(KernelBuild build, CUmodule m, String name) {
         CUfunction f = new CUfunction();
         try {
             cuModuleGetFunction(f, m, name);

@@ -31,7 +31,11 @@ final class KernelArgs {
         ENTRIES("sino", "pitch", "width", "np", "dst", "epitch"),
         FILTER("data", "nrows", "width", "n", "tw", "resp", "edge"),
         /** correct_u16: flat/dark correction and -log of a chunk's raw counts into its sinograms. */
-        CORRECT("raw", "dark", "den", "out", "width", "np", "floorTr", "clamped");
+        CORRECT("raw", "dark", "den", "out", "width", "np", "floorTr", "clamped"),
+        /** joseph_forward: the iterative methods' forward projection of the projections in angles. */
+        JOSEPH_FORWARD("img", "sino", "cosT", "sinT", "offT", "angles", "rows", "cols", "width", "k"),
+        /** joseph_back: its adjoint, a gather over the projections in angles. */
+        JOSEPH_BACK("sino", "img", "cosT", "sinT", "offT", "angles", "nangles", "rows", "cols", "width", "k");
 
         final List<String> names;
 

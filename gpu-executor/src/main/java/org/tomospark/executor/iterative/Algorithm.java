@@ -1,0 +1,37 @@
+package org.tomospark.executor.iterative;
+
+import org.tomospark.executor.util.EnumIds;
+
+/** How slices are reconstructed: filtered back-projection, or one of the iterative methods. */
+public enum Algorithm {
+    /** Filtered back-projection (the backends' own path). */
+    FBP("fbp"),
+    /** Simultaneous iterative reconstruction on the −log sinograms, non-negative. */
+    SIRT("sirt"),
+    /** Conjugate gradients on the least-squares normal equations of the −log sinograms. */
+    CGLS("cgls"),
+    /** Maximum likelihood for transmission data, on the counts, with ordered subsets. */
+    MLTR("mltr");
+
+    private final String id;
+
+    Algorithm(String id) {
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public boolean iterative() {
+        return this != FBP;
+    }
+
+    public static Algorithm parse(String s) {
+        return EnumIds.parse(values(), Algorithm::id, s, "algorithm");
+    }
+
+    public static String choices() {
+        return EnumIds.choices(values(), Algorithm::id);
+    }
+}

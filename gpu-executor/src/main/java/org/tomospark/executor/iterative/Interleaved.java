@@ -1,0 +1,76 @@
+package org.tomospark.executor.iterative;
+
+import java.util.Arrays;
+import java.util.stream.IntStream;
+
+/**
+ * Element-wise work and per-slice reductions on interleaved arrays ({@code k} slices, element e of slice s at
+ * {@code e·k + s}), split into chunks that run on the caller's fork-join pool.
+ */
+final class Interleaved {
+    private Interleaved() {
+    }
+
+    /** Elements per parallel chunk. */
+    private static final int CHUNK = 1 << 16;
+
+    interface Range {
+        void run(int from, int to);
+    }
+
+    /** Runs body over [0, n) in chunks, in parallel when there are several. */
+    static void forEach(int n, Range body) {
+        int chunks = (n + CHUNK - 1) / CHUNK;
+        if (chunks < 2) {
+            body.run(0, n);
+            return;
+        }
+        IntStream.range(0, chunks).parallel().forEach(c -> body.run(c * CHUNK, Math.min(n, (c + 1) * CHUNK)));
+    }
+
+    /** Σ a·b per slice, over the whole arrays. */
+    static double[] dots(float[] a, float[] b, int k) {
+        return dots(a, b, k, 0, a.length / k);
+    }
+
+    /** Σ a·b per slice over elements [from, to). */
+    static double[] dots(float[] a, float[] b, int k, int from, int to) {
+        double[] out = new double[k];
+        for (int e = from; e < to; e++) {
+            int o = e * k;
+            for (int s = 0; s < k; s++) out[s] += (double) a[o + s] * b[o + s];
+        }
+        return out;
+    }
+
+    /** ‖a − b‖² over the whole arrays (every slice). */
+    static double distanceSquared(float[] a, float[] b) {
+        double s = 0;
+        for (int i = 0; i < a.length; i++) {
+            double d = (double) a[i] - b[i];
+            s += d * d;
+        }
+        return s;
+    }
+
+    static double sum(double[] v) {
+        double t = 0;
+        for (double d : v) t += d;
+        return t;
+    }
+
+    /** 1/v where v > 0, else 0 (rays that miss the image, pixels no ray reaches). */
+    static float[] reciprocal(float[] v) {
+        float[] out = new float[v.length];
+        forEach(v.length, (a, b) -> {
+            for (int i = a; i < b; i++) out[i] = v[i] > 0 ? 1f / v[i] : 0f;
+        });
+        return out;
+    }
+
+    static float[] ones(int n) {
+        float[] one = new float[n];
+        Arrays.fill(one, 1f);
+        return one;
+    }
+}

@@ -1,0 +1,97 @@
+package org.tomospark.executor.iterative;
+
+import org.tomospark.executor.backend.MultiSlicePacker;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+
+/**
+ * Iterative reconstruction of a slice group, pass by pass: k slices are interleaved into one compound sinogram
+ * (as the back-projector's passes are), solved together on one {@link JosephProjector}, and split again. The solver
+ * works on the whole slice grid, whatever the ROI: the data are line integrals through the whole object, so an image
+ * cut to the ROI could not explain them; the ROI is cut out of the result.
+ */
+public final class IterativeReconstructor implements AutoCloseable {
+    /** Makes the projector pair of a slice grid: the Java one, or a device's. */
+    public interface ProjectorFactory {
+        Projector create(ScanGeometry scan, SliceGeometry grid, int k);
+    }
+
+    private final IterativeParams params;
+    private final SliceGeometry roi;
+    private final SliceGeometry full;
+    private final Projector projector;
+    private final int k;
+
+    /**
+     * @param scan  the effective geometry (after binning and stitching)
+     * @param slice the output grid and ROI
+     * @param k     slices per pass
+     */
+    public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k) {
+        this(scan, slice, params, k, JosephProjector::new);
+    }
+
+    /** As above, on the projector pair {@code factory} makes (closed with this reconstructor when it is closeable). */
+    public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k, ProjectorFactory factory) {
+        if (!params.iterative()) throw new IllegalArgumentException("algorithm " + params.algorithm().id() + " is not iterative");
+        params.checkProjections(scan.numProjections());
+        this.params = params;
+        this.roi = slice;
+        this.full = slice.withRoi(0, 0, slice.width(), slice.height());
+        this.k = k;
+        this.projector = factory.create(scan, full, k);
+    }
+
+    public int slicesPerPass() {
+        return k;
+    }
+
+    /**
+     * @param sinograms the group's −log sinograms, projections × width each
+     * @param blanks    per slice the unattenuated counts of each detector column (flat − dark), or null without flats
+     * @param out       one ROI image per sinogram, overwritten
+     * @return the residuals of every pass added together
+     */
+    public Convergence reconstruct(float[][] sinograms, float[][] blanks, float[][] out) {
+        int bins = projector.numProjections() * projector.detectorWidth(), width = projector.detectorWidth();
+        if (params.algorithm() == Algorithm.MLTR && blanks == null)
+            throw new IllegalArgumentException("config key algorithm=mltr needs the flats (the unattenuated counts)");
+        Convergence total = Convergence.none();
+        float[] packed = null;
+        for (int first = 0; first < sinograms.length; first += k) {
+            packed = MultiSlicePacker.interleave(sinograms, first, k, bins, packed);
+            float[] blank = blanks == null ? null : MultiSlicePacker.interleave(blanks, first, k, width, null);
+            float[] x = new float[full.pixels() * k];
+            Convergence c = params.solver().solve(projector, new Measurements(packed, blank), x, params.stopRule());
+            total = total.plus(c);
+            int n = Math.min(k, sinograms.length - first);
+            for (int s = 0; s < n; s++) crop(x, s, out[first + s]);
+        }
+        return total;
+    }
+
+    /** The projector pair the iterations run on. */
+    public Projector projector() {
+        return projector;
+    }
+
+    @Override
+    public void close() {
+        if (projector instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the " + projector.getClass().getSimpleName(), e);
+            }
+        }
+    }
+
+    /** Slice s of the interleaved full-grid image, cut to the ROI. */
+    private void crop(float[] x, int s, float[] dst) {
+        int cols = full.roiCols();
+        for (int i = 0; i < roi.roiRows(); i++) {
+            int src = ((roi.roiRow() + i) * cols + roi.roiCol()) * k + s, o = i * roi.roiCols();
+            for (int j = 0; j < roi.roiCols(); j++, src += k) dst[o + j] = x[src];
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package org.tomospark.executor.bench;
+
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.SliceBatch;
+import org.tomospark.executor.backend.cuda.CudaProjector;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.Measurements;
+import org.tomospark.executor.iterative.Sirt;
+import org.tomospark.executor.iterative.StopRule;
+
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * The CUDA projector pair of the iterative methods on one slice group: {@code size}² pixels, {@code size} projections
+ * of {@code size} columns, {@code slices} slices interleaved in one pass. Prints, best of {@code reps}: the forward
+ * projection, the adjoint, one SIRT iteration (both, plus the solver's vector updates on the host), each as seconds
+ * and GU/s (slices × size² × projections / s: a forward plus an adjoint per iteration count once); one slice per pass
+ * for comparison (one pass, times the slices); and the CUDA backend's filtered back-projection of the same slices.
+ * Each projector call includes its host-device transfers.
+ *
+ * <pre>CudaIterativeBench [size slices reps]   (default 2048 32 3)</pre>
+ */
+public final class CudaIterativeBench {
+    private CudaIterativeBench() {
+    }
+
+    public static void main(String[] a) throws Exception {
+        int n = a.length > 0 ? Integer.parseInt(a[0]) : 2048, slices = a.length > 1 ? Integer.parseInt(a[1]) : 32;
+        int reps = a.length > 2 ? Integer.parseInt(a[2]) : 3;
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(n).anglesRange(180, n).centerOfRotation((n - 1) / 2.0).build();
+        SliceGeometry slice = SliceGeometry.square(n);
+        double updates = (double) slices * n * n * n;
+        Random r = new Random(1);
+        float[] x = new float[n * n * slices], sino = new float[n * n * slices];
+        for (int i = 0; i < x.length; i++) x[i] = r.nextFloat();
+        try (CudaProjector p = new CudaProjector(scan, slice, slices, "")) {
+            int[] all = p.allAngles();
+            double fwd = best(reps, () -> p.forward(x, sino, all));
+            double back = best(reps, () -> p.back(sino, x, all));
+            report("forward projection, " + slices + " slices a pass", fwd, updates);
+            report("adjoint (back-projection), " + slices + " slices a pass", back, updates);
+            float[] img = new float[x.length];
+            Measurements m = new Measurements(sino, null);
+            double sirt = best(1, () -> new Sirt(true).solve(p, m, img, new StopRule(reps, 0))) / reps;
+            report("SIRT iteration (forward + adjoint + host updates)", sirt, updates);
+        }
+        float[] x1 = new float[n * n], s1 = new float[n * n];
+        try (CudaProjector p = new CudaProjector(scan, slice, 1, "")) {
+            int[] all = p.allAngles();
+            double fwd = best(reps, () -> p.forward(x1, s1, all)) * slices;
+            double back = best(reps, () -> p.back(s1, x1, all)) * slices;
+            report("forward projection, one slice a pass (x" + slices + ")", fwd, updates);
+            report("adjoint, one slice a pass (x" + slices + ")", back, updates);
+        }
+        float[][] sinos = new float[slices][n * n], out = new float[slices][n * n];
+        for (float[] s : sinos) for (int i = 0; i < s.length; i++) s[i] = r.nextFloat();
+        BackendOptions o = BackendOptions.defaults();
+        try (BackprojectionBackend b = Backends.open("cuda", o)) {
+            b.validate(new BackprojectionJob(scan, slice, slices, FilterSpec.of(FilterWindow.SHEPP_LOGAN)));
+            double fbp = best(reps, () -> b.process(new SliceBatch(0, sinos, n, n, false), out));
+            report("FBP back-projection (cuda backend, filter included)", fbp, updates);
+        }
+    }
+
+    private static double best(int reps, Runnable body) {
+        body.run();
+        double best = Double.MAX_VALUE;
+        for (int i = 0; i < reps; i++) {
+            long t0 = System.nanoTime();
+            body.run();
+            best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+        }
+        return best;
+    }
+
+    private static void report(String what, double seconds, double updates) {
+        System.out.printf(Locale.ROOT, "%-60s %8.3f s  %8.1f GU/s%n", what, seconds, updates / seconds / 1e9);
+    }
+}

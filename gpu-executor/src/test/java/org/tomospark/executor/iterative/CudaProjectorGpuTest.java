@@ -1,0 +1,104 @@
+package org.tomospark.executor.iterative;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.tomospark.executor.backend.cuda.CudaBackendProvider;
+import org.tomospark.executor.backend.cuda.CudaProjector;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.util.ImageErrors;
+
+import java.util.Arrays;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The CUDA Joseph pair (kernels/joseph.cu; skipped without a CUDA device, as in CI): against the double-precision
+ * oracle and its own adjoint over the awkward geometries of {@link JosephProjectorTest}, on subsets of the
+ * projections, and against the Java pair after iterations of SIRT, CGLS and MLTR.
+ */
+@Tag("gpu")
+class CudaProjectorGpuTest {
+
+    @BeforeAll
+    static void needsCuda() {
+        String why = new CudaBackendProvider().unavailableReason();
+        assumeTrue(why == null, "no CUDA device: " + why);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("org.tomospark.executor.iterative.JosephProjectorTest#cases")
+    void matchesTheOracleAndIsItsOwnAdjoint(JosephProjectorTest.Case c) {
+        JosephOracle oracle = new JosephOracle(c.scan(), c.slice());
+        int k = c.k(), np = c.slice().pixels(), nb = c.scan().numProjections() * c.scan().detectorWidth();
+        Random rnd = new Random(c.name().hashCode());
+        float[] x = new float[np * k], y = new float[nb * k];
+        for (int i = 0; i < x.length; i++) x[i] = rnd.nextFloat() * 2 - 0.5f;
+        for (int i = 0; i < y.length; i++) y[i] = rnd.nextFloat() * 2 - 0.5f;
+        float[] ax = new float[nb * k], aty = new float[np * k];
+        try (CudaProjector a = new CudaProjector(c.scan(), c.slice(), k, "")) {
+            a.forward(x, ax, a.allAngles());
+            a.back(y, aty, a.allAngles());
+        }
+        for (int s = 0; s < k; s++) {
+            double[] xs = JosephProjectorTest.slice(x, s, k), ys = JosephProjectorTest.slice(y, s, k);
+            double[] axRef = oracle.forward(xs), atyRef = oracle.back(ys);
+            assertTrue(ImageErrors.relL2(JosephProjectorTest.sliceF(ax, s, k), axRef) < 1e-5, c + " forward, slice " + s);
+            assertTrue(ImageErrors.relL2(JosephProjectorTest.sliceF(aty, s, k), atyRef) < 1e-5, c + " adjoint, slice " + s);
+            double lhs = JosephProjectorTest.dot(JosephProjectorTest.slice(ax, s, k), ys);
+            double rhs = JosephProjectorTest.dot(xs, JosephProjectorTest.slice(aty, s, k));
+            double scale = Math.sqrt(JosephProjectorTest.dot(axRef, axRef) * JosephProjectorTest.dot(ys, ys));
+            assertEquals(0, (lhs - rhs) / scale, 1e-5, c + " <Ax,y> against <x,A'y>, slice " + s);
+            assertEquals(0, (lhs - JosephProjectorTest.dot(axRef, ys)) / scale, 1e-5, c + " against the oracle, slice " + s);
+        }
+    }
+
+    /** A subset of the projections: only its sinogram rows are written (forward) and read (adjoint). */
+    @Test
+    void subsetsTouchOnlyTheirRows() {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(37).anglesRange(180, 24).centerOfRotation(18.3).build();
+        SliceGeometry slice = SliceGeometry.square(33);
+        int k = 3, nb = scan.numProjections() * scan.detectorWidth();
+        int[] subset = {1, 5, 9, 13, 17, 21};
+        Random rnd = new Random(3);
+        float[] x = new float[slice.pixels() * k], y = new float[nb * k];
+        for (int i = 0; i < x.length; i++) x[i] = rnd.nextFloat();
+        for (int i = 0; i < y.length; i++) y[i] = rnd.nextFloat();
+        float[] javaAx = new float[nb * k], cudaAx = new float[nb * k], javaAty = new float[x.length], cudaAty = new float[x.length];
+        Arrays.fill(cudaAx, -7f);
+        Arrays.fill(javaAx, -7f);
+        JosephProjector j = new JosephProjector(scan, slice, k);
+        j.forward(x, javaAx, subset);
+        j.back(y, javaAty, subset);
+        try (CudaProjector a = new CudaProjector(scan, slice, k, "0")) {
+            a.forward(x, cudaAx, subset);
+            a.back(y, cudaAty, subset);
+        }
+        assertTrue(ImageErrors.relL2(cudaAx, javaAx) < 1e-6, "forward on a subset against Java");
+        assertTrue(ImageErrors.relL2(cudaAty, javaAty) < 1e-6, "adjoint on a subset against Java");
+        assertEquals(-7f, cudaAx[0], "row 0 is not in the subset and stays untouched");
+    }
+
+    @Test
+    void agreesWithTheJavaPairAfterIterations() {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(64).anglesRange(180, 90).centerOfRotation(31.7).build();
+        SliceGeometry slice = SliceGeometry.square(64);
+        int k = 8;
+        Poisson data = Poisson.discs(scan, slice, k, 2000, 17);
+        for (Solver solver : new Solver[]{new Sirt(true), new Cgls(), new Mltr(6)}) {
+            float[] java = new float[slice.pixels() * k], cuda = new float[slice.pixels() * k];
+            solver.solve(new JosephProjector(scan, slice, k), data.measurements(), java, new StopRule(10, 0));
+            try (CudaProjector a = new CudaProjector(scan, slice, k, "")) {
+                solver.solve(a, data.measurements(), cuda, new StopRule(10, 0));
+            }
+            double d = ImageErrors.relL2(cuda, java);
+            assertTrue(d < 1e-4, solver.getClass().getSimpleName() + ": CUDA against Java after 10 iterations, relative L2 " + d);
+        }
+    }
+}

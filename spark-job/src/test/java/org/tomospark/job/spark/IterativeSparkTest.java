@@ -1,0 +1,121 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.tomospark.executor.backend.opencl.ClRuntime;
+import org.tomospark.executor.config.Settings;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.util.ImageErrors;
+import org.tomospark.job.io.HadoopConf;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.local.DirectEngine;
+import org.tomospark.job.run.JobRequest;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Iterative reconstruction through both engines: the Spark engine in local mode (several tasks) writes the same slices,
+ * bit for bit, as the direct engine (one conveyor, other groups); a resume completes a partial output with the same
+ * bits; the report carries the residual of every iteration and convergence.png sits next to the preview.
+ */
+class IterativeSparkTest {
+
+    static ReconstructionParams params(Algorithm a, int iterations, int subsets) {
+        return TestScans.params().toBuilder().iterative(new IterativeParams(a, iterations, subsets, 0)).roi(10, 14, 60, 50).build();
+    }
+
+    static Map<Integer, float[]> direct(ReconstructionParams p, Path out) {
+        new DirectEngine(HadoopConf.create(), new PrintStream(new ByteArrayOutputStream()))
+                .run(new JobRequest(TestScans.hdf5().toString(), out.toString(), p, true, false, true, Settings.empty()));
+        return TestScans.readSlices(out.toString(), new Configuration());
+    }
+
+    @Test
+    @Timeout(300)
+    void sparkTasksWriteTheDirectEnginesSlicesBitForBit() throws Exception {
+        for (ReconstructionParams p : List.of(params(Algorithm.SIRT, 6, 1), params(Algorithm.MLTR, 3, 4))) {
+            String what = p.iterative().algorithm().id();
+            Path d = TestScans.tmp("iter-direct-" + what).resolve("rec");
+            Map<Integer, float[]> expected = direct(p, d);
+            assertEquals(16, expected.size(), what);
+            assertEquals(60 * 50, expected.get(3).length, what + ": the ROI is cut out");
+
+            Path s = TestScans.tmp("iter-spark-" + what).resolve("rec");
+            SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), s.toString())
+                    .withParams(p.toBuilder().groupRows(4).build()).withPreview(true);
+            SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), spec, null);
+            assertEquals(4, r.groups().size(), what + ": four tasks");
+            TestScans.assertBitIdentical(expected, TestScans.readSlices(s.toString(), new Configuration()));
+
+            for (Path out : List.of(d, s)) {
+                Map<String, Object> rep = Json.read(Files.readAllBytes(out.resolve("report.json")), "report");
+                assertEquals(what, rep.get("algorithm"));
+                Map<?, ?> it = (Map<?, ?>) rep.get("iterative");
+                List<?> res = (List<?>) it.get("relativeResidual");
+                assertEquals(p.iterative().iterations(), res.size(), what + " residual per iteration: " + res);
+                double first = ((Number) res.get(0)).doubleValue(), last = ((Number) res.get(res.size() - 1)).doubleValue();
+                assertTrue(last < first && last > 0 && first < 1, what + ": the residual falls: " + res);
+                BufferedImage plot = ImageIO.read(out.resolve("convergence.png").toFile());
+                assertNotNull(plot, out + "/convergence.png");
+                assertTrue(Files.exists(out.resolve("preview.png")));
+            }
+            Map<?, ?> dr = (Map<?, ?>) Json.read(Files.readAllBytes(d.resolve("report.json")), "report").get("iterative");
+            Map<?, ?> sr = (Map<?, ?>) Json.read(Files.readAllBytes(s.resolve("report.json")), "report").get("iterative");
+            List<?> a = (List<?>) dr.get("relativeResidual"), b = (List<?>) sr.get("relativeResidual");
+            for (int i = 0; i < a.size(); i++)
+                assertEquals(((Number) a.get(i)).doubleValue(), ((Number) b.get(i)).doubleValue(), 1e-9, what + " residual " + i);
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void theOpenClBackendIteratesOnItsDeviceAndAgreesWithJava() throws Exception {
+        assumeTrue(ClRuntime.unavailableReason() == null, "no OpenCL here: " + ClRuntime.unavailableReason());
+        ReconstructionParams java = params(Algorithm.MLTR, 4, 2);
+        Map<Integer, float[]> expected = direct(java, TestScans.tmp("iter-java").resolve("rec"));
+        ReconstructionParams cl = java.toBuilder().backend("opencl").build();
+        Path d = TestScans.tmp("iter-cl-direct").resolve("rec");
+        Map<Integer, float[]> got = direct(cl, d);
+        for (int row : expected.keySet()) {
+            double e = ImageErrors.relL2(got.get(row), expected.get(row));
+            assertTrue(e < 1e-4, "slice " + row + ": opencl against java, relative L2 " + e);
+        }
+        Map<?, ?> backend = (Map<?, ?>) Json.read(Files.readAllBytes(d.resolve("report.json")), "report").get("backend");
+        assertEquals("opencl", backend.get("id"));
+        Path s = TestScans.tmp("iter-cl-spark").resolve("rec");
+        SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(), s.toString())
+                .withParams(cl.toBuilder().groupRows(8).build()), null);
+        TestScans.assertBitIdentical(got, TestScans.readSlices(s.toString(), new Configuration()));
+    }
+
+    @Test
+    @Timeout(300)
+    void aResumeCompletesAPartialIterativeOutputWithTheSameBits() throws Exception {
+        ReconstructionParams p = params(Algorithm.CGLS, 4, 1);
+        Map<Integer, float[]> expected = direct(p, TestScans.tmp("iter-resume-ref").resolve("rec"));
+        Path out = TestScans.tmp("iter-resume").resolve("rec");
+        SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(), out.toString())
+                .withParams(p.toBuilder().rows(4, 12).groupRows(4).build()), null);
+        assertEquals(8, TestScans.readSlices(out.toString(), new Configuration()).size());
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(),
+                out.toString()).withParams(p.toBuilder().groupRows(4).build()).withResume(true), null);
+        assertEquals(8, r.slicesSkipped());
+        assertEquals(8, r.slicesComputed());
+        TestScans.assertBitIdentical(expected, TestScans.readSlices(out.toString(), new Configuration()));
+    }
+}
