@@ -28,9 +28,18 @@ final class Interleaved {
         IntStream.range(0, chunks).parallel().forEach(c -> body.run(c * CHUNK, Math.min(n, (c + 1) * CHUNK)));
     }
 
-    /** Σ a·b per slice, over the whole arrays. */
+    /**
+     * Σ a·b per slice, over the whole arrays: per chunk of elements in parallel, the chunks' sums added in order, so
+     * that the result does not depend on the number of threads.
+     */
     static double[] dots(float[] a, float[] b, int k) {
-        return dots(a, b, k, 0, a.length / k);
+        int elements = a.length / k, per = Math.max(1, CHUNK / k), chunks = (elements + per - 1) / per;
+        if (chunks < 2) return dots(a, b, k, 0, elements);
+        double[][] part = new double[chunks][];
+        IntStream.range(0, chunks).parallel().forEach(c -> part[c] = dots(a, b, k, c * per, Math.min(elements, (c + 1) * per)));
+        double[] out = new double[k];
+        for (double[] d : part) for (int s = 0; s < k; s++) out[s] += d[s];
+        return out;
     }
 
     /** Σ a·b per slice over elements [from, to). */
@@ -43,14 +52,22 @@ final class Interleaved {
         return out;
     }
 
-    /** ‖a − b‖² over the whole arrays (every slice). */
+    /**
+     * ‖a − b‖² over the whole arrays (every slice), summed per chunk in parallel and the chunks' sums in order, so that
+     * the result does not depend on the number of threads.
+     */
     static double distanceSquared(float[] a, float[] b) {
-        double s = 0;
-        for (int i = 0; i < a.length; i++) {
-            double d = (double) a[i] - b[i];
-            s += d * d;
-        }
-        return s;
+        int chunks = (a.length + CHUNK - 1) / CHUNK;
+        double[] part = new double[chunks];
+        IntStream.range(0, chunks).parallel().forEach(c -> {
+            double s = 0;
+            for (int i = c * CHUNK, end = Math.min(a.length, (c + 1) * CHUNK); i < end; i++) {
+                double d = (double) a[i] - b[i];
+                s += d * d;
+            }
+            part[c] = s;
+        });
+        return sum(part);
     }
 
     static double sum(double[] v) {

@@ -23,7 +23,7 @@ import java.util.Random;
  * projection, the adjoint, one SIRT iteration (both, plus the solver's vector updates on the host), each as seconds
  * and GU/s (slices × size² × projections / s: a forward plus an adjoint per iteration count once); one slice per pass
  * for comparison (one pass, times the slices); and the CUDA backend's filtered back-projection of the same slices.
- * Each projector call includes its host-device transfers.
+ * Each projector call includes its host-device transfers; the kernels alone are printed too.
  *
  * <pre>CudaIterativeBench [size slices reps]   (default 2048 32 3)</pre>
  */
@@ -42,14 +42,26 @@ public final class CudaIterativeBench {
         for (int i = 0; i < x.length; i++) x[i] = r.nextFloat();
         try (CudaProjector p = new CudaProjector(scan, slice, slices, "")) {
             int[] all = p.allAngles();
-            double fwd = best(reps, () -> p.forward(x, sino, all));
-            double back = best(reps, () -> p.back(sino, x, all));
+            double[] kernel = {Double.MAX_VALUE, Double.MAX_VALUE};
+            double fwd = best(reps, () -> {
+                p.forward(x, sino, all);
+                kernel[0] = Math.min(kernel[0], p.lastKernelSeconds());
+            });
+            double back = best(reps, () -> {
+                p.back(sino, x, all);
+                kernel[1] = Math.min(kernel[1], p.lastKernelSeconds());
+            });
             report("forward projection, " + slices + " slices a pass", fwd, updates);
+            report("  its kernel alone", kernel[0], updates);
             report("adjoint (back-projection), " + slices + " slices a pass", back, updates);
+            report("  its kernel alone", kernel[1], updates);
             float[] img = new float[x.length];
             Measurements m = new Measurements(sino, null);
-            double sirt = best(1, () -> new Sirt(true).solve(p, m, img, new StopRule(reps, 0))) / reps;
-            report("SIRT iteration (forward + adjoint + host updates)", sirt, updates);
+            // the solver's setup (row and column sums, the first residual) is three projections: time 1 and 1 + reps
+            // iterations and take the difference
+            double one = best(1, () -> new Sirt(true).solve(p, m, img, new StopRule(1, 0)));
+            double more = best(1, () -> new Sirt(true).solve(p, m, img, new StopRule(1 + reps, 0)));
+            report("SIRT iteration (forward + adjoint + host updates)", (more - one) / reps, updates);
         }
         float[] x1 = new float[n * n], s1 = new float[n * n];
         try (CudaProjector p = new CudaProjector(scan, slice, 1, "")) {

@@ -47,6 +47,7 @@ public final class CudaProjector implements Projector, AutoCloseable {
     private final CUdeviceptr cosT = new CUdeviceptr(), sinT = new CUdeviceptr(), offT = new CUdeviceptr();
     private final List<CUdeviceptr> allocated = new ArrayList<>();
     private boolean closed;
+    private volatile double kernelSeconds;
 
     /**
      * @param device the backend's device option (an index or a Spark GPU address; empty for device 0)
@@ -103,8 +104,10 @@ public final class CudaProjector implements Projector, AutoCloseable {
             Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_FORWARD).ptr("img", image).ptr("sino", sino)
                     .ptr("cosT", cosT).ptr("sinT", sinT).ptr("offT", offT).ptr("angles", angles)
                     .i32("rows", shape.rows()).i32("cols", shape.cols()).i32("width", shape.width()).i32("k", k).build();
+            long t0 = System.nanoTime();
             cuLaunchKernel(forward, blocks((long) shape.width() * (k / run)), which.length, 1, THREADS, 1, 1, 0, null, args, null);
             cuCtxSynchronize();
+            kernelSeconds = (System.nanoTime() - t0) / 1e9;
             if (which.length == shape.projections()) {
                 cuMemcpyDtoH(Pointer.to(out), sino, (long) out.length * Sizeof.FLOAT);
             } else {
@@ -134,8 +137,10 @@ public final class CudaProjector implements Projector, AutoCloseable {
                     .ptr("cosT", cosT).ptr("sinT", sinT).ptr("offT", offT).ptr("angles", angles)
                     .i32("nangles", which.length).i32("rows", shape.rows()).i32("cols", shape.cols())
                     .i32("width", shape.width()).i32("k", k).build();
+            long t0 = System.nanoTime();
             cuLaunchKernel(back, blocks((long) shape.cols() * (k / run)), shape.rows(), 1, THREADS, 1, 1, 0, null, args, null);
             cuCtxSynchronize();
+            kernelSeconds = (System.nanoTime() - t0) / 1e9;
             cuMemcpyDtoH(Pointer.to(img), image, (long) img.length * Sizeof.FLOAT);
             return null;
         });
@@ -144,6 +149,11 @@ public final class CudaProjector implements Projector, AutoCloseable {
     static int runOf(int k) {
         for (int r : RUNS) if (k % r == 0) return r;
         throw new IllegalStateException("no run divides " + k);
+    }
+
+    /** Seconds the last call's kernel took (launch to completion), without its transfers. */
+    public double lastKernelSeconds() {
+        return kernelSeconds;
     }
 
     private void alloc(CUdeviceptr d, long bytes) {

@@ -114,10 +114,8 @@ public final class OpenClProjector implements Projector, AutoCloseable {
             cl_mem c = keep(mems, input(Pointer.to(byColumns), byColumns.length * 4L));
             cl_mem a = keep(mems, input(Pointer.to(angles), angles.length * 4L));
             cl_mem out = keep(mems, clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, (long) sino.length * 4, null, null));
-            args(forward, r, c, out, a, cosT, sinT, offT);
-            clSetKernelArg(forward, 7, Sizeof.cl_int, Pointer.to(new int[]{rows}));
-            clSetKernelArg(forward, 8, Sizeof.cl_int, Pointer.to(new int[]{cols}));
-            clSetKernelArg(forward, 9, Sizeof.cl_int, Pointer.to(new int[]{width}));
+            // joseph_forward(byRows, byColumns, sino, angles, cosT, sinT, offT, rows, cols, width)
+            new Args(forward).mem(r).mem(c).mem(out).mem(a).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols).i32(width);
             clEnqueueNDRangeKernel(queue, forward, 2, null, new long[]{width, angles.length}, null, 0, null, null);
             // only the rows of these angles: read each back into place
             int row = width * k;
@@ -139,14 +137,9 @@ public final class OpenClProjector implements Projector, AutoCloseable {
             cl_mem s = keep(mems, input(Pointer.to(guarded), guarded.length * 4L));
             cl_mem a = keep(mems, input(Pointer.to(angles), Math.max(1, angles.length) * 4L));
             cl_mem out = keep(mems, clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, (long) image.length * 4, null, null));
-            args(back, s, out, a);
-            clSetKernelArg(back, 3, Sizeof.cl_int, Pointer.to(new int[]{angles.length}));
-            clSetKernelArg(back, 4, Sizeof.cl_mem, Pointer.to(cosT));
-            clSetKernelArg(back, 5, Sizeof.cl_mem, Pointer.to(sinT));
-            clSetKernelArg(back, 6, Sizeof.cl_mem, Pointer.to(offT));
-            clSetKernelArg(back, 7, Sizeof.cl_int, Pointer.to(new int[]{rows}));
-            clSetKernelArg(back, 8, Sizeof.cl_int, Pointer.to(new int[]{cols}));
-            clSetKernelArg(back, 9, Sizeof.cl_int, Pointer.to(new int[]{width}));
+            // joseph_back(sino, image, angles, nangles, cosT, sinT, offT, rows, cols, width)
+            new Args(back).mem(s).mem(out).mem(a).i32(angles.length).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols)
+                    .i32(width);
             clEnqueueNDRangeKernel(queue, back, 2, null, new long[]{cols, rows}, null, 0, null, null);
             clEnqueueReadBuffer(queue, out, CL_TRUE, 0, (long) image.length * 4, Pointer.to(image), 0, null, null);
         } catch (CLException e) {
@@ -161,8 +154,24 @@ public final class OpenClProjector implements Projector, AutoCloseable {
         return m;
     }
 
-    private static void args(cl_kernel kernel, cl_mem... mems) {
-        for (int i = 0; i < mems.length; i++) clSetKernelArg(kernel, i, Sizeof.cl_mem, Pointer.to(mems[i]));
+    /** A kernel's arguments, set in the order of its declaration in kernels/joseph.cl. */
+    private static final class Args {
+        private final cl_kernel kernel;
+        private int next;
+
+        Args(cl_kernel kernel) {
+            this.kernel = kernel;
+        }
+
+        Args mem(cl_mem m) {
+            clSetKernelArg(kernel, next++, Sizeof.cl_mem, Pointer.to(m));
+            return this;
+        }
+
+        Args i32(int v) {
+            clSetKernelArg(kernel, next++, Sizeof.cl_int, Pointer.to(new int[]{v}));
+            return this;
+        }
     }
 
     @Override

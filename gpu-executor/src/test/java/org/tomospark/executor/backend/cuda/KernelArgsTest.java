@@ -33,6 +33,7 @@ class KernelArgsTest {
     @Test
     void signaturesMatchTheCudaSources() throws Exception {
         String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu"), pre = cudaSource("preprocess.cu");
+        String joseph = cudaSource("joseph.cu");
         Map<KernelArgs.Signature, List<String>> declared = new EnumMap<>(KernelArgs.Signature.class);
         declared.put(KernelArgs.Signature.TEXTURE, params(bp, "#define TS_STD("));
         declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU("));
@@ -44,6 +45,8 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.ENTRIES, params(bp, "#define TS_ENTRIES("));
         declared.put(KernelArgs.Signature.FILTER, params(filter, "extern \"C\" __global__ void __launch_bounds__(FILTER_THREADS)"));
         declared.put(KernelArgs.Signature.CORRECT, params(pre, "extern \"C\" __global__ void __launch_bounds__(CORRECT_THREADS)"));
+        declared.put(KernelArgs.Signature.JOSEPH_FORWARD, params(joseph, "joseph_forward_c##C("));
+        declared.put(KernelArgs.Signature.JOSEPH_BACK, params(joseph, "joseph_back_c##C("));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists
