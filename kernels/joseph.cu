@@ -4,7 +4,8 @@
 // One thread per ray (forward) or per pixel (adjoint, a gather with no atomics) and per run of C consecutive slices:
 // the thread computes a step's weights once, in double, and applies them to its C slices, read as float4 runs when
 // C is a multiple of four. The kernel for a pass of k slices is the one with the largest C in {1, 4, 8, 16, 32} that
-// divides k. Sums in float. Pixels and bins beyond the image or the detector read as zero.
+// divides k; for k a multiple of 8 both also have grouped kernels (8 slices and 4 projections, or 4 image rows, a
+// thread, below). Sums in float. Pixels and bins beyond the image or the detector read as zero.
 #include <cuda_runtime.h>
 
 #define JOSEPH_THREADS 256
@@ -97,6 +98,119 @@ __device__ __forceinline__ void joseph_forward_body(const float* __restrict__ im
     joseph_store<C>(sino + ((size_t)p * width + u) * k + s, acc);
 }
 
+// The forward projection of A projections at once (a group of consecutive entries of angles[] that all step along
+// the same image axis): at each image line the thread's rays of the A projections pass close to each other, so
+// one read of the image from memory serves all A of them. grid: x over rays × runs of C slices, y over the groups.
+template <int C, int A>
+__device__ __forceinline__ void joseph_forward_group_body(const float* __restrict__ img, float* __restrict__ sino,
+                                                          const double* __restrict__ cosT, const double* __restrict__ sinT,
+                                                          const double* __restrict__ offT, const int* __restrict__ angles,
+                                                          int nangles, int rows, int cols, int width, int k) {
+    int runs = k / C, t = blockIdx.x * JOSEPH_THREADS + threadIdx.x;
+    int u = t / runs, s = (t - u * runs) * C, a0 = blockIdx.y * A;
+    if (u >= width) return;
+    int na = min(A, nangles - a0);
+    double c[A], sn[A], o[A], inv[A];
+    float w[A];
+    bool flat = true, steep = true;
+#pragma unroll
+    for (int a = 0; a < A; a++) {
+        int p = angles[a0 + min(a, na - 1)];
+        c[a] = cosT[p];
+        sn[a] = sinT[p];
+        o[a] = offT[p];
+        bool f = fabs(c[a]) >= fabs(sn[a]);
+        flat = flat && f;
+        steep = steep && !f;
+        inv[a] = f ? 1.0 / c[a] : -1.0 / sn[a];
+        w[a] = (float)(1.0 / (f ? fabs(c[a]) : fabs(sn[a])));
+    }
+    float acc[A][C];
+#pragma unroll
+    for (int a = 0; a < A; a++)
+#pragma unroll
+        for (int q = 0; q < C; q++) acc[a][q] = 0.0f;
+    if (flat || steep) {
+        int lines = flat ? rows : cols, n = flat ? cols : rows;
+        size_t lineStride = flat ? (size_t)cols * k : (size_t)k, pixelStride = flat ? (size_t)k : (size_t)cols * k;
+        for (int l = 0; l < lines; l++) {
+            const float* line = img + l * lineStride + s;
+#pragma unroll
+            for (int a = 0; a < A; a++) {
+                double pos = flat ? (u - (o[a] - l * sn[a])) * inv[a] : (u - (o[a] + l * c[a])) * inv[a];
+                if (!(pos > -1.0 && pos < (double)n)) continue;
+                double fl = floor(pos);
+                float f = (float)(pos - fl);
+                int m = (int)fl;
+                joseph_pair<C>(acc[a], m >= 0 ? line + m * pixelStride : nullptr,
+                               m + 1 < n ? line + (m + 1) * pixelStride : nullptr, w[a] * (1.0f - f), w[a] * f);
+            }
+        }
+#pragma unroll
+        for (int a = 0; a < A; a++)
+            if (a < na) joseph_store<C>(sino + ((size_t)angles[a0 + a] * width + u) * k + s, acc[a]);
+    } else {
+        // the group straddles 45 degrees: one projection after the other
+        for (int a = 0; a < na; a++) {
+            float one[C];
+#pragma unroll
+            for (int q = 0; q < C; q++) one[q] = 0.0f;
+            bool f = fabs(c[a]) >= fabs(sn[a]);
+            int lines = f ? rows : cols, n = f ? cols : rows;
+            size_t lineStride = f ? (size_t)cols * k : (size_t)k, pixelStride = f ? (size_t)k : (size_t)cols * k;
+            for (int l = 0; l < lines; l++) {
+                double pos = f ? (u - (o[a] - l * sn[a])) * inv[a] : (u - (o[a] + l * c[a])) * inv[a];
+                if (!(pos > -1.0 && pos < (double)n)) continue;
+                double fl = floor(pos);
+                float fr = (float)(pos - fl);
+                int m = (int)fl;
+                const float* line = img + l * lineStride + s;
+                joseph_pair<C>(one, m >= 0 ? line + m * pixelStride : nullptr,
+                               m + 1 < n ? line + (m + 1) * pixelStride : nullptr, w[a] * (1.0f - fr), w[a] * fr);
+            }
+            joseph_store<C>(sino + ((size_t)angles[a0 + a] * width + u) * k + s, one);
+        }
+    }
+}
+
+// The adjoint for R image rows at once: a thread gathers pixel (i, j) of R consecutive rows, whose detector
+// positions at one angle lie within R·|sin| bins of each other, so that one read of the sinogram row serves them.
+// grid: x over the columns × runs of C slices, y over the groups of R rows.
+template <int C, int R>
+__device__ __forceinline__ void joseph_back_group_body(const float* __restrict__ sino, float* __restrict__ img,
+                                                       const double* __restrict__ cosT, const double* __restrict__ sinT,
+                                                       const double* __restrict__ offT, const int* __restrict__ angles,
+                                                       int nangles, int rows, int cols, int width, int k) {
+    int runs = k / C, t = blockIdx.x * JOSEPH_THREADS + threadIdx.x;
+    int j = t / runs, s = (t - j * runs) * C, i0 = blockIdx.y * R;
+    if (j >= cols) return;
+    float acc[R][C];
+#pragma unroll
+    for (int r = 0; r < R; r++)
+#pragma unroll
+        for (int q = 0; q < C; q++) acc[r][q] = 0.0f;
+    for (int a = 0; a < nangles; a++) {
+        int p = angles[a];
+        double c = cosT[p], sn = sinT[p];
+        double ig = 1.0 / fmax(fabs(c), fabs(sn));
+        double base = offT[p] + j * c;
+        const float* row = sino + (size_t)p * width * k + s;
+#pragma unroll
+        for (int r = 0; r < R; r++) {
+            double tt = base - (i0 + r) * sn;
+            if (!(tt > -1.0 && tt < (double)width)) continue;
+            double fl = floor(tt), d = tt - fl;
+            float w0 = (float)(fmax(0.0, 1.0 - d * ig) * ig), w1 = (float)(fmax(0.0, 1.0 - (1.0 - d) * ig) * ig);
+            int u = (int)fl;
+            joseph_pair<C>(acc[r], u >= 0 ? row + (size_t)u * k : nullptr, u + 1 < width ? row + (size_t)(u + 1) * k : nullptr,
+                           w0, w1);
+        }
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++)
+        if (i0 + r < rows) joseph_store<C>(img + ((size_t)(i0 + r) * cols + j) * k + s, acc[r]);
+}
+
 // grid: x over the pixels of image row blockIdx.y × runs of C slices, y over the image rows
 template <int C>
 __device__ __forceinline__ void joseph_back_body(const float* __restrict__ sino, float* __restrict__ img,
@@ -138,6 +252,26 @@ __device__ __forceinline__ void joseph_back_body(const float* __restrict__ sino,
                      int nangles, int rows, int cols, int width, int k) {                                              \
         joseph_back_body<C>(sino, img, cosT, sinT, offT, angles, nangles, rows, cols, width, k);                       \
     }
+
+#define JOSEPH_FORWARD_GROUP(C, A)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
+    joseph_forward_c##C##_a##A(const float* __restrict__ img, float* __restrict__ sino, const double* __restrict__ cosT,\
+                               const double* __restrict__ sinT, const double* __restrict__ offT,                       \
+                               const int* __restrict__ angles, int nangles, int rows, int cols, int width, int k) {    \
+        joseph_forward_group_body<C, A>(img, sino, cosT, sinT, offT, angles, nangles, rows, cols, width, k);           \
+    }
+
+JOSEPH_FORWARD_GROUP(8, 4)
+
+#define JOSEPH_BACK_GROUP(C, R)                                                                                        \
+    extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
+    joseph_back_c##C##_r##R(const float* __restrict__ sino, float* __restrict__ img, const double* __restrict__ cosT,  \
+                            const double* __restrict__ sinT, const double* __restrict__ offT,                          \
+                            const int* __restrict__ angles, int nangles, int rows, int cols, int width, int k) {       \
+        joseph_back_group_body<C, R>(sino, img, cosT, sinT, offT, angles, nangles, rows, cols, width, k);              \
+    }
+
+JOSEPH_BACK_GROUP(8, 4)
 
 JOSEPH_PAIR(1)
 JOSEPH_PAIR(4)

@@ -53,6 +53,24 @@ public final class CudaIterativeBench {
             });
             report("forward projection, " + slices + " slices a pass", fwd, updates);
             report("  its kernel alone", kernel[0], updates);
+            if (slices % 8 == 0) {
+                try (CudaProjector single = new CudaProjector(scan, slice, slices, "", false)) {
+                    double[] k1 = {Double.MAX_VALUE};
+                    double t = best(reps, () -> {
+                        single.forward(x, sino, all);
+                        k1[0] = Math.min(k1[0], single.lastKernelSeconds());
+                    });
+                    report("forward projection, one projection a thread (not grouped)", t, updates);
+                    report("  its kernel alone", k1[0], updates);
+                    k1[0] = Double.MAX_VALUE;
+                    double b = best(reps, () -> {
+                        single.back(sino, x, all);
+                        k1[0] = Math.min(k1[0], single.lastKernelSeconds());
+                    });
+                    report("adjoint, one image row a thread (not grouped)", b, updates);
+                    report("  its kernel alone", k1[0], updates);
+                }
+            }
             report("adjoint (back-projection), " + slices + " slices a pass", back, updates);
             report("  its kernel alone", kernel[1], updates);
             float[] img = new float[x.length];

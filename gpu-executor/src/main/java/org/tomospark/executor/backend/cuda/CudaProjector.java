@@ -34,6 +34,11 @@ public final class CudaProjector implements Projector, AutoCloseable {
     private static final int THREADS = 256;
     /** The kernels' runs of slices per thread (kernels/joseph.cu); a pass uses the largest that divides its k. */
     private static final int[] RUNS = {32, 16, 8, 4, 1};
+    /**
+     * The grouped kernels' slices per thread, and projections (joseph_forward_c8_a4) or image rows (joseph_back_c8_r4)
+     * per thread.
+     */
+    private static final int GROUP_RUN = 8, GROUP_ANGLES = 4, GROUP_ROWS = 4;
 
     private final Shape shape;
     /** Slices per thread: the geometry of a step is computed once for them. */
@@ -42,6 +47,9 @@ public final class CudaProjector implements Projector, AutoCloseable {
     private final KernelBuild build;
     private final CUmodule module;
     private final CUfunction forward;
+    /** The grouped forward projection and adjoint, or null: projections and image rows one at a time. */
+    private final CUfunction forwardGroup;
+    private final CUfunction backGroup;
     private final CUfunction back;
     private final CUdeviceptr image = new CUdeviceptr(), sino = new CUdeviceptr(), angles = new CUdeviceptr();
     private final CUdeviceptr cosT = new CUdeviceptr(), sinT = new CUdeviceptr(), offT = new CUdeviceptr();
@@ -53,6 +61,18 @@ public final class CudaProjector implements Projector, AutoCloseable {
      * @param device the backend's device option (an index or a Spark GPU address; empty for device 0)
      */
     public CudaProjector(ScanGeometry scan, SliceGeometry slice, int k, String device) {
+        this(scan, slice, k, device, k % GROUP_RUN == 0);
+    }
+
+    /**
+     * @param grouped the forward projection of {@value #GROUP_ANGLES} projections and the adjoint of {@value #GROUP_ROWS}
+     *                image rows per thread, so that one read of the image or the sinogram serves them (k must be a
+     *                multiple of {@value #GROUP_RUN}); false: one projection or image row at a time
+     */
+    public CudaProjector(ScanGeometry scan, SliceGeometry slice, int k, String device, boolean grouped) {
+        if (grouped && k % GROUP_RUN != 0)
+            throw new IllegalArgumentException("cuda projector: the grouped forward projection needs a multiple of "
+                    + GROUP_RUN + " slices per pass, got " + k);
         if (k < 1) throw new IllegalArgumentException("cuda projector: slices per pass must be >= 1, got " + k);
         this.shape = new Shape(k, slice.roiRows(), slice.roiCols(), scan.numProjections(), scan.detectorWidth());
         this.run = runOf(k);
@@ -63,6 +83,9 @@ public final class CudaProjector implements Projector, AutoCloseable {
         try {
             forward = CudaModules.function(build, module, "joseph_forward_c" + run);
             back = CudaModules.function(build, module, "joseph_back_c" + run);
+            forwardGroup = grouped ? CudaModules.function(build, module, "joseph_forward_c" + GROUP_RUN + "_a" + GROUP_ANGLES)
+                    : null;
+            backGroup = grouped ? CudaModules.function(build, module, "joseph_back_c" + GROUP_RUN + "_r" + GROUP_ROWS) : null;
             ProjectionTables t = new ProjectionTables(scan, slice);
             int np = shape.projections();
             double[] c = new double[np], s = new double[np], o = new double[np];
@@ -101,11 +124,23 @@ public final class CudaProjector implements Projector, AutoCloseable {
             dev.makeCurrent();
             cuMemcpyHtoD(image, Pointer.to(img), (long) img.length * Sizeof.FLOAT);
             cuMemcpyHtoD(angles, Pointer.to(which), (long) which.length * Sizeof.INT);
-            Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_FORWARD).ptr("img", image).ptr("sino", sino)
-                    .ptr("cosT", cosT).ptr("sinT", sinT).ptr("offT", offT).ptr("angles", angles)
-                    .i32("rows", shape.rows()).i32("cols", shape.cols()).i32("width", shape.width()).i32("k", k).build();
-            long t0 = System.nanoTime();
-            cuLaunchKernel(forward, blocks((long) shape.width() * (k / run)), which.length, 1, THREADS, 1, 1, 0, null, args, null);
+            long t0;
+            if (forwardGroup != null) {
+                Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_FORWARD_GROUP).ptr("img", image).ptr("sino", sino)
+                        .ptr("cosT", cosT).ptr("sinT", sinT).ptr("offT", offT).ptr("angles", angles)
+                        .i32("nangles", which.length).i32("rows", shape.rows()).i32("cols", shape.cols())
+                        .i32("width", shape.width()).i32("k", k).build();
+                t0 = System.nanoTime();
+                cuLaunchKernel(forwardGroup, blocks((long) shape.width() * (k / GROUP_RUN)),
+                        (which.length + GROUP_ANGLES - 1) / GROUP_ANGLES, 1, THREADS, 1, 1, 0, null, args, null);
+            } else {
+                Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_FORWARD).ptr("img", image).ptr("sino", sino)
+                        .ptr("cosT", cosT).ptr("sinT", sinT).ptr("offT", offT).ptr("angles", angles)
+                        .i32("rows", shape.rows()).i32("cols", shape.cols()).i32("width", shape.width()).i32("k", k).build();
+                t0 = System.nanoTime();
+                cuLaunchKernel(forward, blocks((long) shape.width() * (k / run)), which.length, 1, THREADS, 1, 1, 0, null, args,
+                        null);
+            }
             cuCtxSynchronize();
             kernelSeconds = (System.nanoTime() - t0) / 1e9;
             if (which.length == shape.projections()) {
@@ -138,7 +173,11 @@ public final class CudaProjector implements Projector, AutoCloseable {
                     .i32("nangles", which.length).i32("rows", shape.rows()).i32("cols", shape.cols())
                     .i32("width", shape.width()).i32("k", k).build();
             long t0 = System.nanoTime();
-            cuLaunchKernel(back, blocks((long) shape.cols() * (k / run)), shape.rows(), 1, THREADS, 1, 1, 0, null, args, null);
+            if (backGroup != null)
+                cuLaunchKernel(backGroup, blocks((long) shape.cols() * (k / GROUP_RUN)),
+                        (shape.rows() + GROUP_ROWS - 1) / GROUP_ROWS, 1, THREADS, 1, 1, 0, null, args, null);
+            else
+                cuLaunchKernel(back, blocks((long) shape.cols() * (k / run)), shape.rows(), 1, THREADS, 1, 1, 0, null, args, null);
             cuCtxSynchronize();
             kernelSeconds = (System.nanoTime() - t0) / 1e9;
             cuMemcpyDtoH(Pointer.to(img), image, (long) img.length * Sizeof.FLOAT);

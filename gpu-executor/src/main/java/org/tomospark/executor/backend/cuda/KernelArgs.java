@@ -34,7 +34,9 @@ final class KernelArgs {
         CORRECT("raw", "dark", "den", "out", "width", "np", "floorTr", "clamped"),
         /** joseph_forward: the iterative methods' forward projection of the projections in angles. */
         JOSEPH_FORWARD("img", "sino", "cosT", "sinT", "offT", "angles", "rows", "cols", "width", "k"),
-        /** joseph_back: its adjoint, a gather over the projections in angles. */
+        /** joseph_forward_cC_aA: the same for groups of A consecutive entries of angles, one image read serving them. */
+        JOSEPH_FORWARD_GROUP("img", "sino", "cosT", "sinT", "offT", "angles", "nangles", "rows", "cols", "width", "k"),
+        /** joseph_back_cC and joseph_back_cC_rR: its adjoint, a gather over the projections in angles. */
         JOSEPH_BACK("sino", "img", "cosT", "sinT", "offT", "angles", "nangles", "rows", "cols", "width", "k");
 
         final List<String> names;

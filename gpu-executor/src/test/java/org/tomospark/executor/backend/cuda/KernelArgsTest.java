@@ -46,7 +46,9 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.FILTER, params(filter, "extern \"C\" __global__ void __launch_bounds__(FILTER_THREADS)"));
         declared.put(KernelArgs.Signature.CORRECT, params(pre, "extern \"C\" __global__ void __launch_bounds__(CORRECT_THREADS)"));
         declared.put(KernelArgs.Signature.JOSEPH_FORWARD, params(joseph, "joseph_forward_c##C("));
+        declared.put(KernelArgs.Signature.JOSEPH_FORWARD_GROUP, params(joseph, "joseph_forward_c##C##_a##A("));
         declared.put(KernelArgs.Signature.JOSEPH_BACK, params(joseph, "joseph_back_c##C("));
+        assertEquals(params(joseph, "joseph_back_c##C##_r##R("), KernelArgs.Signature.JOSEPH_BACK.names);
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists
