@@ -262,6 +262,7 @@ __device__ __forceinline__ void joseph_back_body(const float* __restrict__ sino,
     }
 
 JOSEPH_FORWARD_GROUP(8, 4)
+JOSEPH_FORWARD_GROUP(4, 8)
 
 #define JOSEPH_BACK_GROUP(C, R)                                                                                        \
     extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
@@ -272,6 +273,7 @@ JOSEPH_FORWARD_GROUP(8, 4)
     }
 
 JOSEPH_BACK_GROUP(8, 4)
+JOSEPH_BACK_GROUP(4, 8)
 
 JOSEPH_PAIR(1)
 JOSEPH_PAIR(4)

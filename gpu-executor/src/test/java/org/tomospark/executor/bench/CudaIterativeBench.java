@@ -53,21 +53,24 @@ public final class CudaIterativeBench {
             });
             report("forward projection, " + slices + " slices a pass", fwd, updates);
             report("  its kernel alone", kernel[0], updates);
-            if (slices % 8 == 0) {
-                try (CudaProjector single = new CudaProjector(scan, slice, slices, "", false)) {
+            for (int group : new int[]{4, 0}) {
+                if (group != 0 && slices % group != 0) continue;
+                String how = group == 0 ? "one projection (row) a thread" : group + " slices and " + (32 / group)
+                        + " projections (rows) a thread";
+                try (CudaProjector single = new CudaProjector(scan, slice, slices, "", group)) {
                     double[] k1 = {Double.MAX_VALUE};
                     double t = best(reps, () -> {
                         single.forward(x, sino, all);
                         k1[0] = Math.min(k1[0], single.lastKernelSeconds());
                     });
-                    report("forward projection, one projection a thread (not grouped)", t, updates);
+                    report("forward projection, " + how, t, updates);
                     report("  its kernel alone", k1[0], updates);
                     k1[0] = Double.MAX_VALUE;
                     double b = best(reps, () -> {
                         single.back(sino, x, all);
                         k1[0] = Math.min(k1[0], single.lastKernelSeconds());
                     });
-                    report("adjoint, one image row a thread (not grouped)", b, updates);
+                    report("adjoint, " + how, b, updates);
                     report("  its kernel alone", k1[0], updates);
                 }
             }

@@ -42,11 +42,11 @@ class CudaProjectorGpuTest {
     }
 
     /**
-     * A subset of the projections: only its sinogram rows are written (forward) and read (adjoint); with k = 8 the
-     * grouped forward kernel, whose first group of four straddles 45 degrees and whose last is partial.
+     * A subset of the projections: only its sinogram rows are written (forward) and read (adjoint); with k = 4 and 8
+     * the grouped kernels, whose first group straddles 45 degrees and whose last is partial.
      */
     @ParameterizedTest(name = "k={0}")
-    @ValueSource(ints = {3, 8})
+    @ValueSource(ints = {3, 4, 8})
     void subsetsTouchOnlyTheirRows(int k) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(37).anglesRange(180, 24).centerOfRotation(18.3).build();
         SliceGeometry slice = SliceGeometry.square(33);

@@ -11,6 +11,7 @@ import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.Projector;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -35,10 +36,11 @@ public final class CudaProjector implements Projector, AutoCloseable {
     /** The kernels' runs of slices per thread (kernels/joseph.cu); a pass uses the largest that divides its k. */
     private static final int[] RUNS = {32, 16, 8, 4, 1};
     /**
-     * The grouped kernels' slices per thread, and projections (joseph_forward_c8_a4) or image rows (joseph_back_c8_r4)
-     * per thread.
+     * The grouped kernels: slices per thread, and projections (joseph_forward_cC_aA) or image rows (joseph_back_cC_rR)
+     * per thread, so that a thread holds 32 sums either way.
      */
-    private static final int GROUP_RUN = 8, GROUP_ANGLES = 4, GROUP_ROWS = 4;
+    private static final int[] GROUP_RUNS = {8, 4};
+    private static final int GROUP_SUMS = 32;
 
     private final Shape shape;
     /** Slices per thread: the geometry of a step is computed once for them. */
@@ -50,6 +52,9 @@ public final class CudaProjector implements Projector, AutoCloseable {
     /** The grouped forward projection and adjoint, or null: projections and image rows one at a time. */
     private final CUfunction forwardGroup;
     private final CUfunction backGroup;
+    /** Slices per thread of the grouped kernels, and projections or image rows per thread. */
+    private final int groupRun;
+    private final int groupSize;
     private final CUfunction back;
     private final CUdeviceptr image = new CUdeviceptr(), sino = new CUdeviceptr(), angles = new CUdeviceptr();
     private final CUdeviceptr cosT = new CUdeviceptr(), sinT = new CUdeviceptr(), offT = new CUdeviceptr();
@@ -61,21 +66,29 @@ public final class CudaProjector implements Projector, AutoCloseable {
      * @param device the backend's device option (an index or a Spark GPU address; empty for device 0)
      */
     public CudaProjector(ScanGeometry scan, SliceGeometry slice, int k, String device) {
-        this(scan, slice, k, device, k % GROUP_RUN == 0);
+        this(scan, slice, k, device, defaultGroupRun(k));
+    }
+
+    /** The grouped kernels' slices per thread for a pass of k slices: the first of {@link #GROUP_RUNS} dividing k, or 0. */
+    static int defaultGroupRun(int k) {
+        for (int r : GROUP_RUNS) if (k % r == 0) return r;
+        return 0;
     }
 
     /**
-     * @param grouped the forward projection of {@value #GROUP_ANGLES} projections and the adjoint of {@value #GROUP_ROWS}
-     *                image rows per thread, so that one read of the image or the sinogram serves them (k must be a
-     *                multiple of {@value #GROUP_RUN}); false: one projection or image row at a time
+     * @param groupRun slices per thread of the grouped kernels (8 or 4; k must be a multiple): a thread projects
+     *                 32 / groupRun projections (forward) or gathers 32 / groupRun image rows (adjoint), so that one
+     *                 read of the image or of a sinogram row serves them; 0: one projection or image row at a time
      */
-    public CudaProjector(ScanGeometry scan, SliceGeometry slice, int k, String device, boolean grouped) {
-        if (grouped && k % GROUP_RUN != 0)
-            throw new IllegalArgumentException("cuda projector: the grouped forward projection needs a multiple of "
-                    + GROUP_RUN + " slices per pass, got " + k);
+    public CudaProjector(ScanGeometry scan, SliceGeometry slice, int k, String device, int groupRun) {
+        if (groupRun != 0 && (k % groupRun != 0 || Arrays.stream(GROUP_RUNS).noneMatch(r -> r == groupRun)))
+            throw new IllegalArgumentException("cuda projector: grouped kernels of " + groupRun + " slices a thread need one of "
+                    + Arrays.toString(GROUP_RUNS) + " dividing the " + k + " slices per pass");
         if (k < 1) throw new IllegalArgumentException("cuda projector: slices per pass must be >= 1, got " + k);
         this.shape = new Shape(k, slice.roiRows(), slice.roiCols(), scan.numProjections(), scan.detectorWidth());
         this.run = runOf(k);
+        this.groupRun = groupRun;
+        this.groupSize = groupRun == 0 ? 1 : GROUP_SUMS / groupRun;
         this.dev = CudaDevice.get(CudaDevice.parseDevice(device));
         this.build = KernelBuild.packaged();
         dev.makeCurrent();
@@ -83,9 +96,9 @@ public final class CudaProjector implements Projector, AutoCloseable {
         try {
             forward = CudaModules.function(build, module, "joseph_forward_c" + run);
             back = CudaModules.function(build, module, "joseph_back_c" + run);
-            forwardGroup = grouped ? CudaModules.function(build, module, "joseph_forward_c" + GROUP_RUN + "_a" + GROUP_ANGLES)
-                    : null;
-            backGroup = grouped ? CudaModules.function(build, module, "joseph_back_c" + GROUP_RUN + "_r" + GROUP_ROWS) : null;
+            forwardGroup = groupRun == 0 ? null
+                    : CudaModules.function(build, module, "joseph_forward_c" + groupRun + "_a" + groupSize);
+            backGroup = groupRun == 0 ? null : CudaModules.function(build, module, "joseph_back_c" + groupRun + "_r" + groupSize);
             ProjectionTables t = new ProjectionTables(scan, slice);
             int np = shape.projections();
             double[] c = new double[np], s = new double[np], o = new double[np];
@@ -131,8 +144,8 @@ public final class CudaProjector implements Projector, AutoCloseable {
                         .i32("nangles", which.length).i32("rows", shape.rows()).i32("cols", shape.cols())
                         .i32("width", shape.width()).i32("k", k).build();
                 t0 = System.nanoTime();
-                cuLaunchKernel(forwardGroup, blocks((long) shape.width() * (k / GROUP_RUN)),
-                        (which.length + GROUP_ANGLES - 1) / GROUP_ANGLES, 1, THREADS, 1, 1, 0, null, args, null);
+                cuLaunchKernel(forwardGroup, blocks((long) shape.width() * (k / groupRun)),
+                        (which.length + groupSize - 1) / groupSize, 1, THREADS, 1, 1, 0, null, args, null);
             } else {
                 Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_FORWARD).ptr("img", image).ptr("sino", sino)
                         .ptr("cosT", cosT).ptr("sinT", sinT).ptr("offT", offT).ptr("angles", angles)
@@ -174,8 +187,8 @@ public final class CudaProjector implements Projector, AutoCloseable {
                     .i32("width", shape.width()).i32("k", k).build();
             long t0 = System.nanoTime();
             if (backGroup != null)
-                cuLaunchKernel(backGroup, blocks((long) shape.cols() * (k / GROUP_RUN)),
-                        (shape.rows() + GROUP_ROWS - 1) / GROUP_ROWS, 1, THREADS, 1, 1, 0, null, args, null);
+                cuLaunchKernel(backGroup, blocks((long) shape.cols() * (k / groupRun)),
+                        (shape.rows() + groupSize - 1) / groupSize, 1, THREADS, 1, 1, 0, null, args, null);
             else
                 cuLaunchKernel(back, blocks((long) shape.cols() * (k / run)), shape.rows(), 1, THREADS, 1, 1, 0, null, args, null);
             cuCtxSynchronize();
