@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.geometry.SliceGrid;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Random;
 import java.util.stream.Stream;
@@ -62,6 +63,33 @@ class JosephProjectorTest {
     @MethodSource("cases")
     void matchesTheOracleAndIsItsOwnAdjoint(Case c) {
         checkAgainstOracle(c, new JosephProjector(c.scan, c.slice, c.k));
+    }
+
+    /** Opens a device's projector pair for a geometry (closed after use when it is closeable). */
+    interface PairOpener {
+        Projector open(ScanGeometry scan, SliceGeometry slice, int k);
+    }
+
+    /**
+     * A device's pair against the Java pair after 10 iterations of SIRT, CGLS and MLTR on Poisson-noisy discs: relative
+     * L2 within 1e-4 (float sums in another order, nothing more).
+     */
+    static void checkIterationsAgainstJava(String device, ScanGeometry scan, SliceGeometry slice, int k, int subsets,
+                                           PairOpener opener) throws Exception {
+        Poisson data = Poisson.discs(scan, slice, k, 2000, 17);
+        for (Solver solver : new Solver[]{new Sirt(true), new Cgls(), new Mltr(subsets)}) {
+            float[] java = new float[slice.pixels() * k], dev = new float[slice.pixels() * k];
+            solver.solve(new JosephProjector(scan, slice, k), data.measurements(), java, new StopRule(10, 0));
+            Projector a = opener.open(scan, slice, k);
+            try {
+                solver.solve(a, data.measurements(), dev, new StopRule(10, 0));
+            } finally {
+                if (a instanceof AutoCloseable c) c.close();
+            }
+            double d = ImageErrors.relL2(dev, java);
+            assertTrue(d < 1e-4, solver.getClass().getSimpleName() + ": " + device + " against Java after 10 iterations, "
+                    + "relative L2 " + d);
+        }
     }
 
     /**
