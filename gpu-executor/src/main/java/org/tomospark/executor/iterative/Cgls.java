@@ -1,5 +1,7 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.iterative.SolverOps.Vec;
+
 /**
  * CGLS (conjugate gradients on the normal equations AᵀA·x = Aᵀ·p) on the −log sinograms, with its step lengths
  * computed per slice, so that the slices of a pass converge exactly as they would one at a time. Unconstrained:
@@ -7,43 +9,40 @@ package org.tomospark.executor.iterative;
  */
 public final class Cgls implements Solver {
     @Override
-    public Convergence solve(Projector a, Measurements data, float[] x, StopRule stop) {
-        int k = a.slicesPerPass();
-        float[] b = data.lineIntegrals();
-        int[] all = a.allAngles();
-        float[] r = new float[b.length], q = new float[b.length];
-        a.forward(x, r, all);
-        for (int i = 0; i < r.length; i++) r[i] = b[i] - r[i];
-        float[] s = new float[x.length];
-        a.back(r, s, all);
-        float[] dir = s.clone();
-        double[] gamma = Interleaved.dots(s, s, k);
-        Convergence conv = new Convergence(new double[0], Interleaved.sum(Interleaved.dots(b, b, k)));
-        for (int it = 0; it < stop.iterations(); it++) {
-            a.forward(dir, q, all);
-            double[] qq = Interleaved.dots(q, q, k);
-            float[] alpha = new float[k];
-            for (int j = 0; j < k; j++) alpha[j] = qq[j] > 0 ? (float) (gamma[j] / qq[j]) : 0f;
-            Interleaved.forEach(x.length / k, (from, to) -> {
-                for (int e = from; e < to; e++)
-                    for (int j = 0; j < k; j++) x[e * k + j] += alpha[j] * dir[e * k + j];
-            });
-            Interleaved.forEach(b.length / k, (from, to) -> {
-                for (int e = from; e < to; e++)
-                    for (int j = 0; j < k; j++) r[e * k + j] -= alpha[j] * q[e * k + j];
-            });
-            conv = conv.with(Interleaved.sum(Interleaved.dots(r, r, k)));
-            if (stop.reached(conv) || it == stop.iterations() - 1) break;
-            a.back(r, s, all);
-            double[] next = Interleaved.dots(s, s, k);
-            float[] beta = new float[k];
-            for (int j = 0; j < k; j++) beta[j] = gamma[j] > 0 ? (float) (next[j] / gamma[j]) : 0f;
-            gamma = next;
-            Interleaved.forEach(x.length / k, (from, to) -> {
-                for (int e = from; e < to; e++)
-                    for (int j = 0; j < k; j++) dir[e * k + j] = s[e * k + j] + beta[j] * dir[e * k + j];
-            });
+    public Convergence solve(SolverOps ops, Measurements data, float[] x0, StopRule stop) {
+        int k = ops.slicesPerPass();
+        int[] all = ops.allAngles();
+        try (Vec b = ops.sinogram(); Vec x = ops.image(); Vec r = ops.sinogram(); Vec q = ops.sinogram();
+             Vec s = ops.image(); Vec dir = ops.image()) {
+            ops.upload(data.lineIntegrals(), b);
+            ops.upload(x0, x);
+            ops.forward(x, r, all);
+            ops.subtractFrom(b, r);
+            ops.back(r, s, all);
+            ops.copy(s, dir);
+            double[] gamma = ops.dots(s, s);
+            Convergence conv = new Convergence(new double[0], Interleaved.sum(ops.dots(b, b)));
+            for (int it = 0; it < stop.iterations(); it++) {
+                ops.forward(dir, q, all);
+                double[] qq = ops.dots(q, q);
+                float[] alpha = new float[k], minus = new float[k];
+                for (int j = 0; j < k; j++) {
+                    alpha[j] = qq[j] > 0 ? (float) (gamma[j] / qq[j]) : 0f;
+                    minus[j] = -alpha[j];
+                }
+                ops.axpy(alpha, dir, x);
+                ops.axpy(minus, q, r);
+                conv = conv.with(Interleaved.sum(ops.dots(r, r)));
+                if (stop.reached(conv) || it == stop.iterations() - 1) break;
+                ops.back(r, s, all);
+                double[] next = ops.dots(s, s);
+                float[] beta = new float[k];
+                for (int j = 0; j < k; j++) beta[j] = gamma[j] > 0 ? (float) (next[j] / gamma[j]) : 0f;
+                gamma = next;
+                ops.xpby(s, beta, dir);
+            }
+            ops.download(x, x0);
+            return conv;
         }
-        return conv;
     }
 }

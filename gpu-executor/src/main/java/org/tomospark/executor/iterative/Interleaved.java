@@ -1,6 +1,5 @@
 package org.tomospark.executor.iterative;
 
-import java.util.Arrays;
 import java.util.stream.IntStream;
 
 /**
@@ -74,20 +73,5 @@ final class Interleaved {
         double t = 0;
         for (double d : v) t += d;
         return t;
-    }
-
-    /** 1/v where v > 0, else 0 (rays that miss the image, pixels no ray reaches). */
-    static float[] reciprocal(float[] v) {
-        float[] out = new float[v.length];
-        forEach(v.length, (a, b) -> {
-            for (int i = a; i < b; i++) out[i] = v[i] > 0 ? 1f / v[i] : 0f;
-        });
-        return out;
-    }
-
-    static float[] ones(int n) {
-        float[] one = new float[n];
-        Arrays.fill(one, 1f);
-        return one;
     }
 }

@@ -6,20 +6,21 @@ import org.tomospark.executor.geometry.SliceGeometry;
 
 /**
  * Iterative reconstruction of a slice group, pass by pass: k slices are interleaved into one compound sinogram
- * (as the back-projector's passes are), solved together on one {@link JosephProjector}, and split again. The solver
- * works on the whole slice grid, whatever the ROI: the data are line integrals through the whole object, so an image
- * cut to the ROI could not explain them; the ROI is cut out of the result.
+ * (as the back-projector's passes are), solved together on one {@link SolverOps} (the Java {@link JosephProjector} in
+ * host arrays, or a device's), and split again. The solver works on the whole slice grid, whatever the ROI: the data
+ * are line integrals through the whole object, so an image cut to the ROI could not explain them; the ROI is cut out
+ * of the result.
  */
 public final class IterativeReconstructor implements AutoCloseable {
-    /** Makes the projector pair of a slice grid: the Java one, or a device's. */
-    public interface ProjectorFactory {
-        Projector create(ScanGeometry scan, SliceGeometry grid, int k);
+    /** Makes the solvers' ops for a slice grid: the Java pair's, or a device's. */
+    public interface OpsFactory {
+        SolverOps create(ScanGeometry scan, SliceGeometry grid, int k);
     }
 
     private final IterativeParams params;
     private final SliceGeometry roi;
     private final SliceGeometry full;
-    private final Projector projector;
+    private final SolverOps ops;
     private final int k;
 
     /**
@@ -28,18 +29,18 @@ public final class IterativeReconstructor implements AutoCloseable {
      * @param k     slices per pass
      */
     public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k) {
-        this(scan, slice, params, k, JosephProjector::new);
+        this(scan, slice, params, k, (s, g, kk) -> HostOps.owning(new JosephProjector(s, g, kk)));
     }
 
-    /** As above, on the projector pair {@code factory} makes (closed with this reconstructor when it is closeable). */
-    public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k, ProjectorFactory factory) {
+    /** As above, on the ops {@code factory} makes (closed with this reconstructor). */
+    public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k, OpsFactory factory) {
         if (!params.iterative()) throw new IllegalArgumentException("algorithm " + params.algorithm().id() + " is not iterative");
         params.checkProjections(scan.numProjections());
         this.params = params;
         this.roi = slice;
         this.full = slice.withRoi(0, 0, slice.width(), slice.height());
         this.k = k;
-        this.projector = factory.create(scan, full, k);
+        this.ops = factory.create(scan, full, k);
     }
 
     public int slicesPerPass() {
@@ -53,7 +54,7 @@ public final class IterativeReconstructor implements AutoCloseable {
      * @return the residuals of every pass added together
      */
     public Convergence reconstruct(float[][] sinograms, float[][] blanks, float[][] out) {
-        int bins = projector.numProjections() * projector.detectorWidth(), width = projector.detectorWidth();
+        int width = ops.shape().width(), bins = ops.shape().projections() * width;
         if (params.algorithm() == Algorithm.MLTR && blanks == null)
             throw new IllegalArgumentException("config key algorithm=mltr needs the flats (the unattenuated counts)");
         Convergence total = Convergence.none();
@@ -62,7 +63,7 @@ public final class IterativeReconstructor implements AutoCloseable {
             packed = MultiSlicePacker.interleave(sinograms, first, k, bins, packed);
             float[] blank = blanks == null ? null : MultiSlicePacker.interleave(blanks, first, k, width, null);
             float[] x = new float[full.pixels() * k];
-            Convergence c = params.solver().solve(projector, new Measurements(packed, blank), x, params.stopRule());
+            Convergence c = params.solver().solve(ops, new Measurements(packed, blank), x, params.stopRule());
             total = total.plus(c);
             int n = Math.min(k, sinograms.length - first);
             for (int s = 0; s < n; s++) crop(x, s, out[first + s]);
@@ -70,20 +71,14 @@ public final class IterativeReconstructor implements AutoCloseable {
         return total;
     }
 
-    /** The projector pair the iterations run on. */
-    public Projector projector() {
-        return projector;
+    /** The ops the iterations run on. */
+    public SolverOps ops() {
+        return ops;
     }
 
     @Override
     public void close() {
-        if (projector instanceof AutoCloseable c) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                throw new IllegalStateException("closing the " + projector.getClass().getSimpleName(), e);
-            }
-        }
+        ops.close();
     }
 
     /** Slice s of the interleaved full-grid image, cut to the ROI. */

@@ -1,5 +1,7 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.iterative.SolverOps.Vec;
+
 /**
  * MLTR, maximum likelihood for transmission tomography (Nuyts et al., IEEE TMI 17 (1998) 179; the seed slides'
  * method), with ordered subsets. The measured counts are y = b·exp(−p), b the unattenuated counts from the flats and p
@@ -18,51 +20,36 @@ public final class Mltr implements Solver {
     }
 
     @Override
-    public Convergence solve(Projector a, Measurements data, float[] x, StopRule stop) {
+    public Convergence solve(SolverOps ops, Measurements data, float[] x0, StopRule stop) {
         if (!data.hasBlank()) throw new IllegalArgumentException("MLTR needs the unattenuated counts (flats)");
-        int k = a.slicesPerPass(), width = a.detectorWidth(), rowLen = width * k;
-        float[] p = data.lineIntegrals(), blank = data.blank();
-        Subsets order = Subsets.of(a.numProjections(), subsets);
-        int[] all = a.allAngles();
-        float[] rowSum = new float[p.length];
-        a.forward(Interleaved.ones(x.length), rowSum, all);
-        float[] counts = new float[p.length];
-        Interleaved.forEach(p.length, (from, to) -> {
-            for (int i = from; i < to; i++) counts[i] = blank[i % rowLen] * (float) Math.exp(-p[i]);
-        });
-        float[] line = new float[p.length], num = new float[p.length], den = new float[p.length];
-        float[] gNum = new float[x.length], gDen = new float[x.length];
-        Convergence conv = new Convergence(new double[0], Interleaved.sum(Interleaved.dots(p, p, k)));
-        boolean current = false;
-        for (int it = 0; it < stop.iterations(); it++) {
-            for (int[] angles : order.angles()) {
-                if (!current) a.forward(x, line, angles);
-                current = false;
-                Interleaved.forEach(angles.length, (from, to) -> {
-                    for (int ai = from; ai < to; ai++) {
-                        int o = angles[ai] * rowLen;
-                        for (int e = 0; e < rowLen; e++) {
-                            float expected = blank[e] * (float) Math.exp(-line[o + e]);
-                            num[o + e] = expected - counts[o + e];
-                            den[o + e] = rowSum[o + e] * expected;
-                        }
-                    }
-                });
-                a.back(num, gNum, angles);
-                a.back(den, gDen, angles);
-                Interleaved.forEach(x.length, (from, to) -> {
-                    for (int i = from; i < to; i++) {
-                        if (gDen[i] <= 0) continue;
-                        float v = x[i] + gNum[i] / gDen[i];
-                        x[i] = v < 0 ? 0f : v;
-                    }
-                });
+        Subsets order = Subsets.of(ops.shape().projections(), subsets);
+        int[] all = ops.allAngles();
+        try (Vec p = ops.sinogram(); Vec blank = ops.row(data.blank()); Vec x = ops.image(); Vec rowSum = ops.sinogram();
+             Vec counts = ops.sinogram(); Vec line = ops.sinogram(); Vec num = ops.sinogram(); Vec den = ops.sinogram();
+             Vec gNum = ops.image(); Vec gDen = ops.image()) {
+            ops.upload(data.lineIntegrals(), p);
+            ops.upload(x0, x);
+            ops.fill(gNum, 1f);
+            ops.forward(gNum, rowSum, all);
+            ops.counts(blank, p, counts);
+            Convergence conv = new Convergence(new double[0], Interleaved.sum(ops.dots(p, p)));
+            boolean current = false;
+            for (int it = 0; it < stop.iterations(); it++) {
+                for (int[] angles : order.angles()) {
+                    if (!current) ops.forward(x, line, angles);
+                    current = false;
+                    ops.likelihoodTerms(line, blank, counts, rowSum, angles, num, den);
+                    ops.back(num, gNum, angles);
+                    ops.back(den, gDen, angles);
+                    ops.ratioUpdate(x, gNum, gDen);
+                }
+                ops.forward(x, line, all);
+                current = subsets == 1;
+                conv = conv.with(ops.distanceSquared(p, line));
+                if (stop.reached(conv)) break;
             }
-            a.forward(x, line, all);
-            current = subsets == 1;
-            conv = conv.with(Interleaved.distanceSquared(p, line));
-            if (stop.reached(conv)) break;
+            ops.download(x, x0);
+            return conv;
         }
-        return conv;
     }
 }

@@ -1,5 +1,7 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.iterative.SolverOps.Vec;
+
 /**
  * SIRT on the −log sinograms: x ← x + C·Aᵀ·R·(p − A·x), with R and C the reciprocal row and column sums of A (the
  * form ASTRA and TIGRE use). Unconstrained it converges to the R-weighted least-squares solution; with
@@ -13,33 +15,32 @@ public final class Sirt implements Solver {
     }
 
     @Override
-    public Convergence solve(Projector a, Measurements data, float[] x, StopRule stop) {
-        int k = a.slicesPerPass();
-        float[] p = data.lineIntegrals();
-        int[] all = a.allAngles();
-        float[] rowSum = new float[p.length], colSum = new float[x.length];
-        a.forward(Interleaved.ones(x.length), rowSum, all);
-        a.back(Interleaved.ones(p.length), colSum, all);
-        float[] r = Interleaved.reciprocal(rowSum), c = Interleaved.reciprocal(colSum);
-        float[] residual = new float[p.length], update = new float[x.length];
-        a.forward(x, residual, all);
-        double pp = Interleaved.sum(Interleaved.dots(p, p, k));
-        Convergence conv = new Convergence(new double[0], pp);
-        for (int it = 0; it < stop.iterations(); it++) {
-            Interleaved.forEach(p.length, (from, to) -> {
-                for (int i = from; i < to; i++) residual[i] = (p[i] - residual[i]) * r[i];
-            });
-            a.back(residual, update, all);
-            Interleaved.forEach(x.length, (from, to) -> {
-                for (int i = from; i < to; i++) {
-                    float v = x[i] + c[i] * update[i];
-                    x[i] = nonNegative && v < 0 ? 0f : v;
-                }
-            });
-            a.forward(x, residual, all);
-            conv = conv.with(Interleaved.distanceSquared(p, residual));
-            if (stop.reached(conv)) break;
+    public Convergence solve(SolverOps ops, Measurements data, float[] x0, StopRule stop) {
+        int[] all = ops.allAngles();
+        try (Vec p = ops.sinogram(); Vec x = ops.image(); Vec r = ops.sinogram(); Vec c = ops.image();
+             Vec residual = ops.sinogram(); Vec update = ops.image()) {
+            ops.upload(data.lineIntegrals(), p);
+            ops.upload(x0, x);
+            // R and C: the row and column sums of A, inverted
+            ops.fill(update, 1f);
+            ops.forward(update, r, all);
+            ops.fill(residual, 1f);
+            ops.back(residual, c, all);
+            ops.reciprocal(r);
+            ops.reciprocal(c);
+            ops.forward(x, residual, all);
+            double pp = Interleaved.sum(ops.dots(p, p));
+            Convergence conv = new Convergence(new double[0], pp);
+            for (int it = 0; it < stop.iterations(); it++) {
+                ops.weightedResidual(p, residual, r);
+                ops.back(residual, update, all);
+                ops.scaledUpdate(x, c, update, nonNegative);
+                ops.forward(x, residual, all);
+                conv = conv.with(ops.distanceSquared(p, residual));
+                if (stop.reached(conv)) break;
+            }
+            ops.download(x, x0);
+            return conv;
         }
-        return conv;
     }
 }

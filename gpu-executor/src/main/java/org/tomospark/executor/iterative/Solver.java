@@ -1,12 +1,21 @@
 package org.tomospark.executor.iterative;
 
-/** An iterative reconstruction method on a {@link Projector}: improves an image in place and says how it converged. */
+/**
+ * An iterative reconstruction method: improves an image and says how it converged. It is written against
+ * {@link SolverOps}, so that it runs where the ops keep their vectors (Java arrays, or a device's memory for the whole
+ * solve).
+ */
 public interface Solver {
     /**
-     * @param a    the projector pair
+     * @param ops  the projector pair and vector operations
      * @param data the pass's measurements
      * @param x    the start image, interleaved as the projector's images; overwritten by the result
      * @param stop when to stop
      */
-    Convergence solve(Projector a, Measurements data, float[] x, StopRule stop);
+    Convergence solve(SolverOps ops, Measurements data, float[] x, StopRule stop);
+
+    /** The same on a projector pair with host arrays ({@link HostOps}); the caller keeps the pair. */
+    default Convergence solve(Projector a, Measurements data, float[] x, StopRule stop) {
+        return solve(HostOps.over(a), data, x, stop);
+    }
 }

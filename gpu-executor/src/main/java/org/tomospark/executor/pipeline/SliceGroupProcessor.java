@@ -5,13 +5,14 @@ import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.cuda.CudaProjector;
+import org.tomospark.executor.backend.cuda.CudaSolverOps;
 import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
+import org.tomospark.executor.iterative.HostOps;
 import org.tomospark.executor.iterative.IterativeReconstructor;
 import org.tomospark.executor.iterative.JosephProjector;
 import org.tomospark.executor.preprocess.FlatDark;
@@ -74,7 +75,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
         this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
         this.iterative = params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
-                iterativePass(params, maxSlices), projectors(backend, params)) : null;
+                iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params)) : null;
         this.needsCounts = params.iterative().algorithm() == Algorithm.MLTR;
         this.filter = iterative != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
@@ -143,22 +144,31 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     /**
-     * The projector pair of the iterative methods: on the CUDA and OpenCL backends their device's (kernels/joseph.cu,
-     * kernels/joseph.cl), on the java backend the Java pair on the backend's threads.
+     * Where the iterative methods run: on the CUDA backend's device for the whole solve (kernels/joseph.cu and
+     * kernels/iterative.cu), on the OpenCL backend's device for the projections (kernels/joseph.cl; the vector updates
+     * on the host), on the java backend in Java on the backend's threads.
      */
-    private static IterativeReconstructor.ProjectorFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
+    private static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
         String device = params.backendOptions().device();
         return switch (backend.id()) {
-            case "cuda" -> (scan, grid, k) -> new CudaProjector(scan, grid, k, device);
-            case "opencl" -> (scan, grid, k) -> new OpenClProjector(scan, grid, k, device);
-            default -> JosephProjector::new;
+            case "cuda" -> (scan, grid, k) -> new CudaSolverOps(scan, grid, k, device);
+            case "opencl" -> (scan, grid, k) -> HostOps.owning(new OpenClProjector(scan, grid, k, device));
+            default -> (scan, grid, k) -> HostOps.owning(new JosephProjector(scan, grid, k));
         };
     }
 
-    /** Slices per iterative pass: backend.slicesPerPass when set, else up to 8 (the group's slices, if fewer). */
-    private static int iterativePass(ReconstructionParams params, int maxSlices) {
+    /**
+     * Slices per iterative pass: backend.slicesPerPass when set, else the group's slices up to 8, or on the CUDA backend
+     * up to 32 as the device's memory allows (its kernels gain most from wide passes).
+     */
+    private static int iterativePass(BackprojectionBackend backend, ReconstructionParams params, ScanGeometry scan,
+                                     SliceGeometry slice, int maxSlices) {
         int k = params.backendOptions().slicesPerPass();
-        return k > 0 ? k : Math.min(8, maxSlices);
+        if (k > 0) return k;
+        if (backend.id().equals("cuda"))
+            return CudaSolverOps.defaultSlicesPerPass(scan, slice.withRoi(0, 0, slice.width(), slice.height()), maxSlices,
+                    params.backendOptions().device());
+        return Math.min(8, maxSlices);
     }
 
     /**

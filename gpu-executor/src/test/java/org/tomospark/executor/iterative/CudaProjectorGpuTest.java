@@ -8,6 +8,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.executor.backend.cuda.CudaBackendProvider;
 import org.tomospark.executor.backend.cuda.CudaProjector;
+import org.tomospark.executor.backend.cuda.CudaSolverOps;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.util.ImageErrors;
@@ -76,10 +77,39 @@ class CudaProjectorGpuTest {
         }
     }
 
-    @Test
-    void agreesWithTheJavaPairAfterIterations() throws Exception {
+    /** The host-array pair under the Java solvers, and the device-resident solvers, against the Java pair. */
+    @ParameterizedTest(name = "k={0}")
+    @ValueSource(ints = {8, 3, 12})
+    void agreesWithTheJavaPairAfterIterations(int k) {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(64).anglesRange(180, 90).centerOfRotation(31.7).build();
-        JosephProjectorTest.checkIterationsAgainstJava("CUDA", scan, SliceGeometry.square(64), 8, 6,
-                (sc, sl, kk) -> new CudaProjector(sc, sl, kk, ""));
+        SliceGeometry slice = SliceGeometry.square(64);
+        JosephProjectorTest.checkIterationsAgainstJava("CUDA pair, host vectors", scan, slice, k, 6,
+                (sc, sl, kk) -> HostOps.owning(new CudaProjector(sc, sl, kk, "")));
+        JosephProjectorTest.checkIterationsAgainstJava("CUDA solver on the device", scan, slice, k, 6,
+                (sc, sl, kk) -> new CudaSolverOps(sc, sl, kk, ""));
+    }
+
+    /** A non-square grid larger than the detector, off-centre, 360 degrees: the device solver against Java. */
+    @Test
+    void deviceSolverOnAnAwkwardGeometry() {
+        ScanGeometry scan = JosephProjectorTest.scan(37, 50, 360, 15.3, true);
+        JosephProjectorTest.checkIterationsAgainstJava("CUDA solver on the device", scan, SliceGeometry.full(41, 29), 4, 5,
+                (sc, sl, kk) -> new CudaSolverOps(sc, sl, kk, ""));
+    }
+
+    /**
+     * The device ops one by one against the host ops on the same vectors: every element-wise update, the reductions
+     * and a subset's likelihood terms, with guards kept zero (a later projection would read them).
+     */
+    @Test
+    void deviceOpsMatchTheHostOps() {
+        ScanGeometry scan = JosephProjectorTest.scan(21, 16, 180, 9.7, false);
+        SliceGeometry slice = SliceGeometry.full(19, 23);
+        int k = 3;
+        Random rnd = new Random(5);
+        try (SolverOps dev = new CudaSolverOps(scan, slice, k, ""); HostOps host = HostOps.over(new JosephProjector(scan, slice, k))) {
+            OpsPair ops = new OpsPair(dev, host, rnd);
+            ops.compareAll();
+        }
     }
 }

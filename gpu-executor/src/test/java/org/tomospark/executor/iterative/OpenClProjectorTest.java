@@ -36,6 +36,6 @@ class OpenClProjectorTest {
     void agreesWithTheJavaPairAfterIterations() throws Exception {
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(48).anglesRange(180, 60).centerOfRotation(23.2).build();
         JosephProjectorTest.checkIterationsAgainstJava("OpenCL", scan, SliceGeometry.square(48), 4, 4,
-                (sc, sl, kk) -> new OpenClProjector(sc, sl, kk, ""));
+                (sc, sl, kk) -> HostOps.owning(new OpenClProjector(sc, sl, kk, "")));
     }
 }

@@ -32,12 +32,30 @@ final class KernelArgs {
         FILTER("data", "nrows", "width", "n", "tw", "resp", "edge"),
         /** correct_u16: flat/dark correction and -log of a chunk's raw counts into its sinograms. */
         CORRECT("raw", "dark", "den", "out", "width", "np", "floorTr", "clamped"),
-        /** joseph_forward: the iterative methods' forward projection of the projections in angles. */
-        JOSEPH_FORWARD("img", "sino", "cosT", "sinT", "offT", "angles", "rows", "cols", "width", "k"),
-        /** joseph_forward_cC_aA: the same for groups of A consecutive entries of angles, one image read serving them. */
-        JOSEPH_FORWARD_GROUP("img", "sino", "cosT", "sinT", "offT", "angles", "nangles", "rows", "cols", "width", "k"),
-        /** joseph_back_cC and joseph_back_cC_rR: its adjoint, a gather over the projections in angles. */
-        JOSEPH_BACK("sino", "img", "cosT", "sinT", "offT", "angles", "nangles", "rows", "cols", "width", "k");
+        /** joseph_forward_cC_uU_aA_bB: the iterative methods' forward projection of the projections in angles. */
+        JOSEPH_FORWARD("img", "sino", "tab", "ftab", "angles", "nangles", "rows", "cols", "width", "k"),
+        /** joseph_back_cC_rR_bB: its adjoint, a gather over the projections in angles. */
+        JOSEPH_BACK("sino", "img", "tab", "ftab", "angles", "nangles", "rows", "cols", "width", "k"),
+        /** it_reciprocal (kernels/iterative.cu). */
+        IT_RECIPROCAL("v", "n"),
+        /** it_weighted_residual. */
+        IT_WEIGHTED_RESIDUAL("p", "y", "r", "n"),
+        /** it_scaled_update. */
+        IT_SCALED_UPDATE("x", "c", "u", "n", "nonNegative"),
+        /** it_subtract_from. */
+        IT_SUBTRACT_FROM("b", "r", "n"),
+        /** it_axpy. */
+        IT_AXPY("coef", "x", "y", "n", "k"),
+        /** it_xpby. */
+        IT_XPBY("s", "coef", "d", "n", "k"),
+        /** it_counts. */
+        IT_COUNTS("blank", "p", "out", "n", "rowLen"),
+        /** it_likelihood_terms. */
+        IT_LIKELIHOOD_TERMS("line", "blank", "counts", "rowSum", "angles", "nangles", "rowLen", "num", "den"),
+        /** it_ratio_update. */
+        IT_RATIO_UPDATE("x", "num", "den", "n"),
+        /** it_sums: per-slice partial sums of a·b (mode 0) or (a − b)² (mode 1), one row of k per block. */
+        IT_SUMS("a", "b", "mode", "n", "k", "partials");
 
         final List<String> names;
 

@@ -33,7 +33,7 @@ class KernelArgsTest {
     @Test
     void signaturesMatchTheCudaSources() throws Exception {
         String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu"), pre = cudaSource("preprocess.cu");
-        String joseph = cudaSource("joseph.cu");
+        String joseph = cudaSource("joseph.cu"), iterative = cudaSource("iterative.cu");
         Map<KernelArgs.Signature, List<String>> declared = new EnumMap<>(KernelArgs.Signature.class);
         declared.put(KernelArgs.Signature.TEXTURE, params(bp, "#define TS_STD("));
         declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU("));
@@ -45,10 +45,18 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.ENTRIES, params(bp, "#define TS_ENTRIES("));
         declared.put(KernelArgs.Signature.FILTER, params(filter, "extern \"C\" __global__ void __launch_bounds__(FILTER_THREADS)"));
         declared.put(KernelArgs.Signature.CORRECT, params(pre, "extern \"C\" __global__ void __launch_bounds__(CORRECT_THREADS)"));
-        declared.put(KernelArgs.Signature.JOSEPH_FORWARD, params(joseph, "joseph_forward_c##C("));
-        declared.put(KernelArgs.Signature.JOSEPH_FORWARD_GROUP, params(joseph, "joseph_forward_c##C##_a##A("));
-        declared.put(KernelArgs.Signature.JOSEPH_BACK, params(joseph, "joseph_back_c##C("));
-        assertEquals(params(joseph, "joseph_back_c##C##_r##R("), KernelArgs.Signature.JOSEPH_BACK.names);
+        declared.put(KernelArgs.Signature.JOSEPH_FORWARD, params(joseph, "joseph_forward_c##C##_u##U##_a##A##_b##B("));
+        declared.put(KernelArgs.Signature.JOSEPH_BACK, params(joseph, "joseph_back_c##C##_r##R##_b##B("));
+        declared.put(KernelArgs.Signature.IT_RECIPROCAL, params(iterative, "it_reciprocal("));
+        declared.put(KernelArgs.Signature.IT_WEIGHTED_RESIDUAL, params(iterative, "it_weighted_residual("));
+        declared.put(KernelArgs.Signature.IT_SCALED_UPDATE, params(iterative, "it_scaled_update("));
+        declared.put(KernelArgs.Signature.IT_SUBTRACT_FROM, params(iterative, "it_subtract_from("));
+        declared.put(KernelArgs.Signature.IT_AXPY, params(iterative, "it_axpy("));
+        declared.put(KernelArgs.Signature.IT_XPBY, params(iterative, "it_xpby("));
+        declared.put(KernelArgs.Signature.IT_COUNTS, params(iterative, "it_counts("));
+        declared.put(KernelArgs.Signature.IT_LIKELIHOOD_TERMS, params(iterative, "it_likelihood_terms("));
+        declared.put(KernelArgs.Signature.IT_RATIO_UPDATE, params(iterative, "it_ratio_update("));
+        declared.put(KernelArgs.Signature.IT_SUMS, params(iterative, "it_sums("));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists

@@ -1,0 +1,133 @@
+package org.tomospark.executor.backend.cuda;
+
+import jcuda.Pointer;
+import jcuda.Sizeof;
+import jcuda.driver.CUDA_MEMCPY2D;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUmemorytype;
+import org.tomospark.executor.iterative.Projector;
+
+import static jcuda.driver.JCudaDriver.cuMemcpy2D;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD2D32;
+
+/**
+ * The device layouts of the Joseph kernels (kernels/joseph.cu): images, sinograms and detector rows interleaved over
+ * the k slices of a pass, with {@link #GUARD} zero pixels (bins) around every image line (sinogram row), and the copies
+ * between them and the unpadded host arrays of {@link Projector}: a whole host array goes through a scratch buffer of
+ * its unpadded size in one transfer, and is (un)padded by a two-dimensional copy on the device. Driver calls only.
+ */
+final class PaddedLayout {
+    static final int GUARD = 2;
+
+    /** The three kinds of vector: lines × length pixels (bins) of k floats, plus the guards. */
+    enum Kind {IMAGE, SINOGRAM, ROW}
+
+    private final Projector.Shape shape;
+
+    PaddedLayout(Projector.Shape shape) {
+        this.shape = shape;
+    }
+
+    Projector.Shape shape() {
+        return shape;
+    }
+
+    /** Lines of a vector of this kind: padded lines for an image (guard rows above and below), else unpadded. */
+    private long paddedLines(Kind kind) {
+        return switch (kind) {
+            case IMAGE -> shape.rows() + 2L * GUARD;
+            case SINOGRAM -> shape.projections();
+            case ROW -> 1;
+        };
+    }
+
+    private long lines(Kind kind) {
+        return switch (kind) {
+            case IMAGE -> shape.rows();
+            case SINOGRAM -> shape.projections();
+            case ROW -> 1;
+        };
+    }
+
+    /** Pixels (bins) of one unpadded line. */
+    private long length(Kind kind) {
+        return kind == Kind.IMAGE ? shape.cols() : shape.width();
+    }
+
+    /** Floats of one padded line. */
+    long pitchFloats(Kind kind) {
+        return (length(kind) + 2L * GUARD) * shape.k();
+    }
+
+    /** Floats of a padded vector. */
+    long floats(Kind kind) {
+        return paddedLines(kind) * pitchFloats(kind);
+    }
+
+    /** Floats of the unpadded host array. */
+    long hostFloats(Kind kind) {
+        return lines(kind) * length(kind) * shape.k();
+    }
+
+    /** Byte offset of the first real element in a padded vector. */
+    private long firstByte(Kind kind) {
+        long rowsAbove = kind == Kind.IMAGE ? GUARD : 0;
+        return (rowsAbove * pitchFloats(kind) + (long) GUARD * shape.k()) * Sizeof.FLOAT;
+    }
+
+    /** Floats of the largest unpadded vector: the scratch buffer's size. */
+    long scratchFloats() {
+        return Math.max(hostFloats(Kind.IMAGE), hostFloats(Kind.SINOGRAM));
+    }
+
+    void checkHost(float[] host, Kind kind) {
+        if (host.length != hostFloats(kind))
+            throw new IllegalArgumentException(kind.name().toLowerCase() + " of " + host.length + " floats, expected " + lines(kind)
+                    + "x" + length(kind) + "x" + shape.k());
+    }
+
+    /** host (unpadded) → dst (padded), through scratch. */
+    void upload(float[] host, Kind kind, CUdeviceptr dst, CUdeviceptr scratch) {
+        checkHost(host, kind);
+        cuMemcpyHtoD(scratch, Pointer.to(host), (long) host.length * Sizeof.FLOAT);
+        copy2d(scratch, 0, length(kind) * shape.k(), dst, firstByte(kind), pitchFloats(kind), kind);
+    }
+
+    /** src (padded) → host (unpadded), through scratch. */
+    void download(CUdeviceptr src, Kind kind, float[] host, CUdeviceptr scratch) {
+        checkHost(host, kind);
+        copy2d(src, firstByte(kind), pitchFloats(kind), scratch, 0, length(kind) * shape.k(), kind);
+        cuMemcpyDtoH(Pointer.to(host), scratch, (long) host.length * Sizeof.FLOAT);
+    }
+
+    /** The sinogram rows {@code rows} of src (padded) → the same rows of host (unpadded); its other rows are untouched. */
+    void downloadRows(CUdeviceptr src, int[] rows, float[] host, CUdeviceptr scratch) {
+        checkHost(host, Kind.SINOGRAM);
+        copy2d(src, firstByte(Kind.SINOGRAM), pitchFloats(Kind.SINOGRAM), scratch, 0, length(Kind.SINOGRAM) * shape.k(), Kind.SINOGRAM);
+        long row = length(Kind.SINOGRAM) * shape.k() * Sizeof.FLOAT;
+        for (int p : rows)
+            cuMemcpyDtoH(Pointer.to(host).withByteOffset(p * row), scratch.withByteOffset(p * row), row);
+    }
+
+    /** Sets every real element of a padded vector to value; the guards keep their zeros. */
+    void fill(CUdeviceptr v, Kind kind, float value) {
+        cuMemsetD2D32(v.withByteOffset(firstByte(kind)), pitchFloats(kind) * Sizeof.FLOAT, Float.floatToRawIntBits(value),
+                length(kind) * shape.k(), lines(kind));
+    }
+
+    private void copy2d(CUdeviceptr src, long srcByte, long srcPitchFloats, CUdeviceptr dst, long dstByte, long dstPitchFloats,
+                        Kind kind) {
+        CUDA_MEMCPY2D c = new CUDA_MEMCPY2D();
+        c.srcMemoryType = CUmemorytype.CU_MEMORYTYPE_DEVICE;
+        c.srcDevice = src.withByteOffset(srcByte);
+        c.srcPitch = srcPitchFloats * Sizeof.FLOAT;
+        c.dstMemoryType = CUmemorytype.CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = dst.withByteOffset(dstByte);
+        c.dstPitch = dstPitchFloats * Sizeof.FLOAT;
+        c.WidthInBytes = length(kind) * shape.k() * Sizeof.FLOAT;
+        c.Height = lines(kind);
+        cuMemcpy2D(c);
+    }
+}

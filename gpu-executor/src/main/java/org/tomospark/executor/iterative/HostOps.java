@@ -1,0 +1,229 @@
+package org.tomospark.executor.iterative;
+
+import java.util.Arrays;
+
+/**
+ * {@link SolverOps} in Java arrays around any {@link Projector} (the Java pair, or a device's pair that takes and gives
+ * host arrays): the element-wise work and the reductions run on the caller's fork-join pool, the reductions summed in
+ * an order that does not depend on the number of threads.
+ */
+public final class HostOps implements SolverOps {
+    private final Projector projector;
+    private final boolean ownsProjector;
+
+    private HostOps(Projector projector, boolean ownsProjector) {
+        this.projector = projector;
+        this.ownsProjector = ownsProjector;
+    }
+
+    /** Ops over {@code projector}, which the caller keeps and closes. */
+    public static HostOps over(Projector projector) {
+        return new HostOps(projector, false);
+    }
+
+    /** Ops that own {@code projector} and close it with themselves when it is closeable. */
+    public static HostOps owning(Projector projector) {
+        return new HostOps(projector, true);
+    }
+
+    /** The projector pair the ops project with. */
+    public Projector projector() {
+        return projector;
+    }
+
+    private static final class HostVec implements Vec {
+        final float[] data;
+
+        HostVec(float[] data) {
+            this.data = data;
+        }
+
+        @Override
+        public void close() {
+            // garbage-collected
+        }
+    }
+
+    private static float[] a(Vec v) {
+        if (!(v instanceof HostVec h)) throw new IllegalArgumentException("not a host vector: " + v);
+        return h.data;
+    }
+
+    @Override
+    public Projector.Shape shape() {
+        return projector.shape();
+    }
+
+    @Override
+    public Vec image() {
+        return new HostVec(new float[projector.pixels() * projector.slicesPerPass()]);
+    }
+
+    @Override
+    public Vec sinogram() {
+        return new HostVec(new float[projector.numProjections() * projector.detectorWidth() * projector.slicesPerPass()]);
+    }
+
+    @Override
+    public Vec row(float[] host) {
+        int n = projector.detectorWidth() * projector.slicesPerPass();
+        if (host.length != n) throw new IllegalArgumentException("detector row holds " + host.length + " floats, expected " + n);
+        return new HostVec(host.clone());
+    }
+
+    @Override
+    public void upload(float[] host, Vec dst) {
+        float[] d = a(dst);
+        if (host.length != d.length)
+            throw new IllegalArgumentException("upload of " + host.length + " floats into a vector of " + d.length);
+        System.arraycopy(host, 0, d, 0, d.length);
+    }
+
+    @Override
+    public void download(Vec src, float[] host) {
+        float[] s = a(src);
+        if (host.length != s.length)
+            throw new IllegalArgumentException("download of a vector of " + s.length + " floats into " + host.length);
+        System.arraycopy(s, 0, host, 0, s.length);
+    }
+
+    @Override
+    public void fill(Vec v, float value) {
+        Arrays.fill(a(v), value);
+    }
+
+    @Override
+    public void copy(Vec src, Vec dst) {
+        float[] s = a(src);
+        System.arraycopy(s, 0, a(dst), 0, s.length);
+    }
+
+    @Override
+    public void forward(Vec x, Vec y, int[] angles) {
+        projector.forward(a(x), a(y), angles);
+    }
+
+    @Override
+    public void back(Vec y, Vec x, int[] angles) {
+        projector.back(a(y), a(x), angles);
+    }
+
+    @Override
+    public double[] dots(Vec a, Vec b) {
+        return Interleaved.dots(a(a), a(b), projector.slicesPerPass());
+    }
+
+    @Override
+    public double distanceSquared(Vec a, Vec b) {
+        return Interleaved.distanceSquared(a(a), a(b));
+    }
+
+    @Override
+    public void reciprocal(Vec v) {
+        float[] d = a(v);
+        Interleaved.forEach(d.length, (from, to) -> {
+            for (int i = from; i < to; i++) d[i] = d[i] > 0 ? 1f / d[i] : 0f;
+        });
+    }
+
+    @Override
+    public void weightedResidual(Vec pv, Vec yv, Vec rv) {
+        float[] p = a(pv), y = a(yv), r = a(rv);
+        Interleaved.forEach(p.length, (from, to) -> {
+            for (int i = from; i < to; i++) y[i] = (p[i] - y[i]) * r[i];
+        });
+    }
+
+    @Override
+    public void scaledUpdate(Vec xv, Vec cv, Vec uv, boolean nonNegative) {
+        float[] x = a(xv), c = a(cv), u = a(uv);
+        Interleaved.forEach(x.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                float v = x[i] + c[i] * u[i];
+                x[i] = nonNegative && v < 0 ? 0f : v;
+            }
+        });
+    }
+
+    @Override
+    public void subtractFrom(Vec bv, Vec rv) {
+        float[] b = a(bv), r = a(rv);
+        Interleaved.forEach(b.length, (from, to) -> {
+            for (int i = from; i < to; i++) r[i] = b[i] - r[i];
+        });
+    }
+
+    @Override
+    public void axpy(float[] alpha, Vec xv, Vec yv) {
+        float[] x = a(xv), y = a(yv);
+        int k = checkCoefficients(alpha);
+        Interleaved.forEach(x.length / k, (from, to) -> {
+            for (int e = from; e < to; e++)
+                for (int j = 0; j < k; j++) y[e * k + j] += alpha[j] * x[e * k + j];
+        });
+    }
+
+    @Override
+    public void xpby(Vec sv, float[] beta, Vec dv) {
+        float[] s = a(sv), d = a(dv);
+        int k = checkCoefficients(beta);
+        Interleaved.forEach(s.length / k, (from, to) -> {
+            for (int e = from; e < to; e++)
+                for (int j = 0; j < k; j++) d[e * k + j] = s[e * k + j] + beta[j] * d[e * k + j];
+        });
+    }
+
+    @Override
+    public void counts(Vec blankv, Vec pv, Vec outv) {
+        float[] blank = a(blankv), p = a(pv), out = a(outv);
+        int rowLen = blank.length;
+        Interleaved.forEach(p.length, (from, to) -> {
+            for (int i = from; i < to; i++) out[i] = blank[i % rowLen] * (float) Math.exp(-p[i]);
+        });
+    }
+
+    @Override
+    public void likelihoodTerms(Vec linev, Vec blankv, Vec countsv, Vec rowSumv, int[] angles, Vec numv, Vec denv) {
+        float[] line = a(linev), blank = a(blankv), counts = a(countsv), rowSum = a(rowSumv), num = a(numv), den = a(denv);
+        int rowLen = blank.length;
+        Interleaved.forEach(angles.length, (from, to) -> {
+            for (int ai = from; ai < to; ai++) {
+                int o = angles[ai] * rowLen;
+                for (int e = 0; e < rowLen; e++) {
+                    float expected = blank[e] * (float) Math.exp(-line[o + e]);
+                    num[o + e] = expected - counts[o + e];
+                    den[o + e] = rowSum[o + e] * expected;
+                }
+            }
+        });
+    }
+
+    @Override
+    public void ratioUpdate(Vec xv, Vec numv, Vec denv) {
+        float[] x = a(xv), num = a(numv), den = a(denv);
+        Interleaved.forEach(x.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                if (den[i] <= 0) continue;
+                float v = x[i] + num[i] / den[i];
+                x[i] = v < 0 ? 0f : v;
+            }
+        });
+    }
+
+    private int checkCoefficients(float[] c) {
+        if (c.length != projector.slicesPerPass())
+            throw new IllegalArgumentException(c.length + " coefficients for " + projector.slicesPerPass() + " slices");
+        return c.length;
+    }
+
+    @Override
+    public void close() {
+        if (ownsProjector && projector instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the " + projector.getClass().getSimpleName(), e);
+            }
+        }
+    }
+}

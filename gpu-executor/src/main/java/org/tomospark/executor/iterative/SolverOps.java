@@ -1,0 +1,99 @@
+package org.tomospark.executor.iterative;
+
+/**
+ * Where the solvers' vectors live, and the operations they are combined with: the projector pair and the element-wise
+ * updates and reductions of SIRT, CGLS and MLTR. The solvers are written once against this interface; {@link HostOps}
+ * keeps the vectors in Java arrays around any {@link Projector}, a device implementation keeps them in device memory
+ * for a whole solve, so that no projection crosses the bus between iterations.
+ * <p>
+ * Three kinds of vector, all interleaved over the {@code k} slices of a pass as the {@link Projector}'s arrays are: an
+ * image (pixels × k), a sinogram (projections × width × k) and a detector row (width × k, MLTR's unattenuated counts).
+ * Per-slice coefficients ({@code float[k]}) scale slice s of a vector by their element s. One caller at a time.
+ */
+public interface SolverOps extends AutoCloseable {
+    /** A vector of one of the three kinds, owned by the ops that made it; closing it gives its memory back. */
+    interface Vec extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    Projector.Shape shape();
+
+    /** A new image, every element zero. */
+    Vec image();
+
+    /** A new sinogram, every element zero. */
+    Vec sinogram();
+
+    /** A new detector row (width × k) holding {@code host}. */
+    Vec row(float[] host);
+
+    /** Copies host data (the {@link Projector}'s layout of the vector's kind) into {@code dst}. */
+    void upload(float[] host, Vec dst);
+
+    /** Copies {@code src} into a host array of the {@link Projector}'s layout. */
+    void download(Vec src, float[] host);
+
+    /** Sets every element of {@code v} to {@code value}. */
+    void fill(Vec v, float value);
+
+    /** dst ← src. */
+    void copy(Vec src, Vec dst);
+
+    /** The sinogram rows of {@code angles} of y ← A·x; other rows are untouched. */
+    void forward(Vec x, Vec y, int[] angles);
+
+    /** x ← Aᵀ·y over the projections {@code angles}. */
+    void back(Vec y, Vec x, int[] angles);
+
+    /** Σ a·b per slice. */
+    double[] dots(Vec a, Vec b);
+
+    /** ‖a − b‖² over every slice. */
+    double distanceSquared(Vec a, Vec b);
+
+    /** v ← 1/v where v > 0, else 0 (rays that miss the image, pixels no ray reaches). */
+    void reciprocal(Vec v);
+
+    /** y ← (p − y)·r: the weighted residual of SIRT. */
+    void weightedResidual(Vec p, Vec y, Vec r);
+
+    /** x ← x + c·u, clipped at 0 when {@code nonNegative}: the update of SIRT. */
+    void scaledUpdate(Vec x, Vec c, Vec u, boolean nonNegative);
+
+    /** r ← b − r. */
+    void subtractFrom(Vec b, Vec r);
+
+    /** y ← y + α_s·x, slice by slice. */
+    void axpy(float[] alpha, Vec x, Vec y);
+
+    /** d ← s + β_s·d, slice by slice. */
+    void xpby(Vec s, float[] beta, Vec d);
+
+    /** out ← blank·exp(−p), blank a detector row applied to every projection: the measured counts of MLTR. */
+    void counts(Vec blank, Vec p, Vec out);
+
+    /**
+     * For the sinogram rows of {@code angles}, with the expected counts ŷ = blank·exp(−line): num ← ŷ − counts and
+     * den ← rowSum·ŷ, the terms of MLTR's gradient and curvature.
+     */
+    void likelihoodTerms(Vec line, Vec blank, Vec counts, Vec rowSum, int[] angles, Vec num, Vec den);
+
+    /** x ← max(0, x + num/den) where den > 0: the update of MLTR. */
+    void ratioUpdate(Vec x, Vec num, Vec den);
+
+    /** Slices per pass, k. */
+    default int slicesPerPass() {
+        return shape().k();
+    }
+
+    /** Every projection, in order. */
+    default int[] allAngles() {
+        int[] a = new int[shape().projections()];
+        for (int i = 0; i < a.length; i++) a[i] = i;
+        return a;
+    }
+
+    @Override
+    void close();
+}
