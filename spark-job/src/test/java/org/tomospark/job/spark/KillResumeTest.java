@@ -1,7 +1,8 @@
 package org.tomospark.job.spark;
 
 import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.cli.TomoCli;
@@ -11,6 +12,7 @@ import org.tomospark.job.io.OutputLock;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -22,18 +24,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A run killed with SIGKILL half-way (a separate JVM, so nothing of it can clean up) leaves whole slices and its claim
  * on the output; {@code --resume} takes the claim over at once (its process is gone from this host), computes only
- * the missing slices and ends bit-identical to an uninterrupted run.
+ * the missing slices and ends bit-identical to an uninterrupted run: for filtered back-projection and for an iterative
+ * method (MLTR with ordered subsets, on the counts).
  */
 class KillResumeTest {
 
-    @Test
-    void killedRunResumesBitIdentical() throws Exception {
-        Path dir = TestScans.tmp("kill-resume");
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"fbp", "mltr"})
+    void killedRunResumesBitIdentical(String algorithm) throws Exception {
+        Path dir = TestScans.tmp("kill-resume-" + algorithm);
         Path scan = dir.resolve("scan.h5");
         new DemoDataset(DemoDataset.Spec.demo().withSize(192, 32, 360)).writeHdf5(scan);
         Path out = dir.resolve("rec");
-        String[] args = {"reconstruct", "--engine", "direct", "--backend", "java", "--input", scan.toString(), "--output", out.toString(),
-                "--center", "95.5", "--conf", "group.rows=2", "--conf", "backend.threads=1"};
+        List<String> argList = new ArrayList<>(List.of("reconstruct", "--engine", "direct", "--backend", "java", "--input",
+                scan.toString(), "--output", out.toString(), "--center", "95.5", "--conf", "group.rows=2", "--conf",
+                "backend.threads=1"));
+        if (!algorithm.equals("fbp")) argList.addAll(List.of("--algorithm", algorithm, "--iterations", "4", "--subsets", "4"));
+        String[] args = argList.toArray(new String[0]);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "--add-modules=jdk.incubator.vector", "-Djava.io.tmpdir=" + dir,
                 "-cp", System.getProperty("java.class.path"), TomoCli.class.getName());
