@@ -1,0 +1,35 @@
+package org.tomospark.executor.cone;
+
+/**
+ * Which detector rows a z-slab of the volume reads: the projections of the slab's corner voxel centres over every
+ * projection (a box in front of the source projects inside the hull of its corners' projections), widened by the
+ * bilinear interpolation's second row and clipped to the detector. The band is wider than the slab, and wider again
+ * near the top and bottom of the volume, where the rays diverge most.
+ */
+public final class SlabPlanner {
+    private SlabPlanner() {
+    }
+
+    /** The band of detector rows slices [k0, k1) need, as {first, count}; count 0 when they see no row at all. */
+    public static int[] rows(ConeGeometry g, ConeVolume vol, int k0, int k1) {
+        if (k0 < 0 || k1 > vol.nz() || k0 >= k1)
+            throw new IllegalArgumentException("slab [" + k0 + ", " + k1 + ") of a volume of " + vol.nz() + " slices");
+        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
+        double[] uvw = new double[3];
+        int n = vol.n();
+        for (int p = 0; p < g.numProjections(); p++) {
+            ProjectionMatrix m = g.matrix(p);
+            for (int c = 0; c < 8; c++) {
+                double x = vol.x((c & 1) == 0 ? 0 : n - 1), y = vol.y((c & 2) == 0 ? 0 : n - 1), z = vol.z((c & 4) == 0 ? k0 : k1 - 1);
+                m.project(x, y, z, uvw);
+                if (!(uvw[2] > 0))
+                    throw new IllegalArgumentException("the volume (cone.volume.size, cone.volume.voxel) reaches the source of projection "
+                            + p + ": its corner (" + x + ", " + y + ", " + z + ") mm lies behind it");
+                lo = Math.min(lo, uvw[1]);
+                hi = Math.max(hi, uvw[1]);
+            }
+        }
+        int first = Math.max(0, (int) Math.floor(lo)), last = Math.min(g.rows() - 1, (int) Math.floor(hi) + 1);
+        return last < first ? new int[]{Math.max(0, Math.min(first, g.rows() - 1)), 0} : new int[]{first, last - first + 1};
+    }
+}
