@@ -6,8 +6,9 @@ import java.util.stream.IntStream;
  * FDK's voxel-driven back-projection in Java, the reference the device kernels are checked against: every voxel of a
  * z-slab adds, for every projection, the filtered projection bilinearly interpolated where its centre projects,
  * times the distance weight 1/w² ({@link ProjectionMatrix}). Pixels beyond the detector read as zero. General
- * matrices: u, v and w are evaluated per voxel from the matrix (along z only their z terms change). Rows of the slab
- * run in parallel on the caller's fork-join pool.
+ * matrices: u, v and w are evaluated per voxel from the matrix. On a circular trajectory u and w do not change along
+ * z and v moves by a constant step, so a column of the slab shares them ({@link #backproject} takes that path; the
+ * general one is {@link #backprojectGeneral}). Rows of the slab run in parallel on the caller's fork-join pool.
  */
 public final class FdkBackprojector {
     private final ConeGeometry g;
@@ -27,6 +28,60 @@ public final class FdkBackprojector {
      * @param out       one n × n slice per slab slice, image[j·n + i], added to
      */
     public void backproject(float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
+        if (g.hasMatrices()) backprojectGeneral(q, bandFirst, bandRows, k0, out);
+        else backprojectColumns(q, bandFirst, bandRows, k0, out);
+    }
+
+    /**
+     * The circular trajectory's path: per pixel column (x, y) and projection, u, its bilinear column weights and 1/w²
+     * once, then the slab's voxels down the column at v = v0 + k·dv; projections in a copy padded with one zero pixel
+     * on every side, so that no pixel read is tested.
+     */
+    void backprojectColumns(float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
+        int n = vol.n(), cols = g.cols(), rows = g.rows(), nz = out.length, pitch = cols + 2;
+        float[][] padded = new float[q.length][];
+        IntStream.range(0, q.length).parallel().forEach(p -> {
+            float[] d = new float[(bandRows + 2) * pitch];
+            for (int r = 0; r < bandRows; r++) System.arraycopy(q[p], r * cols, d, (r + 1) * pitch + 1, cols);
+            padded[p] = d;
+        });
+        double s = vol.voxel(), z0 = vol.z(k0);
+        // rows of the detector a voxel may take: beyond them (outside the detector) it reads zeros; within them the band
+        // holds it (SlabPlanner)
+        int vLo = Math.max(-1, bandFirst - 1), vHi = Math.min(rows - 1, bandFirst + bandRows - 1);
+        IntStream.range(0, n).parallel().forEach(j -> {
+            float[] acc = new float[n * nz];
+            double y = vol.y(j);
+            for (int p = 0; p < q.length; p++) {
+                double[] m = g.matrix(p).m();
+                float[] proj = padded[p];
+                for (int i = 0; i < n; i++) {
+                    double x = vol.x(i);
+                    double iw = 1 / (m[8] * x + m[9] * y + m[11]);
+                    double u = (m[0] * x + m[1] * y + m[3]) * iw;
+                    int iu = (int) Math.floor(u);
+                    if (iu < -1 || iu >= cols) continue;
+                    float fu = (float) (u - iu), w2 = (float) (iw * iw);
+                    double v = (m[4] * x + m[5] * y + m[6] * z0 + m[7]) * iw, dv = m[6] * s * iw;
+                    int base = i * nz, col = iu + 1 - (bandFirst - 1) * pitch;
+                    for (int kk = 0; kk < nz; kk++, v += dv) {
+                        int iv = (int) Math.floor(v);
+                        if (iv < vLo || iv > vHi) continue;
+                        float fv = (float) (v - iv);
+                        int o = iv * pitch + col;
+                        float a = proj[o], b = proj[o + 1], c = proj[o + pitch], d = proj[o + pitch + 1];
+                        float top = a + fu * (b - a), bottom = c + fu * (d - c);
+                        acc[base + kk] += (top + fv * (bottom - top)) * w2;
+                    }
+                }
+            }
+            for (int kk = 0; kk < nz; kk++)
+                for (int i = 0; i < n; i++) out[kk][j * n + i] += acc[i * nz + kk];
+        });
+    }
+
+    /** Any trajectory: u, v and w from the matrix at every voxel. */
+    void backprojectGeneral(float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
         int n = vol.n(), cols = g.cols(), rows = g.rows();
         IntStream.range(0, n).parallel().forEach(j -> {
             float[] line = new float[n * out.length];

@@ -1,6 +1,7 @@
 package org.tomospark.executor.cone;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Locale;
 
@@ -99,6 +100,29 @@ class FdkTest {
         assertTrue(shortQ.psnr() > full.psnr() - 1, "short scan " + shortQ + " against full scan " + full);
         assertEquals(1, shortQ.scale(), 0.02, "scale of the short scan");
         assertEquals(plain.psnr(), shortQ.psnr(), 0.1, "the plain double FDK's PSNR, short scan");
+    }
+
+    /** The circular trajectory's column path against the general per-voxel path, on a slab in the band's middle. */
+    @Test
+    void theColumnPathEqualsTheGeneralPath() {
+        ConeScan scan = ConeScan.full();
+        FdkReconstructor r = new FdkReconstructor(scan.geometry, ConeScan.VOLUME, ConeScan.RAMLAK, "/exchange/theta");
+        FdkBackprojector bp = new FdkBackprojector(scan.geometry, ConeScan.VOLUME);
+        for (int[] slab : new int[][]{{0, 48}, {30, 37}}) {
+            int[] band = r.band(slab[0], slab[1]);
+            float[][] q = new float[scan.projections.length][];
+            FdkFilter f = new FdkFilter(scan.geometry, ConeScan.RAMLAK, "/exchange/theta");
+            for (int p = 0; p < q.length; p++) {
+                q[p] = new float[band[1] * scan.geometry.cols()];
+                System.arraycopy(scan.projections[p], band[0] * scan.geometry.cols(), q[p], 0, q[p].length);
+                f.apply(p, q[p], 0, band[0], band[1]);
+            }
+            float[][] a = new float[slab[1] - slab[0]][ConeScan.VOLUME.pixels()], b = new float[a.length][ConeScan.VOLUME.pixels()];
+            bp.backprojectColumns(q, band[0], band[1], slab[0], a);
+            bp.backprojectGeneral(q, band[0], band[1], slab[0], b);
+            for (int k = 0; k < a.length; k++)
+                assertTrue(ImageErrors.relL2(a[k], b[k]) < 1e-6, "slice " + (slab[0] + k) + ": " + ImageErrors.relL2(a[k], b[k]));
+        }
     }
 
     @Test
