@@ -39,6 +39,13 @@ final class ConeScan {
         return Holder.SHORT;
     }
 
+    /** The short scan's angles walked the other way: 0, −1.5°, … −199.5°. */
+    static ConeScan shortScanBackwards() {
+        double[] deg = new double[134];
+        for (int p = 0; p < deg.length; p++) deg[p] = -1.5 * p;
+        return new ConeScan(detector().anglesDeg(deg).build());
+    }
+
     private static final class Holder {
         static final ConeScan FULL = new ConeScan(detector().anglesRange(360, 240).build());
         static final ConeScan SHORT = new ConeScan(detector().anglesRange(201, 134).build());

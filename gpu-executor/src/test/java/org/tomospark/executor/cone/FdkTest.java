@@ -100,6 +100,11 @@ class FdkTest {
         assertTrue(shortQ.psnr() > full.psnr() - 1, "short scan " + shortQ + " against full scan " + full);
         assertEquals(1, shortQ.scale(), 0.02, "scale of the short scan");
         assertEquals(plain.psnr(), shortQ.psnr(), 0.1, "the plain double FDK's PSNR, short scan");
+        // the same range walked backwards: a ray's conjugate lies at the other sign of the fan angle
+        Quality backwards = quality(toDouble(ConeScan.shortScanBackwards().reconstruct()), truth, C0, C1);
+        System.out.println("cone FDK, short scan backwards (0 to -199.5 degrees), central slab: " + backwards);
+        assertTrue(backwards.psnr() > full.psnr() - 1, "backwards short scan " + backwards + " against full scan " + full);
+        assertEquals(1, backwards.scale(), 0.02, "scale of the backwards short scan");
     }
 
     /** The circular trajectory's column path against the general per-voxel path, on a slab in the band's middle. */

@@ -110,6 +110,10 @@ final class OpsPair {
             c.check("copy", 0);
             both(x, x, x, (a, b, cc, d) -> (d ? dev : host).fill(a, 1.5f));
             x.check("fill", 0);
+            // rays that pass beside the image interpolate between its edge and the guards: a fill that reached the
+            // guards would show here
+            both(x, r, r, (a, b, cc, d) -> (d ? dev : host).forward(a, b, all));
+            r.check("forward projection of a filled image", 1e-6);
             // MLTR's terms on a subset of the projections, then its update
             try (Both counts = sino(0, 1); Both num = sino(0, 1); Both den = sino(0, 1); Both rowSum = sino(1, 30)) {
                 dev.counts(bd, p.d, counts.d);

@@ -302,16 +302,9 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     // ---------------------------------------------------------------------------------------------- misc
 
-    /** Runs driver calls; a CUDA error becomes a {@link CudaException}, and a sticky one marks the device unusable. */
+    /** Runs driver calls under the device's error rule ({@link DeviceCalls#guarded}). */
     private <T> T guarded(String what, Supplier<T> body) {
-        if (dev != null) dev.checkUsable();
-        try {
-            return body.get();
-        } catch (jcuda.CudaException e) {  // JCuda's, not this package's CudaException
-            String name = CudaException.nameFrom(e.getMessage());
-            if (CudaException.isSticky(name) && dev != null) dev.markUnusable(name + " while " + what);
-            throw new CudaException(what + (dev == null ? "" : " on " + dev.describe()), name, e);
-        }
+        return DeviceCalls.guarded(dev, what, body);
     }
 
     @Override

@@ -20,15 +20,28 @@ final class DeviceCalls {
         return dev;
     }
 
+    /** Runs body on the device's context. */
     <T> T run(String what, Supplier<T> body) {
-        dev.checkUsable();
-        try {
+        return guarded(dev, owner + ": " + what, () -> {
             dev.makeCurrent();
+            return body.get();
+        });
+    }
+
+    /**
+     * The rule every owner of driver calls follows: refuse a device already marked unusable, turn a CUDA error into a
+     * {@link CudaException} naming the step and the device, and mark the device unusable on a sticky error.
+     *
+     * @param dev the device, or null before one is chosen (then nothing is checked or marked)
+     */
+    static <T> T guarded(CudaDevice dev, String what, Supplier<T> body) {
+        if (dev != null) dev.checkUsable();
+        try {
             return body.get();
         } catch (jcuda.CudaException e) {  // JCuda's, not this package's CudaException
             String name = CudaException.nameFrom(e.getMessage());
-            if (CudaException.isSticky(name)) dev.markUnusable(name + " while running " + what);
-            throw new CudaException(owner + ": " + what + " on " + dev.describe(), name, e);
+            if (CudaException.isSticky(name) && dev != null) dev.markUnusable(name + " while " + what);
+            throw new CudaException(what + (dev == null ? "" : " on " + dev.describe()), name, e);
         }
     }
 
