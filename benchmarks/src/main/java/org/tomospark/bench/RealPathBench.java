@@ -103,12 +103,15 @@ public final class RealPathBench {
 
     static void makeScan(Path scan, String shape) throws IOException, InterruptedException {
         String[] d = shape.split(",");
-        if (d.length != 3 && d.length != 4)
-            throw new IllegalArgumentException("--make expects ANGLES,ROWS,COLUMNS[,LAYOUT], got " + shape);
+        boolean cone = d[d.length - 1].equals("cone");
+        int n = cone ? d.length - 1 : d.length;
+        if (n != 3 && n != 4)
+            throw new IllegalArgumentException("--make expects ANGLES,ROWS,COLUMNS[,LAYOUT][,cone], got " + shape);
         Path script = locate("benchmarks/make_scan.py");
-        String layout = d.length == 4 ? d[3] : "contiguous";
-        Process p = new ProcessBuilder("python3", script.toString(), scan.toString(), d[0], d[1], d[2],
-                layout).inheritIO().start();
+        String layout = n == 4 ? d[3] : "contiguous";
+        List<String> cmd = new ArrayList<>(List.of("python3", script.toString(), scan.toString(), d[0], d[1], d[2], layout));
+        if (cone) cmd.add("cone");
+        Process p = new ProcessBuilder(cmd).inheritIO().start();
         if (p.waitFor() != 0) throw new IllegalStateException("make_scan.py failed (exit " + p.exitValue() + ")");
     }
 
@@ -155,9 +158,13 @@ public final class RealPathBench {
             System.out.printf(Locale.ROOT, "%s: volume.h5 of %.2f GB assembled by the driver in %.2f s (%.2f GB/s)%n", label,
                     ((Number) vf.get("bytes")).doubleValue() / 1e9, sec.doubleValue(),
                     ((Number) vf.get("bytes")).doubleValue() / 1e9 / sec.doubleValue());
-        // the job read every projection's band of its rows: 2 bytes a sample for uint16 input
-        long inBytes = slices * projections * width * sampleBytes(report);
-        long pixels = slices * projections * width;
+        // the job read every projection's band of its rows: 2 bytes a sample for uint16 input; a cone-beam run's slabs read
+        // the bands of detector rows their voxels project to
+        long rowsRead = slices;
+        if (((Map<?, ?>) report.get("workflow")).get("coneBeam") instanceof Map<?, ?> cone)
+            rowsRead = ((Number) cone.get("detectorRowsReadPerProjection")).longValue();
+        long inBytes = rowsRead * projections * width * sampleBytes(report);
+        long pixels = rowsRead * projections * width;
         long updates = ((Number) t.get("voxelUpdates")).longValue();
         double job = ((Number) t.getOrDefault("jobSeconds", t.get("totalSeconds"))).doubleValue();
         Run r = new Run(label, 0, wall, job, slices, outBytes, inBytes, pixels, updates, t,

@@ -5,6 +5,8 @@ import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.pipeline.ConeParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -30,6 +32,17 @@ public final class Preflight {
      */
     public static void check(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows) {
         checkIterative(src, params);
+        ConeParams cone = params.coneBeam();
+        if (cone != null) {
+            // a cone-beam run reads the detector rows its slabs project to: those are checked, in bands of 64 rows
+            int[] band = SlabPlanner.rows(cone.geometry(), cone.volume(), range[0], range[1]);
+            range = new int[]{band[0], band[0] + band[1]};
+            groupRows = 64;
+            if (cone.prefiltered()) {
+                for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) src.readProjections(row, 1);
+                return;
+            }
+        }
         Preprocessor pre = params.preprocessor();
         int w = fields.width();
         for (int s = range[0]; s < range[1]; s += groupRows) {

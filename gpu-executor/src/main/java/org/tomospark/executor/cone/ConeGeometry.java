@@ -1,5 +1,6 @@
 package org.tomospark.executor.cone;
 
+import java.io.Serializable;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -17,7 +18,8 @@ import java.util.Locale;
  * u = cu + (−x·sin t + y·cos t)·DSD/(L·du), v = cv + z·DSD/(L·dv). The circular scalars are needed for FDK's
  * weighting and filtering even when matrices are given; the matrices, where given, place the back-projection.
  */
-public final class ConeGeometry {
+public final class ConeGeometry implements Serializable {
+    private static final long serialVersionUID = 1L;
     /** Scan kinds: every direction twice (FDK halves), or 180° plus the fan once (Parker weights). */
     public enum ScanKind {FULL, SHORT}
 

@@ -27,6 +27,7 @@ public final class ConeGeometryReader {
 
     /** Whether the file holds a {@value #GROUP} group. */
     public static boolean present(HdfFile hdf) {
+        if (hdf == null) return false;
         try {
             return hdf.getByPath(GROUP) instanceof Group;
         } catch (RuntimeException e) {
@@ -36,7 +37,8 @@ public final class ConeGeometryReader {
 
     /**
      * The geometry of a scan of {@code cols × rows} pixels at {@code thetaDeg}: the file's {@value #GROUP} completed or
-     * overridden by {@code given} (keys {@code cone.dso} … {@code cone.cv}; absent or NaN: not given).
+     * overridden by {@code given} (keys {@code cone.dso} … {@code cone.cv}; absent or NaN: not given). {@code hdf} null:
+     * an input without HDF5 metadata (a TIFF stack, raw binary), whose geometry the keys give alone.
      */
     public static ConeGeometry read(HdfFile hdf, String file, int cols, int rows, double[] thetaDeg, Map<String, Double> given) {
         Group g = present(hdf) ? (Group) hdf.getByPath(GROUP) : null;

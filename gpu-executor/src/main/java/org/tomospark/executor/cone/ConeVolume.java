@@ -1,10 +1,12 @@
 package org.tomospark.executor.cone;
 
+import java.io.Serializable;
+
 /**
  * The reconstructed volume: n × n × nz voxels of edge {@code voxel} mm, centred on the isocentre. Voxel (column i, row
  * j, slice k) has its centre at ((i − (n−1)/2)·s, (j − (n−1)/2)·s, (k − (nz−1)/2)·s); slice k is written as slice_k.
  */
-public record ConeVolume(int n, int nz, double voxel) {
+public record ConeVolume(int n, int nz, double voxel) implements Serializable {
     public ConeVolume {
         if (n < 1) throw new IllegalArgumentException("config key cone.volume.size must be >= 1, got " + n);
         if (nz < 1) throw new IllegalArgumentException("config key cone.volume.slices must be >= 1, got " + nz);

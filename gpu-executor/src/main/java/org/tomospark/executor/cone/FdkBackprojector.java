@@ -8,28 +8,54 @@ import java.util.stream.IntStream;
  * times the distance weight 1/w² ({@link ProjectionMatrix}). Pixels beyond the detector read as zero. General
  * matrices: u, v and w are evaluated per voxel from the matrix. On a circular trajectory u and w do not change along
  * z and v moves by a constant step, so a column of the slab shares them ({@link #backproject} takes that path; the
- * general one is {@link #backprojectGeneral}). Rows of the slab run in parallel on the caller's fork-join pool.
+ * general one is {@link #backprojectGeneral}): on the JDK Vector API where the JVM has it and the machine runs 256-bit
+ * vectors ({@link FdkVectorKernel}), else in plain loops ({@link #backprojectColumns}). Both run in parallel on the
+ * caller's fork-join pool, and a voxel's sum does not depend on the number of threads.
  */
-public final class FdkBackprojector {
+public final class FdkBackprojector implements ConeBackprojector {
     private final ConeGeometry g;
     private final ConeVolume vol;
+    /** Detector rows per voxel step along z, least and most ({@link FdkVectorKernel#rowSteps}); null: the vector path is off. */
+    private final double[] rowSteps;
 
     public FdkBackprojector(ConeGeometry g, ConeVolume vol) {
-        this.g = g;
-        this.vol = vol;
+        this(g, vol, true);
     }
 
-    /**
-     * Adds the back-projection of every projection into slices [k0, k0 + out.length) of the volume.
-     *
-     * @param q         filtered projections: q[p] holds detector rows [bandFirst, bandFirst + bandRows), cols each
-     * @param bandFirst the first detector row the band holds
-     * @param bandRows  rows in the band; every row a voxel of the slab reads must be in it ({@link SlabPlanner})
-     * @param out       one n × n slice per slab slice, image[j·n + i], added to
-     */
+    /** vector: take the Vector API column path where this JVM, this machine and the geometry allow it. */
+    public FdkBackprojector(ConeGeometry g, ConeVolume vol, boolean vector) {
+        this.g = g;
+        this.vol = vol;
+        // the kernel's class is touched only where its module is present
+        double[] steps = vector && !g.hasMatrices() && vectorApiPresent() && FdkVectorKernel.supported()
+                ? FdkVectorKernel.rowSteps(g, vol) : null;
+        this.rowSteps = steps != null && steps[1] <= FdkVectorKernel.MAX_DV ? steps : null;
+    }
+
+    @Override
     public void backproject(float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
         if (g.hasMatrices()) backprojectGeneral(q, bandFirst, bandRows, k0, out);
+        else if (vectorColumns()) FdkVectorKernel.backproject(g, vol, rowSteps, q, bandFirst, bandRows, k0, out);
         else backprojectColumns(q, bandFirst, bandRows, k0, out);
+    }
+
+    @Override
+    public String description() {
+        return "java fdk, " + (g.hasMatrices() ? "a matrix per projection"
+                : vectorColumns() ? "circular column path, Vector API" : "circular column path, scalar");
+    }
+
+    /** Whether {@link #backproject} takes the Vector API column path. */
+    public boolean vectorColumns() {
+        return rowSteps != null;
+    }
+
+    private static boolean vectorApiPresent() {
+        return ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent();
+    }
+
+    @Override
+    public void close() {
     }
 
     /**

@@ -1,5 +1,6 @@
 package org.tomospark.executor.cone;
 
+import java.io.Serializable;
 import java.util.Arrays;
 
 /**
@@ -8,7 +9,7 @@ import java.util.Arrays;
  * normalised so that w = 1 at the world origin (the isocentre): w is then the distance from the source along the
  * central ray in units of the source–axis distance, and FDK's distance weight is 1/w². Row-major, 12 doubles.
  */
-public record ProjectionMatrix(double[] m) {
+public record ProjectionMatrix(double[] m) implements Serializable {
     public ProjectionMatrix {
         if (m == null || m.length != 12) throw new IllegalArgumentException("a projection matrix has 12 elements (3x4)");
         for (double d : m) if (!Double.isFinite(d)) throw new IllegalArgumentException("a projection matrix holds " + d);

@@ -12,6 +12,27 @@ public final class SlabPlanner {
 
     /** The band of detector rows slices [k0, k1) need, as {first, count}; count 0 when they see no row at all. */
     public static int[] rows(ConeGeometry g, ConeVolume vol, int k0, int k1) {
+        double[] e = extent(g, vol, k0, k1);
+        int first = Math.max(0, (int) Math.floor(e[0])), last = Math.min(g.rows() - 1, (int) Math.floor(e[1]) + 1);
+        return last < first ? new int[]{Math.max(0, Math.min(first, g.rows() - 1)), 0} : new int[]{first, last - first + 1};
+    }
+
+    /**
+     * The most detector rows any slab of {@code slices} consecutive slices reads, wherever it starts: a band widens with
+     * its distance from the mid-plane, so the slabs at the volume's top and bottom bound it before the detector's edges
+     * clip them.
+     */
+    public static int maxRows(ConeGeometry g, ConeVolume vol, int slices) {
+        int s = Math.min(slices, vol.nz()), widest = 1;
+        for (int k0 : new int[]{0, vol.nz() - s}) {
+            double[] e = extent(g, vol, k0, k0 + s);
+            widest = Math.max(widest, (int) Math.floor(e[1]) + 1 - (int) Math.floor(e[0]) + 1);
+        }
+        return Math.min(g.rows(), widest);
+    }
+
+    /** The lowest and highest v (detector rows, unclipped) the corners of slices [k0, k1) project to. */
+    static double[] extent(ConeGeometry g, ConeVolume vol, int k0, int k1) {
         if (k0 < 0 || k1 > vol.nz() || k0 >= k1)
             throw new IllegalArgumentException("slab [" + k0 + ", " + k1 + ") of a volume of " + vol.nz() + " slices");
         double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
@@ -29,7 +50,6 @@ public final class SlabPlanner {
                 hi = Math.max(hi, uvw[1]);
             }
         }
-        int first = Math.max(0, (int) Math.floor(lo)), last = Math.min(g.rows() - 1, (int) Math.floor(hi) + 1);
-        return last < first ? new int[]{Math.max(0, Math.min(first, g.rows() - 1)), 0} : new int[]{first, last - first + 1};
+        return new double[]{lo, hi};
     }
 }

@@ -263,6 +263,11 @@ public final class DataExchangeSource implements ProjectionSource {
         return meta;
     }
 
+    /** The open HDF5 file, for metadata beyond /exchange (a cone-beam scan's /geometry group); closed with this source. */
+    public HdfFile hdf() {
+        return hdf;
+    }
+
     @Override
     public RawStack readProjections(int rowStart, int rows) {
         return band(dataBands, DATA, rowStart, rows);

@@ -39,6 +39,7 @@ public final class CoreKeys {
     private static final String WF = "Centre, corrections and binning";
     private static final String OUT = "Output values";
     private static final String IT = "Iterative reconstruction";
+    private static final String CONE = "Cone beam (FDK)";
 
     /** The value {@link #CENTER} parses "auto" to. */
     public static final double AUTO_CENTER = Double.NEGATIVE_INFINITY;
@@ -92,7 +93,8 @@ public final class CoreKeys {
             "Region of interest COL,ROW,COLS,ROWS within the slice; empty for the whole slice. Only the ROI is computed.",
             "", s -> s.isBlank() ? null : parseInts(s, 4), v -> true, "empty or four integers COL,ROW,COLS,ROWS");
     public static final ConfigKey<int[]> SLICES = ConfigKey.of(GEO, "slices",
-            "Detector rows (slices) to reconstruct, START:END with END exclusive; empty for all.",
+            "Detector rows (slices) to reconstruct, START:END with END exclusive; empty for all. Cone beam: slices of the "
+                    + "volume.",
             "", s -> s.isBlank() ? null : parseRange(s), v -> true, "empty or START:END");
 
     public static final ConfigKey<FilterWindow> FILTER = ConfigKey.choice(FIL, "filter",
@@ -128,7 +130,8 @@ public final class CoreKeys {
                     + "docs/README-cuda.md; "
                     + "opencl: docs/opencl-backend.md). cuda's auto picks the fastest variant that keeps the mode's accuracy.", "auto");
     public static final ConfigKey<Integer> GROUP_ROWS = ConfigKey.integer(BP, "group.rows",
-            "Detector rows per slice group (one Spark task); a multiple of backend.slicesPerPass; 0 lets the planner choose.",
+            "Detector rows per slice group (one Spark task); a multiple of backend.slicesPerPass; 0 lets the planner choose. "
+                    + "Cone beam: slices of the volume per z-slab (one task).",
             0, 0, 1 << 16);
 
     public static final ConfigKey<CenterFinder.Method> CENTER_METHOD = ConfigKey.choice(WF, "center.method",
@@ -206,6 +209,61 @@ public final class CoreKeys {
     public static final ConfigKey<Double> TOLERANCE = ConfigKey.decimal(IT, "iterative.tolerance",
             "Stop a pass of slices once its relative residual |Ax - p| / |p| (p the -log sinograms) is at most this; 0 runs "
                     + "every iteration.", "0", 0, 0.999999);
+
+    public static final ConfigKey<String> GEOMETRY = ConfigKey.of(CONE, "geometry",
+            "Beam geometry. parallel: a parallel beam, one slice per detector row. cone: a point source and a flat detector, "
+                    + "reconstructed by FDK into a volume (cone.* keys, docs/cone-beam.md). auto: cone when the input has a "
+                    + "/geometry group or a cone.* key is set, else parallel.", "auto",
+            s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("auto|parallel|cone"), "auto, parallel, cone");
+    public static final ConfigKey<Double> CONE_DSO = ConfigKey.decimal(CONE, "cone.dso",
+            "Source-to-rotation-axis distance in mm. Empty: the input's /geometry/dso_mm.", "", 1e-6, 1e9);
+    public static final ConfigKey<Double> CONE_DSD = ConfigKey.decimal(CONE, "cone.dsd",
+            "Source-to-detector distance in mm. Empty: /geometry/dsd_mm.", "", 1e-6, 1e9);
+    public static final ConfigKey<Double> CONE_DU = ConfigKey.decimal(CONE, "cone.du",
+            "Detector pixel width (along u, the columns) in mm. Empty: /geometry/du_mm.", "", 1e-9, 1e6);
+    public static final ConfigKey<Double> CONE_DV = ConfigKey.decimal(CONE, "cone.dv",
+            "Detector pixel height (along v, the rows) in mm. Empty: /geometry/dv_mm.", "", 1e-9, 1e6);
+    public static final ConfigKey<Double> CONE_CU = ConfigKey.decimal(CONE, "cone.cu",
+            "Detector column the central ray (source through the rotation axis) lands on, in pixels (column j's centre is at "
+                    + "j). Empty: /geometry/cu_px.", "", -1e6, 1e6);
+    public static final ConfigKey<Double> CONE_CV = ConfigKey.decimal(CONE, "cone.cv",
+            "Detector row the central ray lands on, in pixels. Empty: /geometry/cv_px.", "", -1e6, 1e6);
+    public static final ConfigKey<Integer> CONE_SIZE = ConfigKey.integer(CONE, "cone.volume.size",
+            "Voxels of the volume along x and y; 0: the widest the field of view holds. A volume wider than the field of "
+                    + "view is refused, saying how much of it would be truncated.", 0, 0, 1 << 16);
+    public static final ConfigKey<Integer> CONE_SLICES = ConfigKey.integer(CONE, "cone.volume.slices",
+            "Voxels of the volume along z (the output slices slice_k); 0: the detector's height at the axis. The keys "
+                    + "slices and group.rows count these slices in a cone-beam run.", 0, 0, 1 << 16);
+    public static final ConfigKey<Double> CONE_VOXEL = ConfigKey.decimal(CONE, "cone.volume.voxel",
+            "Voxel edge in mm. Empty: the detector pixel at the rotation axis, cone.du x cone.dso / cone.dsd.", "", 1e-9, 1e6);
+    public static final ConfigKey<Boolean> CONE_PREFILTERED = ConfigKey.bool(CONE, "cone.prefiltered",
+            "The projections are already weighted and filtered (as RabbitCT supplies them): no flat/dark correction, -log, "
+                    + "weighting or filtering; they are back-projected as they are.", false);
+
+    /** The cone-beam keys that complete or override the input's /geometry scalars. */
+    static final List<ConfigKey<Double>> CONE_SCALARS = List.of(CONE_DSO, CONE_DSD, CONE_DU, CONE_DV, CONE_CU, CONE_CV);
+
+    /**
+     * The cone-beam settings, or null for a parallel-beam run. geometry=cone, or any cone.* key, asks for a cone-beam
+     * run; geometry=auto without them leaves it to the input (a /geometry group).
+     */
+    static ConeParams cone(Settings s) {
+        String kind = s.get(GEOMETRY);
+        List<ConfigKey<?>> coneKeys = new ArrayList<>(CONE_SCALARS);
+        coneKeys.addAll(List.of(CONE_SIZE, CONE_SLICES, CONE_VOXEL, CONE_PREFILTERED));
+        String set = null;
+        for (ConfigKey<?> k : coneKeys) if (set == null && s.isSet(k)) set = k.name();
+        if (kind.equals("parallel")) {
+            if (set != null)
+                throw new IllegalArgumentException("config key " + set + " is set but geometry=parallel; set geometry=cone "
+                        + "(--geometry cone)");
+            return null;
+        }
+        Map<String, Double> given = new TreeMap<>();
+        for (ConfigKey<Double> k : CONE_SCALARS) given.put(k.name(), s.get(k));
+        return ConeParams.of(kind.equals("cone") || set != null, given, s.get(CONE_SIZE), s.get(CONE_SLICES), s.get(CONE_VOXEL),
+                s.get(CONE_PREFILTERED));
+    }
 
     static double[] parseSweep(String s) {
         String[] p = s.split(":");
@@ -354,7 +412,8 @@ public final class CoreKeys {
                 .denominatorFloor((float) (double) s.get(DEN_FLOOR))
                 .transmissionFloor((float) (double) s.get(TR_FLOOR))
                 .maxRepairFraction(s.get(MAX_REPAIR))
-                .iterative(iterative(s));
+                .iterative(iterative(s))
+                .cone(cone(s));
         double a0 = s.get(ANGLES_START), da = s.get(ANGLES_STEP);
         if (!Double.isNaN(a0) || !Double.isNaN(da)) {
             if (Double.isNaN(a0) || Double.isNaN(da))

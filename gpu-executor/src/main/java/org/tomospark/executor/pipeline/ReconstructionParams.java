@@ -42,13 +42,16 @@ import java.io.Serializable;
  * @param outputFormat     the files the slices go to: TIFFs, one Zarr array, or one HDF5 file
  * @param zarrCompression  how a Zarr output's chunks are compressed
  * @param iterative        filtered back-projection (the default) or an iterative method and its stopping rule
+ * @param cone             cone-beam settings, resolved against the input by {@link ConeResolution}; null for parallel beam.
+ *                         In a cone-beam run the output slices are the volume's z slices: {@code rowStart}/{@code rowEnd}
+ *                         select slices of the volume and {@code groupRows} is the slices per slab (one task)
  */
 public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
                                    double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
                                    int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
                                    float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
                                    SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
-                                   ZarrCompression zarrCompression, IterativeParams iterative)
+                                   ZarrCompression zarrCompression, IterativeParams iterative, ConeParams cone)
         implements Serializable {
 
     /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
@@ -58,7 +61,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                                 float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
         this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
                 rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE, IterativeParams.FBP);
+                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE, IterativeParams.FBP, null);
     }
 
     /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
@@ -129,11 +132,16 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         b.outputFormat = outputFormat;
         b.zarrCompression = zarrCompression;
         b.iterative = iterative;
+        b.cone = cone;
         return b;
     }
 
     /** The ImageDescription of every slice TIFF: the unit and pixel size, and how the values are stored. */
     public String sliceDescription() {
+        ConeParams c = coneBeam();
+        if (c != null)
+            return "ImageJ=1.11a\nvunit=1/mm\ntomospark.unit=1/mm\ntomospark.quantity=linear attenuation coefficient\n"
+                    + "tomospark.voxelSizeMm=" + c.volume().voxel() + "\n" + outputCoding.imageDescription();
         return workflow.sliceDescription() + outputCoding.imageDescription();
     }
 
@@ -168,13 +176,56 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
 
     /** The output grid for a detector (after binning/stitching) {@code detectorWidth} wide. */
     public SliceGeometry sliceGeometry(int detectorWidth) {
+        ConeParams c = coneBeam();
+        if (c != null) return SliceGeometry.square(c.volume().n());
         int n = sliceSize == 0 ? detectorWidth : sliceSize;
         SliceGeometry g = SliceGeometry.square(n).withGrid(sliceGrid);
         return roi == null ? g : g.withRoi(roi[0], roi[1], roi[2], roi[3]);
     }
 
-    /** The detector rows to reconstruct, [start, end), checked against the scan. */
+    /**
+     * The cone-beam settings of a cone-beam run, resolved; null for parallel beam (and for a geometry=auto run whose input
+     * has not been looked at: {@link ConeResolution#resolve} decides).
+     */
+    public ConeParams coneBeam() {
+        if (cone == null) return null;
+        if (cone.resolved()) return cone;
+        if (cone.required())
+            throw new IllegalStateException("the cone-beam geometry has not been resolved against the input (ConeResolution.resolve)");
+        return null;
+    }
+
+    /** Refuses the settings FDK does not take, naming the key. */
+    public void checkConeCompatible() {
+        String bad = null;
+        if (iterative.iterative()) bad = "algorithm=" + iterative.algorithm().id();
+        else if (workflow.halfAcquisition()) bad = "halfAcquisition";
+        else if (workflow.binning()) bad = "bin.*";
+        else if (workflow.paganin() != null) bad = "phase.*";
+        else if (workflow.stripe().active()) bad = "stripe.method";
+        else if (workflow.centerMethod() != null || !Double.isNaN(center)) bad = "center (cone.cu places the central ray)";
+        else if (sliceSize != 0) bad = "slice.size (cone.volume.size sets the volume)";
+        else if (roi != null) bad = "slice.roi";
+        else if (axisCorrection != null) bad = "an axis correction";
+        else if (workflow.unit().kind() != ValueUnit.Kind.PIXEL) bad = "output.unit (FDK's values are in 1/mm)";
+        if (bad != null)
+            throw new IllegalArgumentException("config key " + bad + " does not apply to a cone-beam (FDK) reconstruction");
+    }
+
+    /**
+     * The output slices to reconstruct, [start, end), checked against the scan: detector rows in parallel beam, slices of
+     * the volume in cone beam.
+     */
     public int[] rowRange(ScanMetadata meta) {
+        ConeParams c = coneBeam();
+        if (c != null) {
+            int nz = c.volume().nz();
+            int end = rowEnd == -1 ? nz : rowEnd;
+            if (rowStart >= nz || end > nz)
+                throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + nz + " slices of the volume "
+                        + "(cone.volume.slices)");
+            return new int[]{rowStart, end};
+        }
         int end = rowEnd == -1 ? meta.rows() : rowEnd;
         if (rowStart >= meta.rows() || end > meta.rows())
             throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of "
@@ -204,6 +255,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         private OutputFormat outputFormat = OutputFormat.TIFF;
         private ZarrCompression zarrCompression = ZarrCompression.NONE;
         private IterativeParams iterative = IterativeParams.FBP;
+        private ConeParams cone;
 
         public Builder backend(String b) { this.backend = b; return this; }
         public Builder backendOptions(BackendOptions o) { this.backendOptions = o; return this; }
@@ -225,11 +277,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder outputFormat(OutputFormat f) { this.outputFormat = f; return this; }
         public Builder zarrCompression(ZarrCompression c) { this.zarrCompression = c; return this; }
         public Builder iterative(IterativeParams p) { this.iterative = p; return this; }
+        public Builder cone(ConeParams c) { this.cone = c; return this; }
 
         public ReconstructionParams build() {
             return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression, iterative);
+                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression, iterative, cone);
         }
     }
 }

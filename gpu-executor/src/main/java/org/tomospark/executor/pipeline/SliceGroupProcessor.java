@@ -45,6 +45,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final SliceBuffers buffers;
     private final IterativeReconstructor iterative;
     private final boolean needsCounts;
+    private final ConeSlabProcessor cone;
 
     /**
      * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
@@ -73,11 +74,14 @@ public final class SliceGroupProcessor implements AutoCloseable {
         int maxSlices = Math.max(1, maxRows / workflow.rowBin());
         // one group's worth waits for reuse: the arrays of the group just written serve the next one
         this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
-        this.requisition = backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
-        this.iterative = params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
+        ConeParams coneBeam = params.coneBeam();
+        this.cone = coneBeam == null ? null : new ConeSlabProcessor(coneBeam, params, backend, maxSlices);
+        this.requisition = cone != null ? new Requisition(1, 0, 0, false, cone.description())
+                : backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
+        this.iterative = cone == null && params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
                 iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params)) : null;
         this.needsCounts = params.iterative().algorithm() == Algorithm.MLTR;
-        this.filter = iterative != null || requisition.filtersOnDevice() ? null
+        this.filter = cone != null || iterative != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
                 params.filter());
         int threads = params.backendOptions().effectiveThreads();
@@ -101,6 +105,16 @@ public final class SliceGroupProcessor implements AutoCloseable {
         return scan;
     }
 
+    /**
+     * Reconstructs a planned group from its band as {@link Workflow#read} reads it: detector rows (with their halo) in
+     * parallel beam, a z-slab of the volume from its band of detector rows in cone beam.
+     */
+    public GroupResult process(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName) {
+        if (cone != null)
+            return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputs, pool);
+        return process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(), dataName, flatName);
+    }
+
     /** Reconstructs the band's rows (no halo). {@code band} frames = projections; {@code fields} covers the same rows. */
     public GroupResult process(int firstRow, RawStack band, FlatDark fields, String dataName, String flatName) {
         return process(firstRow, band, fields, 0, 0, dataName, flatName);
@@ -113,6 +127,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
      */
     public GroupResult process(int firstRow, RawStack band, FlatDark fields, int haloAbove, int haloBelow,
                                String dataName, String flatName) {
+        if (cone != null) throw new IllegalStateException("a cone-beam slab is processed with process(group, band, ...)");
         if (band.frames() != rawScan.numProjections())
             throw new IllegalArgumentException(dataName + ": " + band.frames() + " projections read but the geometry has "
                     + rawScan.numProjections() + " angles");
@@ -244,6 +259,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     public void close() {
         if (pool != null) pool.shutdown();
         if (iterative != null) iterative.close();
+        if (cone != null) cone.close();
         if (ownsBackend) backend.close();
     }
 }

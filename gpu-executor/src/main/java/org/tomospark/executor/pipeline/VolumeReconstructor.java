@@ -66,11 +66,29 @@ public final class VolumeReconstructor {
     /** Default rows per group when the parameters leave it to the planner. */
     public static int defaultGroupRows(ReconstructionParams p, ScanMetadata meta) {
         if (p.groupRows() > 0) return p.groupRows();
+        ConeParams cone = p.coneBeam();
+        if (cone != null) return defaultSlabSlices(cone, meta);
         int k = p.backendOptions().preferredGroupMultiple();
         // about 256 MiB of raw rows per group, at least one pass, at most 64 rows
         long perRow = Math.max(1, meta.bytesPerRow());
         int rows = (int) Math.max(k, Math.min(64, (256L << 20) / perRow));
         return Math.max(k, rows / k * k);
+    }
+
+    /**
+     * Slices per cone-beam slab: as many as keep the slab's band of detector rows (as float, the widest band, at the
+     * volume's top or bottom) within 768 MiB and its slices within 1 GiB, up to 128; wider slabs read fewer rows twice.
+     */
+    static int defaultSlabSlices(ConeParams cone, ScanMetadata meta) {
+        int nz = cone.volume().nz();
+        long slice = 4L * cone.volume().pixels();
+        int best = 1;
+        for (int s = 1; s <= Math.min(128, nz); s *= 2) {
+            long band = 4L * meta.numProjections() * meta.width() * ConeSlabProcessor.maxBandRows(cone.geometry(), cone.volume(), s);
+            if (band > (768L << 20) || s * slice > (1L << 30)) break;
+            best = s;
+        }
+        return best;
     }
 
     /**
@@ -89,6 +107,7 @@ public final class VolumeReconstructor {
                               IntPredicate skip, SliceBuffers buffers) {
         long start0 = System.nanoTime();
         ScanMetadata meta = src.metadata();
+        params = ConeResolution.resolve(src, params);
         Workflow.CenterResolution cr = Workflow.resolveCenter(src, params);
         params = cr.params();
         long centerNs = System.nanoTime() - start0;
@@ -130,8 +149,7 @@ public final class VolumeReconstructor {
                 GroupPlanner.Group g = read.group();
                 Workflow.Band b = read.band();
                 readNs += read.nanos();
-                GroupResult res = proc.process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(),
-                        src.dataName(), src.flatName());
+                GroupResult res = proc.process(g, b, src.dataName(), src.flatName());
                 preNs += res.preprocessNanos();
                 filtNs += res.filterNanos();
                 bpNs += res.backprojectNanos();

@@ -1,6 +1,7 @@
 package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
@@ -37,10 +38,12 @@ public final class Workflow {
     private final ScanGeometry raw, binned, effective;
     private final WorkflowParams wp;
     private final ReconstructionParams params;
+    private final ConeParams cone;
 
     public Workflow(ScanGeometry raw, ReconstructionParams params) {
         this.raw = raw;
         this.params = params;
+        this.cone = params.coneBeam();
         this.wp = params.workflow();
         this.binned = bin(raw, wp.binColumns(), wp.binProjections());
         this.effective = wp.halfAcquisition() ? HalfAcquisition.stitchedGeometry(binned) : binned;
@@ -69,7 +72,7 @@ public final class Workflow {
      * removal, stitching or scaling to another unit), so that a backend may do them on its device.
      */
     public boolean correctionOnly() {
-        return wp.paganin() == null && wp.binRows() == 1 && wp.binColumns() == 1 && wp.binProjections() == 1
+        return cone == null && wp.paganin() == null && wp.binRows() == 1 && wp.binColumns() == 1 && wp.binProjections() == 1
                 && !wp.stripe().active() && !wp.halfAcquisition() && wp.unit().sinogramScale(wp.binColumns()) == 1;
     }
 
@@ -222,13 +225,20 @@ public final class Workflow {
 
     /**
      * The raw rows a group reads: {@code count} detector rows from {@code from}, of which {@code above} halo rows precede
-     * the group and {@code below} follow it.
+     * the group and {@code below} follow it. A cone-beam slab reads the band of rows its voxels project to, no halo.
      */
     public record HaloBand(int from, int count, int above, int below) {
     }
 
-    /** The raw rows a group [start, start+rows) reads with its halo, clipped to the detector. */
+    /**
+     * The raw rows a group [start, start+rows) reads with its halo, clipped to the detector; in cone beam, the band of
+     * detector rows slices [start, start+rows) of the volume need ({@link SlabPlanner}).
+     */
     public HaloBand haloBand(int start, int rows, int detectorRows) {
+        if (cone != null) {
+            int[] b = SlabPlanner.rows(cone.geometry(), cone.volume(), start, start + rows);
+            return new HaloBand(b[0], b[1], 0, 0);
+        }
         int h = haloRows();
         int from = Math.max(0, start - h), to = Math.min(detectorRows, start + rows + h);
         return new HaloBand(from, to - from, start - from, to - start - rows);

@@ -1,6 +1,7 @@
 package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.phase.PaganinParams;
 
@@ -28,6 +29,21 @@ public final class WorkflowReport {
     public static Map<String, Object> describe(ReconstructionParams p, Workflow wf, CenterFinder.Result found, long centerNanos,
                                                int groupRows, int requestedRows, List<String> inputWarnings) {
         Map<String, Object> m = new LinkedHashMap<>();
+        ConeParams cone = p.coneBeam();
+        if (cone != null) {
+            m.put("geometry", "cone");
+            Map<String, Object> c = cone.describe();
+            c.put("slabSlices", groupRows);
+            c.put("detectorRowsReadPerProjection", rowsRead(cone, groupRows));
+            m.put("coneBeam", c);
+            List<String> warn = new ArrayList<>(inputWarnings);
+            String outside = (String) cone.describe().get("slicesOutsideCompleteData");
+            if (!outside.isEmpty())
+                warn.add("cone beam: slices " + outside + " lie outside the complete-data region (cone-beam artefacts grow there)");
+            m.put("warnings", warn);
+            return m;
+        }
+        m.put("geometry", "parallel");
         m.put("center", center(p, wf, found, centerNanos));
         WorkflowParams w = p.workflow();
         m.put("stripeRemoval", w.stripe().describe());
@@ -40,6 +56,15 @@ public final class WorkflowReport {
         m.put("groupRows", groupRows);
         m.put("warnings", warnings(w, found, half, requestedRows, inputWarnings));
         return m;
+    }
+
+    /** Detector rows the slabs of a whole volume read, summed (a row read by two slabs counts twice). */
+    static long rowsRead(ConeParams cone, int slab) {
+        long rows = 0;
+        int nz = cone.volume().nz();
+        for (int k = 0; k < nz; k += Math.max(1, slab))
+            rows += SlabPlanner.rows(cone.geometry(), cone.volume(), k, Math.min(nz, k + Math.max(1, slab)))[1];
+        return rows;
     }
 
     private static Map<String, Object> center(ReconstructionParams p, Workflow wf, CenterFinder.Result found, long centerNanos) {

@@ -29,8 +29,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The Java FDK back-projection of one z-slab: {@code size}³ voxels of which a slab of {@code slab} slices, from
  * {@code projections} projections over 360° of a {@code size·2}-square detector (magnification 2, 0.4 mm pixels), the
- * band of rows the slab needs; random filtered data. GUPS = slab × size² × projections / s. Run it with
- * {@code ./submit/bench-fdk} (its main prints a table).
+ * band of rows the slab needs; random filtered data. GUPS = slab × size² × projections / s. {@code path}: the
+ * circular column path on the Vector API ({@code vector}) or in plain loops ({@code scalar}, the same-run baseline).
+ * Run it with {@code ./submit/bench-fdk} (its main prints a table).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,6 +46,8 @@ public class FdkBenchmark {
     public int projections;
     @Param({"32"})
     public int slab;
+    @Param({"vector", "scalar"})
+    public String path;
 
     private FdkBackprojector bp;
     private float[][] q;
@@ -57,7 +60,9 @@ public class FdkBenchmark {
         ConeGeometry g = ConeGeometry.builder().dso(200).dsd(400).pixel(0.4, 0.4).centre((det - 1) / 2.0, (det - 1) / 2.0)
                 .detector(det, det).anglesRange(360, projections).build();
         ConeVolume vol = new ConeVolume(size, size, 0.25 * 128 / size);
-        bp = new FdkBackprojector(g, vol);
+        bp = new FdkBackprojector(g, vol, path.equals("vector"));
+        if (bp.vectorColumns() != path.equals("vector"))
+            throw new IllegalStateException("path " + path + " is not available here: " + bp.description());
         k0 = (size - slab) / 2;
         band = SlabPlanner.rows(g, vol, k0, k0 + slab);
         Random r = new Random(1);
@@ -76,13 +81,13 @@ public class FdkBenchmark {
         Options opt = new OptionsBuilder().parent(new CommandLineOptions(args)).include(FdkBenchmark.class.getSimpleName()).build();
         Collection<RunResult> results = new Runner(opt).run();
         System.out.println();
-        System.out.println("| size | slab | projections | ms/op | GUPS |");
-        System.out.println("|---|---|---|---|---|");
+        System.out.println("| path | size | slab | projections | ms/op | GUPS |");
+        System.out.println("|---|---|---|---|---|---|");
         for (RunResult r : results) {
             int size = Integer.parseInt(r.getParams().getParam("size")), slab = Integer.parseInt(r.getParams().getParam("slab"));
             int np = Integer.parseInt(r.getParams().getParam("projections"));
             double ms = r.getPrimaryResult().getScore(), err = r.getPrimaryResult().getScoreError();
-            System.out.printf("| %d | %d | %d | %.1f ± %.1f | %.3f |%n", size, slab, np, ms, err,
+            System.out.printf("| %s | %d | %d | %d | %.1f ± %.1f | %.3f |%n", r.getParams().getParam("path"), size, slab, np, ms, err,
                     (double) slab * size * size * np / (ms * 1e6));
         }
     }

@@ -1,5 +1,6 @@
 package org.tomospark.job.cli;
 
+import org.tomospark.executor.cone.ConeDemoDataset;
 import org.tomospark.executor.phantom.DemoDataset;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,25 +15,46 @@ public final class DemoDataCommand implements Callable<Integer> {
     @Option(names = "--output", required = true, paramLabel = "FILE.h5") Path output;
     @Option(names = "--tiff", paramLabel = "DIR", description = "Also write a TIFF stack (proj_/flat_/dark_NNNNN.tif, theta.txt).")
             Path tiff;
-    @Option(names = "--width", defaultValue = "512") int width;
-    @Option(names = "--rows", defaultValue = "32") int rows;
-    @Option(names = "--projections", defaultValue = "512") int projections;
-    @Option(names = "--range", defaultValue = "180", description = "180 or 360 degrees.") double range;
+    @Option(names = "--geometry", defaultValue = "parallel", paramLabel = "KIND",
+            description = "parallel, or cone: a cone-beam scan (DSO 200 mm, DSD 400 mm, 0.4 mm pixels) with its /geometry group.")
+    String geometry;
+    @Option(names = "--width", description = "Detector columns (default 512; cone 256).") Integer width;
+    @Option(names = "--rows", description = "Detector rows (default 32; cone 192).") Integer rows;
+    @Option(names = "--projections", description = "Angles (default 512; cone 360).") Integer projections;
+    @Option(names = "--range", description = "180 or 360 degrees (default 180; cone 360, and 180 means a short scan of 180 "
+            + "degrees plus the fan angle).") Double range;
+    @Option(names = "--matrices", description = "Cone: also write /geometry/projection_matrices.") boolean matrices;
     @Option(names = "--axis-offset", defaultValue = "0", description = "Axis minus detector centre, pixels.") double axisOffset;
     @Option(names = "--noise", defaultValue = "true", negatable = true, description = "Poisson noise (default on).") boolean noise;
     @Option(names = "--seed", defaultValue = "42") long seed;
 
     @Override
     public Integer call() {
-        DemoDataset.Spec spec = new DemoDataset.Spec(width, rows, projections, range, axisOffset, 1.5, 20000, 100, 10, 10, noise, seed);
+        if (geometry.equals("cone")) {
+            ConeDemoDataset d = ConeDemoDataset.demo();
+            d = d.withSize(or(width, d.cols()), or(rows, d.rows()), or(projections, d.projections())).withNoise(noise)
+                    .withShortScan(range != null && range == 180).withMatrices(matrices);
+            d.writeHdf5(output);
+            System.err.println("wrote " + output + " (cone beam: " + d.projections() + " x " + d.rows() + " x " + d.cols() + ", "
+                    + d.geometry() + ")");
+            return 0;
+        }
+        if (!geometry.equals("parallel"))
+            throw new IllegalArgumentException("--geometry: expected parallel or cone, got '" + geometry + "'");
+        DemoDataset.Spec spec = new DemoDataset.Spec(or(width, 512), or(rows, 32), or(projections, 512), range == null ? 180 : range,
+                axisOffset, 1.5, 20000, 100, 10, 10, noise, seed);
         DemoDataset d = new DemoDataset(spec);
         d.writeHdf5(output);
-        System.err.println("wrote " + output + " (" + projections + " x " + rows + " x " + width + ", centre "
+        System.err.println("wrote " + output + " (" + spec.projections() + " x " + spec.rows() + " x " + spec.width() + ", centre "
                 + d.scanGeometry().centerOfRotation() + ")");
         if (tiff != null) {
             d.writeTiffStack(tiff);
             System.err.println("wrote TIFF stack " + tiff);
         }
         return 0;
+    }
+
+    private static int or(Integer v, int fallback) {
+        return v == null ? fallback : v;
     }
 }

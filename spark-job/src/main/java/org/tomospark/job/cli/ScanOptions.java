@@ -104,7 +104,8 @@ public final class ScanOptions {
     @Option(names = "--backend", paramLabel = "ID", description = "auto, java, cuda, opencl.")
     String backend;
 
-    @Option(names = "--slices", paramLabel = "START:END", description = "Detector rows to reconstruct (END exclusive).")
+    @Option(names = "--slices", paramLabel = "START:END",
+            description = "Detector rows (cone beam: slices of the volume) to reconstruct (END exclusive).")
     String slices;
 
     @Option(names = "--interpolation", paramLabel = "MODE", description = "linear or nearest.")
@@ -112,6 +113,15 @@ public final class ScanOptions {
 
     @Option(names = "--slices-per-pass", paramLabel = "K", description = "Slices interleaved per pass: 1, 2, 4, 8, 16.")
     String slicesPerPass;
+
+    @Option(names = "--geometry", paramLabel = "KIND",
+            description = "parallel, cone (FDK into a volume; the cone.* keys or the input's /geometry) or auto (default: cone "
+                    + "when the input has /geometry).")
+    String geometry;
+
+    @Option(names = "--prefiltered", description = "Cone beam: the projections come weighted and filtered; back-project them as "
+            + "they are.")
+    boolean prefiltered;
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Properties file of config keys (see conf/CONFIG.md).")
@@ -156,6 +166,8 @@ public final class ScanOptions {
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);
         s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);
+        s = set(s, CoreKeys.GEOMETRY.name(), geometry);
+        if (prefiltered) s = s.with(CoreKeys.CONE_PREFILTERED.name(), "true");
         return set(s, CoreKeys.SLICES_PER_PASS.name(), slicesPerPass);
     }
 

@@ -12,6 +12,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.OutputRange;
 import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.pipeline.ConeResolution;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
@@ -150,9 +151,13 @@ public final class DirectEngine {
             ScanMetadata meta = src.metadata();
             // everything is checked before the output is touched, as the Spark engine does
             p.scanGeometry(meta);
+            p = ConeResolution.resolve(src, p);
             int[] range = p.rowRange(meta);
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) {
+                if (p.coneBeam() != null)
+                    throw new IllegalArgumentException("config key center.sweep: a cone-beam scan has no centre to sweep "
+                            + "(cone.cu places the central ray)");
                 Backends.resolve(p.backend());
                 FlatDark fields = src.readFlatDark(range[0], range[1] - range[0]);
                 Preflight.check(src, p, fields, new int[]{range[0], range[0] + 1}, 1);
@@ -192,7 +197,8 @@ public final class DirectEngine {
                 for (String w : inputWarnings) log.println("warning: " + w);
                 Map<Integer, OutputCommit.Committed> reused = output.prepare();
                 SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
-                log.println("Input " + meta + "; reconstructing rows " + range[0] + ".." + (range[1] - 1) + " into "
+                log.println("Input " + meta + "; reconstructing " + (rp.coneBeam() != null ? "cone-beam slices " : "rows ") + range[0]
+                        + ".." + (range[1] - 1) + " into "
                         + sg.roiCols() + "x" + sg.roiRows() + " slices" + (cr.found() != null
                         ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px", cr.found().method().id(), rp.center()) : ""));
                 try {

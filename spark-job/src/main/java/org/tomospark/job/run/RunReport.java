@@ -140,7 +140,10 @@ public final class RunReport {
                 s.elapsedNanos() / 1e9));
         sb.append(String.format("  backend %s (%s; %s)%n", s.backend(), s.device(), s.variant()));
         IterativeParams it = req.params().iterative();
-        sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), it.iterative() ? iterativeLine(it, s.convergence())
+        if (s.workflow().get("coneBeam") instanceof Map<?, ?> cone)
+            sb.append(String.format(Locale.ROOT, "  cone beam FDK (%s, %s), filter %s, volume %s, values in 1/mm%n", cone.get("trajectory"),
+                    cone.get("redundancyWeights"), req.params().filter().window().id(), cone.get("volume")));
+        else sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), it.iterative() ? iterativeLine(it, s.convergence())
                 : "filter " + req.params().filter().window().id(), req.params().workflow().unit().symbol()));
         Object stripe = s.workflow().get("stripeRemoval");
         if (stripe != null && !"none".equals(stripe)) sb.append("  stripe removal: ").append(stripe).append('\n');

@@ -12,6 +12,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.GroupResult;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
@@ -141,15 +142,18 @@ public final class GroupTask {
             String backend = ExecutorResources.backendFor(plan.params().backend(), dev.device());
             ScanGeometry scan = plan.params().scanGeometry(plan.meta());
             SliceGeometry slice = plan.params().sliceGeometry(plan.meta());
+            // the processor's own device work (the iterative solvers, cone-beam back-projection) runs on the assigned device
+            ReconstructionParams params = plan.params().toBuilder()
+                    .backendOptions(plan.params().backendOptions().withDevice(dev.device())).build();
             ExecutorResources.Lease lease = ExecutorResources.lease(backend, dev.device(), plan.signature(),
                     plan.spark().tasksPerDevice(),
-                    b -> new SliceGroupProcessor(scan, slice, plan.params(), b, plan.groupRows(), true),
+                    b -> new SliceGroupProcessor(scan, slice, params, b, plan.groupRows(), true),
                     () -> plan.params().backendOptions());
             boolean ok = false;
             try {
                 injectStickyError(plan, g);
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
-                GroupResult res = lease.processor.process(g.start(), band, fd, hb.above(), hb.below(), dataName, flatName);
+                GroupResult res = lease.processor.process(g, new Workflow.Band(band, fd, hb.above(), hb.below()), dataName, flatName);
                 ok = true;
                 return new Processed(res, lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",

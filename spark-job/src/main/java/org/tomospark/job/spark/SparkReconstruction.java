@@ -24,6 +24,7 @@ import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.ConeResolution;
 import org.tomospark.executor.pipeline.OutputRange;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.ReconstructionParams;
@@ -185,6 +186,7 @@ public final class SparkReconstruction {
         String format = ProjectionInputs.resolveFormat(spec.input(), spec.inputOptions(), conf);
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {
             ScanMetadata meta = src.metadata();
+            params = ConeResolution.resolve(src, params);
             long c0 = System.nanoTime();
             Workflow.CenterResolution cr = Workflow.resolveCenter(src, params); // reads a few rows, only for centre auto
             long centerNs = System.nanoTime() - c0;
@@ -214,7 +216,7 @@ public final class SparkReconstruction {
                     && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
                     wf.haloRows(), gpus, Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
-            int groupRows = mp.groupRows() * rb;
+            int groupRows = params.coneBeam() != null ? slabSlices(sc, params, meta, range) : mp.groupRows() * rb;
             Preflight.check(src, params, fields, range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
                     params.backendOptions().groupMultiple() * rb);
@@ -391,6 +393,14 @@ public final class SparkReconstruction {
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
                 spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape,
                 correctedOnDevice, gpus));
+    }
+
+    /**
+     * Slices per cone-beam slab (one task): the direct engine's slabs, so that both engines plan the same slabs (a device
+     * kernel's rounding may depend on where a slab starts; the slices then match bit for bit).
+     */
+    static int slabSlices(SparkContext sc, ReconstructionParams params, ScanMetadata meta, int[] range) {
+        return VolumeReconstructor.defaultGroupRows(params, meta);
     }
 
     /**

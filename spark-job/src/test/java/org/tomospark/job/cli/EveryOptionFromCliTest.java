@@ -74,7 +74,18 @@ class EveryOptionFromCliTest {
         option("output.zarr.compression", "zstd", "--zarr-compression", "zstd");
         option("output.type", "uint16", "--output-type", "uint16");
         option("output.range", "-0.5,2", "--output-range", "-0.5,2");
+        option("geometry", "cone", "--geometry", "cone");
+        option("cone.prefiltered", "true", "--prefiltered");
         // every other key through --conf
+        conf("cone.dso", "500");
+        conf("cone.dsd", "900");
+        conf("cone.du", "0.2");
+        conf("cone.dv", "0.25");
+        conf("cone.cu", "100.5");
+        conf("cone.cv", "60.5");
+        conf("cone.volume.size", "128");
+        conf("cone.volume.slices", "96");
+        conf("cone.volume.voxel", "0.1");
         conf("angles.start", "12.5");
         conf("angles.step", "0.25");
         conf("slice.size", "64");

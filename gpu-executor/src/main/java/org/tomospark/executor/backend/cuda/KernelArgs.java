@@ -55,7 +55,12 @@ final class KernelArgs {
         /** it_ratio_update. */
         IT_RATIO_UPDATE("x", "num", "den", "n"),
         /** it_sums: per-slice partial sums of a·b (mode 0) or (a − b)² (mode 1), one row of k per block. */
-        IT_SUMS("a", "b", "mode", "n", "k", "partials");
+        IT_SUMS("a", "b", "mode", "n", "k", "partials"),
+        /** Every FDK back-projection kernel (kernels/fdk.cu): fdk_naive and the instantiations of FDK_KERNEL. */
+        FDK("q", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "cols", "rows", "bandFirst", "bandRows", "chunk", "p0", "np",
+                "cap"),
+        /** fdk_footprint: the largest footprint of a block of the column kernels, and whether any block cannot take one. */
+        FDK_FOOTPRINT("result", "n", "nz", "k0", "slices", "voxel", "p0", "np", "tileX", "tileY", "tileZ");
 
         final List<String> names;
 
@@ -93,6 +98,10 @@ final class KernelArgs {
 
     KernelArgs f32(String name, float v) {
         return put(name, Pointer.to(new float[]{v}));
+    }
+
+    KernelArgs f64(String name, double v) {
+        return put(name, Pointer.to(new double[]{v}));
     }
 
     KernelArgs i64(String name, long v) {

@@ -33,7 +33,7 @@ class KernelArgsTest {
     @Test
     void signaturesMatchTheCudaSources() throws Exception {
         String bp = cudaSource("backproject.cu"), filter = cudaSource("filter.cu"), pre = cudaSource("preprocess.cu");
-        String joseph = cudaSource("joseph.cu"), iterative = cudaSource("iterative.cu");
+        String joseph = cudaSource("joseph.cu"), iterative = cudaSource("iterative.cu"), fdk = cudaSource("fdk.cu");
         Map<KernelArgs.Signature, List<String>> declared = new EnumMap<>(KernelArgs.Signature.class);
         declared.put(KernelArgs.Signature.TEXTURE, params(bp, "#define TS_STD("));
         declared.put(KernelArgs.Signature.ALU, params(bp, "#define TS_ALU("));
@@ -57,11 +57,14 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.IT_LIKELIHOOD_TERMS, params(iterative, "it_likelihood_terms("));
         declared.put(KernelArgs.Signature.IT_RATIO_UPDATE, params(iterative, "it_ratio_update("));
         declared.put(KernelArgs.Signature.IT_SUMS, params(iterative, "it_sums("));
+        declared.put(KernelArgs.Signature.FDK, params(fdk, "fdk_naive("));
+        declared.put(KernelArgs.Signature.FDK_FOOTPRINT, params(fdk, "fdk_footprint("));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists
         assertEquals(params(bp, "#define TS_TEX("), KernelArgs.Signature.TEXTURE.names);
         assertEquals(params(bp, "#define TS_ASYNC("), KernelArgs.Signature.ALU.names);
+        assertEquals(params(fdk, "#define FDK_KERNEL("), KernelArgs.Signature.FDK.names);
     }
 
     private static String cudaSource(String name) throws Exception {

@@ -1,0 +1,229 @@
+package org.tomospark.executor.backend.cuda;
+
+import jcuda.Pointer;
+import jcuda.Sizeof;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUtexObject;
+import org.tomospark.executor.backend.cuda.FdkKernels.Footprint;
+import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
+import org.tomospark.executor.cone.ConeBackprojector;
+import org.tomospark.executor.cone.ConeGeometry;
+import org.tomospark.executor.cone.ConeVolume;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD32;
+
+/**
+ * FDK back-projection of z-slabs on a CUDA device (kernels/fdk.cu, {@link FdkKernels}), on the executor's shared
+ * context. Each call uploads the band of filtered projections into a buffer sized once for the largest band, clears
+ * the slab buffer, back-projects every projection into it and adds it into the caller's slices. The kernel:
+ * <ul>
+ *   <li>u and w independent of z (every circular trajectory, given as matrices or not): the column kernel, a thread
+ *       per (x, y) column and 8 voxels of it sharing u, its weights and 1/w², the pixels interpolated in float32 on
+ *       the ALU from shared-memory copies of each block's footprint;</li>
+ *   <li>any other matrices: the general kernel, u, v, w per voxel from partial sums shared down the column;</li>
+ *   <li>{@link Mode#TEXTURE} (z-independent u and w only): the column kernel with every second projection filtered by
+ *       the texture unit, whose 8-bit weights hold it within {@link #TEXTURE_TOLERANCE} instead of 1e-5.</li>
+ * </ul>
+ * A geometry whose footprints do not fit a block's shared memory falls back to the kernels without tiles (the naive
+ * kernel, exact; the texture kernel in texture mode). One caller at a time.
+ */
+public final class CudaFdk implements ConeBackprojector {
+    /** How pixels are interpolated. */
+    public enum Mode {
+        /** Float32 on the ALU: within 1e-5 (relative L2 over the slab) of {@link org.tomospark.executor.cone.FdkBackprojector}. */
+        EXACT,
+        /** A share of the projections through the texture unit's 8-bit weights: faster, within {@link #TEXTURE_TOLERANCE}. */
+        TEXTURE
+    }
+
+    /** Relative L2 error the texture mode is held to (1.2e-3 to 1.6e-3 measured on white noise). */
+    public static final double TEXTURE_TOLERANCE = 5e-3;
+
+    private final ConeGeometry g;
+    private final ConeVolume vol;
+    private final int maxBandRows, maxSlices;
+    private final DeviceCalls calls;
+    private final FdkMatrices matrices;
+    private final CUdeviceptr band = new CUdeviceptr(), slab = new CUdeviceptr();
+    private final Allocations allocated = new Allocations();
+    private final Set<String> lastKernels = new LinkedHashSet<>();
+    private FdkKernels kernels;
+    private FdkTexture texture;
+    private boolean closed;
+
+    /**
+     * The exact mode.
+     *
+     * @param maxBandRows the most detector rows a slab's band holds
+     * @param maxSlices   the most slices a slab holds
+     * @param device      the backend's device option (an index or a Spark GPU address; empty for the default)
+     */
+    public CudaFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, String device) {
+        this(g, vol, maxBandRows, maxSlices, device, Mode.EXACT);
+    }
+
+    /**
+     * @param mode {@link Mode#TEXTURE} applies where u and w do not depend on z and there are at most
+     *             {@link FdkTexture#MAX_LAYERS} projections; elsewhere the exact kernels run
+     */
+    public CudaFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, String device, Mode mode) {
+        if (maxBandRows < 1 || maxBandRows > g.rows())
+            throw new IllegalArgumentException("cuda fdk: a band of " + maxBandRows + " rows on a detector of " + g.rows());
+        if (maxSlices < 1 || maxSlices > vol.nz())
+            throw new IllegalArgumentException("cuda fdk: slabs of " + maxSlices + " slices in a volume of " + vol.nz());
+        this.g = g;
+        this.vol = vol;
+        this.maxBandRows = maxBandRows;
+        this.maxSlices = maxSlices;
+        this.matrices = new FdkMatrices(g);
+        this.calls = new DeviceCalls(CudaDevice.get(CudaDevice.parseDevice(device)), "cuda fdk");
+        boolean textured = mode == Mode.TEXTURE && matrices.zInvariant() && g.numProjections() <= FdkTexture.MAX_LAYERS;
+        try {
+            calls.run("loading kernels/fdk and allocating its buffers", () -> {
+                kernels = new FdkKernels();
+                allocated.alloc(band, (long) g.numProjections() * maxBandRows * g.cols() * Sizeof.FLOAT);
+                allocated.alloc(slab, (long) vol.pixels() * maxSlices * Sizeof.FLOAT);
+                if (textured) texture = new FdkTexture(g.cols(), g.numProjections());
+            });
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    @Override
+    public void backproject(float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
+        check(q, bandFirst, bandRows, k0, out);
+        lastKernels.clear();
+        if (out.length == 0 || bandRows == 0) return;  // a slab that sees no detector row adds nothing
+        upload(q, bandFirst, bandRows);
+        clear(out.length);
+        for (FdkVariant v : launchAll(preferred(), k0, out.length, bandFirst, bandRows)) lastKernels.add(v.name());
+        addInto(out);
+    }
+
+    @Override
+    public String description() {
+        String kernelNames = lastKernels.isEmpty() ? preferred().name() : String.join(" + ", lastKernels);
+        String accuracy = texture != null ? "texture weights (within " + TEXTURE_TOLERANCE + ")" : "exact float32";
+        return "cuda fdk, " + kernelNames + ", " + accuracy + ", " + calls.device().describe();
+    }
+
+    /** The kernel this geometry and mode take, before the per-slab check that its tiles fit. */
+    FdkVariant preferred() {
+        if (!matrices.zInvariant()) return FdkVariant.GENERAL;
+        return texture != null ? FdkVariant.HYBRID : FdkVariant.COLUMNS;
+    }
+
+    /** Uploads the band (and copies it into the texture, in texture mode). */
+    void upload(float[][] q, int bandFirst, int bandRows) {
+        long floats = (long) bandRows * g.cols();
+        calls.run("uploading the band of detector rows " + bandFirst + ".." + (bandFirst + bandRows - 1), () -> {
+            for (int p = 0; p < q.length; p++)
+                cuMemcpyHtoD(band.withByteOffset(p * floats * Sizeof.FLOAT), Pointer.to(q[p]), floats * Sizeof.FLOAT);
+            if (texture != null) texture.refresh(band, bandRows);
+        });
+    }
+
+    /** Zeroes the first {@code slices} slices of the slab buffer. */
+    void clear(int slices) {
+        calls.run("clearing the slab", () -> cuMemsetD32(slab, 0, (long) vol.pixels() * slices));
+    }
+
+    /**
+     * Adds the back-projection of the uploaded band into the slab buffer with {@code wanted} (the preferred kernel, or
+     * another for tests and benchmarks): per chunk of matrices in constant memory, the footprint check, then the
+     * launches. Returns the kernel each chunk ran (a kernel without tiles where wanted's do not fit).
+     */
+    List<FdkVariant> launchAll(FdkVariant wanted, int k0, int slices, int bandFirst, int bandRows) {
+        if (wanted.usesTexture() && texture == null)
+            throw new IllegalStateException("cuda fdk: kernel " + wanted.name() + " reads the texture: open with Mode.TEXTURE");
+        return calls.run("the back-projection of slices " + k0 + ".." + (k0 + slices - 1), () -> {
+            CUtexObject tex = texture != null ? texture.handle() : new CUtexObject();
+            FdkLaunch l = new FdkLaunch(band, tex, slab, vol, k0, slices, g.cols(), g.rows(), bandFirst, bandRows);
+            List<FdkVariant> ran = new ArrayList<>();
+            for (Range chunk : FdkMatrices.chunks(g.numProjections())) {
+                kernels.matrices(matrices.constants(chunk));
+                FdkVariant v = wanted;
+                int cap = 0;
+                if (v.usesTiles()) {
+                    Footprint f = kernels.footprint(v, l, 0, chunk.count());
+                    if (v.tilesFit(f, calls.device().maxSharedOptin)) cap = FdkVariant.tileCap(f);
+                    else v = v.withoutTiles();
+                }
+                for (Range launch : FdkMatrices.launches(chunk))
+                    kernels.launch(v, l, chunk.first(), launch.first() - chunk.first(), launch.count(), cap);
+                ran.add(v);
+            }
+            return ran;
+        });
+    }
+
+    /** Voxel (i, j) of slab slice kk, read back (tests and benchmarks). */
+    float voxel(int kk, int j, int i) {
+        float[] v = new float[1];
+        long at = ((long) kk * vol.n() + j) * vol.n() + i;
+        calls.run("reading a voxel back", () -> cuMemcpyDtoH(Pointer.to(v), slab.withByteOffset(at * Sizeof.FLOAT), Sizeof.FLOAT));
+        return v[0];
+    }
+
+    /** The driver calls of this back-projector (benchmarks time its kernels with events on the same context). */
+    DeviceCalls calls() {
+        return calls;
+    }
+
+    /** Adds the first out.length slices of the slab buffer into out. */
+    void addInto(float[][] out) {
+        int pixels = vol.pixels();
+        float[] staging = new float[pixels];
+        for (int kk = 0; kk < out.length; kk++) {
+            long at = (long) kk * pixels * Sizeof.FLOAT;
+            calls.run("downloading the slab",
+                    () -> cuMemcpyDtoH(Pointer.to(staging), slab.withByteOffset(at), (long) pixels * Sizeof.FLOAT));
+            float[] o = out[kk];
+            for (int i = 0; i < pixels; i++) o[i] += staging[i];
+        }
+    }
+
+    private void check(float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
+        if (closed) throw new IllegalStateException("cuda fdk: closed");
+        if (q.length != g.numProjections())
+            throw new IllegalArgumentException("cuda fdk: " + q.length + " projections for a geometry of " + g.numProjections());
+        if (bandRows < 0 || bandRows > maxBandRows)
+            throw new IllegalArgumentException("cuda fdk: a band of " + bandRows + " rows; this back-projector was sized for "
+                    + maxBandRows);
+        if (bandFirst < 0 || bandFirst + bandRows > g.rows())
+            throw new IllegalArgumentException("cuda fdk: band rows " + bandFirst + ".." + (bandFirst + bandRows - 1) + " on a detector of "
+                    + g.rows() + " rows");
+        for (float[] p : q)
+            if (p.length < (long) bandRows * g.cols())
+                throw new IllegalArgumentException("cuda fdk: a projection of " + p.length + " pixels for a band of " + bandRows + " x "
+                        + g.cols());
+        if (out.length > maxSlices)
+            throw new IllegalArgumentException("cuda fdk: a slab of " + out.length + " slices; this back-projector was sized for "
+                    + maxSlices);
+        if (k0 < 0 || k0 + out.length > vol.nz())
+            throw new IllegalArgumentException("cuda fdk: slices " + k0 + ".." + (k0 + out.length - 1) + " of a volume of " + vol.nz());
+        for (float[] s : out)
+            if (s.length != vol.pixels())
+                throw new IllegalArgumentException("cuda fdk: an output slice of " + s.length + " voxels, expected " + vol.pixels());
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        calls.run("freeing the back-projector", () -> {
+            allocated.freeAll();
+            if (texture != null) texture.close();
+            if (kernels != null) kernels.close();
+        });
+    }
+}

@@ -1,0 +1,109 @@
+package org.tomospark.executor.backend.cuda;
+
+import jcuda.Pointer;
+import jcuda.Sizeof;
+import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUfunction;
+import jcuda.driver.CUfunction_attribute;
+import jcuda.driver.CUmodule;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import static jcuda.driver.JCudaDriver.cuFuncSetAttribute;
+import static jcuda.driver.JCudaDriver.cuLaunchKernel;
+import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
+import static jcuda.driver.JCudaDriver.cuMemsetD32;
+import static jcuda.driver.JCudaDriver.cuModuleGetGlobal;
+import static jcuda.driver.JCudaDriver.cuModuleUnload;
+
+/**
+ * The FDK kernels (kernels/fdk.cu) on one device: the module, its constant memory of projection matrices, the
+ * footprint kernel that sizes the column kernels' shared-memory tiles, and the launches. Driver calls only (the
+ * caller wraps them in its {@link DeviceCalls}); one caller at a time.
+ */
+final class FdkKernels implements AutoCloseable {
+    /** Launch of fdk_footprint: a grid-stride loop over (block, projection) pairs. */
+    private static final int FOOTPRINT_GRID = 1024, FOOTPRINT_THREADS = 256;
+    /** Dynamic shared memory a block gets without opting in. */
+    private static final int DEFAULT_SHARED = 48 * 1024;
+
+    /** The largest footprint of any block in pixels, and whether every block has one (else use a kernel without tiles). */
+    record Footprint(int pixels, boolean complete) {
+    }
+
+    private final KernelBuild build = KernelBuild.packaged();
+    private final CUmodule module;
+    private final Map<String, CUfunction> functions = new HashMap<>();
+    private final Map<String, Integer> sharedAllowed = new HashMap<>();
+    private final CUdeviceptr constants = new CUdeviceptr(), footprintResult = new CUdeviceptr();
+    private final Allocations allocated = new Allocations();
+    private final long constantBytes;
+    private boolean closed;
+
+    /** Loads the module into the calling thread's current context. */
+    FdkKernels() {
+        this.module = CudaModules.load(build, "fdk");
+        try {
+            long[] bytes = new long[1];
+            cuModuleGetGlobal(constants, bytes, module, "c_fdk");
+            constantBytes = bytes[0];
+            allocated.alloc(footprintResult, 2L * Sizeof.INT);
+            for (FdkVariant v : FdkVariant.PRODUCT) functions.put(v.name(), CudaModules.function(build, module, v.name()));
+            functions.put("fdk_footprint", CudaModules.function(build, module, "fdk_footprint"));
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Puts the matrices of the next launches (FdkMatrices.constants) into constant memory. */
+    void matrices(double[] packed) {
+        long bytes = (long) packed.length * Sizeof.DOUBLE;
+        if (bytes > constantBytes)
+            throw new IllegalArgumentException("cuda fdk: " + packed.length / 12 + " matrices exceed the kernels' constant memory ("
+                    + constantBytes / (12 * Sizeof.DOUBLE) + ")");
+        cuMemcpyHtoD(constants, Pointer.to(packed), bytes);
+    }
+
+    /** The largest footprint of v's blocks over projections [p0, p0 + np) of the constant memory, for slab l. */
+    Footprint footprint(FdkVariant v, FdkLaunch l, int p0, int np) {
+        cuMemsetD32(footprintResult, 0, 2);
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_FOOTPRINT).ptr("result", footprintResult).i32("n", l.vol().n())
+                .i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel()).i32("p0", p0)
+                .i32("np", np).i32("tileX", v.blockColumnsX()).i32("tileY", v.blockColumnsY()).i32("tileZ", v.z()).build();
+        cuLaunchKernel(functions.get("fdk_footprint"), FOOTPRINT_GRID, 1, 1, FOOTPRINT_THREADS, 1, 1, 0, null, args, null);
+        int[] r = new int[2];
+        cuMemcpyDtoH(Pointer.to(r), footprintResult, 2L * Sizeof.INT);
+        return new Footprint(r[0], r[1] == 0);
+    }
+
+    /**
+     * Launches v over projections [chunk + p0, chunk + p0 + np) (matrices p0.. of the constant memory) with tiles of cap
+     * pixels (a multiple of 4: the tiles are copied in 16-byte words).
+     */
+    void launch(FdkVariant v, FdkLaunch l, int chunk, int p0, int np, int cap) {
+        if (cap % 4 != 0) throw new IllegalArgumentException("cuda fdk: a tile of " + cap + " pixels is not whole 16-byte words");
+        CUfunction f = functions.get(v.name());
+        int shared = Math.toIntExact(v.sharedBytes(np, cap));
+        if (shared > DEFAULT_SHARED && sharedAllowed.getOrDefault(v.name(), 0) < shared) {
+            cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
+            sharedAllowed.put(v.name(), shared);
+        }
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK).ptr("q", l.band()).ptr("tex", l.texture()).ptr("slab", l.slab())
+                .i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel())
+                .i32("cols", l.cols()).i32("rows", l.rows()).i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows())
+                .i32("chunk", chunk).i32("p0", p0).i32("np", np).i32("cap", cap).build();
+        int[] grid = v.grid(l.vol().n(), l.slices());
+        cuLaunchKernel(f, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
+    }
+
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        allocated.freeAll();
+        if (module != null) cuModuleUnload(module);
+    }
+}

@@ -1,0 +1,111 @@
+package org.tomospark.executor.backend.cuda;
+
+import java.util.List;
+
+/**
+ * A back-projection kernel of kernels/fdk.cu and the facts its launch needs (the constants of that file; FdkVariantTest
+ * reads them from the source). The column kernels give a thread {@code columns} (x, y) columns of {@code z} voxels
+ * of a block of {@link #TILE_X} × {@link #TILE_Y}·columns columns and z slices; of every {@code tiles + textured}
+ * projections, {@code tiles} are interpolated on the ALU from shared-memory copies of the block's footprint and
+ * {@code textured} by the texture unit.
+ *
+ * @param name     the kernel's symbol
+ * @param kind     what it computes and how exactly
+ * @param z        slices of a block (1 for the naive kernel: one slice a block)
+ * @param columns  columns a thread (column kernels)
+ * @param tiles    projections of a batch read from shared-memory tiles
+ * @param textured projections of a batch read through the texture unit
+ */
+record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int textured) {
+    /** Threads of every FDK kernel's block (FDK_THREADS). */
+    static final int THREADS = 256;
+    /** Columns of a column kernel's block along x, and along y per column of a thread (FDK_TILE_X, FDK_TILE_Y). */
+    static final int TILE_X = 32, TILE_Y = 8;
+    /** Voxels of the naive kernel's block along x, y and z (FDK_NAIVE_X, FDK_NAIVE_Y, FDK_NAIVE_Z). */
+    static final int NAIVE_X = 8, NAIVE_Y = 4, NAIVE_Z = 8;
+    /** Bytes of a block's view of one projection in shared memory (struct FdkLocal). */
+    static final int LOCAL_BYTES = 64;
+
+    /** What a kernel computes. */
+    enum Kind {
+        /** A thread per voxel, pixels from global memory: the baseline; any matrix; exact. */
+        NAIVE(true, true),
+        /** u and w constant down a column (P[0][2] = P[2][2] = 0): shared-memory tiles, exact. */
+        COLUMNS(true, false),
+        /** Any matrix: u, v, w per voxel from shared-memory tiles, exact. */
+        GENERAL(true, true),
+        /** COLUMNS with a share of the projections filtered by the texture unit (8-bit weights). */
+        HYBRID(false, false),
+        /** Every projection filtered by the texture unit. */
+        TEXTURE(false, false);
+
+        final boolean exact, anyMatrix;
+
+        Kind(boolean exact, boolean anyMatrix) {
+            this.exact = exact;
+            this.anyMatrix = anyMatrix;
+        }
+    }
+
+    static final FdkVariant NAIVE = new FdkVariant("fdk_naive", Kind.NAIVE, NAIVE_Z, 1, 0, 0);
+    static final FdkVariant COLUMNS = new FdkVariant("fdk_col_z8_c4_b1_m3", Kind.COLUMNS, 8, 4, 1, 0);
+    static final FdkVariant GENERAL = new FdkVariant("fdk_gen_z8_c4_b1_m3", Kind.GENERAL, 8, 4, 1, 0);
+    static final FdkVariant HYBRID = new FdkVariant("fdk_hyb_z8_c4_b1_t1_m3", Kind.HYBRID, 8, 4, 1, 1);
+    static final FdkVariant TEXTURE = new FdkVariant("fdk_tex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1);
+    /**
+     * The kernel to run where this one's tiles do not fit (a footprint larger than a block's shared memory, or a block
+     * with a corner behind the source): the exact kernels fall back to the naive one, the texture ones to the texture
+     * kernel.
+     */
+    FdkVariant withoutTiles() {
+        if (!usesTiles()) return this;
+        return kind.exact ? NAIVE : TEXTURE;
+    }
+
+    /** Whether this kernel's tiles of footprint.pixels() pixels fit a block's shared memory for a full launch. */
+    boolean tilesFit(FdkKernels.Footprint footprint, int maxShared) {
+        return footprint.complete() && sharedBytes(FdkMatrices.LAUNCH_PROJECTIONS, tileCap(footprint)) <= maxShared;
+    }
+
+    /** Pixels of a tile for footprints of up to footprint.pixels(): whole 16-byte words. */
+    static int tileCap(FdkKernels.Footprint footprint) {
+        return (footprint.pixels() + 3) & ~3;
+    }
+
+    /** The kernels of the product build (kernels/fdk.cu, "The product set"). */
+    static final List<FdkVariant> PRODUCT = List.of(NAIVE, COLUMNS, GENERAL, HYBRID, TEXTURE);
+
+    /** Whether it reads the projections through the layered texture. */
+    boolean usesTexture() {
+        return textured > 0;
+    }
+
+    /** Whether it copies footprints into shared-memory tiles (sized by fdk_footprint). */
+    boolean usesTiles() {
+        return tiles > 0;
+    }
+
+    /** Columns of a block along y. */
+    int blockColumnsY() {
+        return kind == Kind.NAIVE ? NAIVE_Y : TILE_Y * columns;
+    }
+
+    /** Columns of a block along x. */
+    int blockColumnsX() {
+        return kind == Kind.NAIVE ? NAIVE_X : TILE_X;
+    }
+
+    /** The launch grid for an n × n slab of {@code slices} slices: x tiles, y tiles, z chunks. */
+    int[] grid(int n, int slices) {
+        return new int[]{ceil(n, blockColumnsX()), ceil(n, blockColumnsY()), ceil(slices, z)};
+    }
+
+    /** Dynamic shared memory of a launch over {@code projections} projections with tiles of {@code cap} pixels. */
+    long sharedBytes(int projections, int cap) {
+        return (long) projections * LOCAL_BYTES + 2L * tiles * cap * Float.BYTES;
+    }
+
+    private static int ceil(int a, int b) {
+        return (a + b - 1) / b;
+    }
+}

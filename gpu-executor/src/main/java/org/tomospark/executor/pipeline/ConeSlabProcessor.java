@@ -1,0 +1,130 @@
+package org.tomospark.executor.pipeline;
+
+import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.cone.ConeBackprojector;
+import org.tomospark.executor.cone.ConeGeometry;
+import org.tomospark.executor.cone.ConeVolume;
+import org.tomospark.executor.cone.FdkFilter;
+import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.preprocess.PreprocessStats;
+import org.tomospark.executor.preprocess.Preprocessor;
+import org.tomospark.executor.preprocess.RawStack;
+
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
+
+/**
+ * What one executor does to one z-slab of a cone-beam volume once its band of detector rows is read: flat/dark
+ * correction and −log (the parallel-beam preprocessor, row by row), FDK's weighting and ramp filtering of every
+ * projection's band ({@link FdkFilter}; skipped for prefiltered projections), and the back-projection into the slab's
+ * slices on the backend's device ({@link ConeBackprojector}). Deterministic: the same band gives the same slices,
+ * whatever process runs it.
+ */
+final class ConeSlabProcessor implements AutoCloseable {
+    private final ConeGeometry g;
+    private final ConeVolume vol;
+    private final ConeParams cone;
+    private final FdkFilter filter;
+    private final ConeBackprojector bp;
+    private final Preprocessor preprocessor;
+    private final int maxSlices;
+
+    /**
+     * @param backend   the run's backend, set up: its id picks the back-projector (java, cuda, opencl)
+     * @param maxSlices the most slices a slab holds
+     */
+    ConeSlabProcessor(ConeParams cone, ReconstructionParams params, BackprojectionBackend backend, int maxSlices) {
+        this.cone = cone;
+        this.g = cone.geometry();
+        this.vol = cone.volume();
+        this.maxSlices = Math.min(maxSlices, vol.nz());
+        this.preprocessor = params.preprocessor();
+        this.filter = cone.prefiltered() ? null : new FdkFilter(g, params.filter(), ConeResolution.ANGLES);
+        this.bp = ConeBackends.open(backend.id(), params.backendOptions(), g, vol, maxBandRows(g, vol, this.maxSlices),
+                this.maxSlices);
+    }
+
+    /** The widest band a slab of {@code slices} slices reads, wherever it starts ({@link SlabPlanner#maxRows}). */
+    static int maxBandRows(ConeGeometry g, ConeVolume vol, int slices) {
+        return SlabPlanner.maxRows(g, vol, slices);
+    }
+
+    String description() {
+        return bp.description();
+    }
+
+    /**
+     * Slices [k0, k1) of the volume from their band of detector rows ({@link SlabPlanner}), every projection.
+     *
+     * @param band    projections of rows [first, first + count) of the slab's band
+     * @param fields  the flats/darks of the same rows
+     * @param outputs where the slices go (n × n arrays, overwritten)
+     */
+    GroupResult process(int k0, int k1, RawStack band, FlatDark fields, String dataName, String flatName,
+                        IntFunction<float[][]> outputs, ForkJoinPool pool) {
+        if (k1 - k0 > maxSlices)
+            throw new IllegalArgumentException("slab of " + (k1 - k0) + " slices exceeds the planned " + maxSlices);
+        int[] planned = SlabPlanner.rows(g, vol, k0, k1);
+        if (band.rows() != planned[1] || fields.rowStart() != planned[0])
+            throw new IllegalArgumentException(dataName + ": slab " + k0 + ".." + (k1 - 1) + " needs detector rows " + planned[0] + ".."
+                    + (planned[0] + planned[1] - 1) + " but a band of " + band.rows() + " rows from " + fields.rowStart() + " was read");
+        if (band.frames() != g.numProjections())
+            throw new IllegalArgumentException(dataName + ": " + band.frames() + " projections read but the geometry has "
+                    + g.numProjections());
+        int first = planned[0], rows = planned[1], cols = g.cols(), np = g.numProjections();
+        long t0 = System.nanoTime();
+        float[][] q = new float[np][];
+        PreprocessStats stats;
+        if (cone.prefiltered()) {
+            IntStream.range(0, np).parallel().forEach(p -> {
+                float[] img = new float[rows * cols];
+                for (int i = 0; i < img.length; i++) img[i] = band.get(p * img.length + i);
+                q[p] = img;
+            });
+            stats = new PreprocessStats((long) np * rows * cols, 0, 0, 0);
+        } else {
+            Preprocessor.Result pre = run(pool, () -> preprocessor.apply(band, fields, dataName, flatName));
+            float[][] sinos = pre.sinograms(); // [row][p·cols + c]
+            IntStream.range(0, np).parallel().forEach(p -> {
+                float[] img = new float[rows * cols];
+                for (int r = 0; r < rows; r++) System.arraycopy(sinos[r], p * cols, img, r * cols, cols);
+                q[p] = img;
+            });
+            stats = pre.stats();
+        }
+        long t1 = System.nanoTime();
+        if (filter != null) run(pool, () -> {
+            IntStream.range(0, np).parallel().forEach(p -> filter.apply(p, q[p], 0, first, rows));
+            return null;
+        });
+        long t2 = System.nanoTime();
+        float[][] out = outputs.apply(k1 - k0);
+        for (float[] o : out) Arrays.fill(o, 0f);
+        run(pool, () -> {
+            bp.backproject(q, first, rows, k0, out);
+            return null;
+        });
+        long t3 = System.nanoTime();
+        long updates = (long) vol.pixels() * np * (k1 - k0);
+        return new GroupResult(k0, out, vol.n(), vol.n(), stats, t1 - t0, t2 - t1, t3 - t2, updates);
+    }
+
+    private static <T> T run(ForkJoinPool pool, Callable<T> work) {
+        try {
+            return pool == null ? work.call() : pool.submit(work).join();
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        bp.close();
+    }
+}

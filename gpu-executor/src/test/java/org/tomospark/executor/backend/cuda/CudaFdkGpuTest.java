@@ -1,0 +1,223 @@
+package org.tomospark.executor.backend.cuda;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.tomospark.executor.cone.ConeBackprojector;
+import org.tomospark.executor.cone.ConeGeometry;
+import org.tomospark.executor.cone.ConeVolume;
+import org.tomospark.executor.cone.FdkBackprojector;
+import org.tomospark.executor.cone.ProjectionMatrix;
+import org.tomospark.executor.cone.SlabPlanner;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * The CUDA FDK kernels against the Java reference ({@link FdkBackprojector}) on white-noise projections: relative L2
+ * error of what each adds into a slab (the slices start from random values, so that the sum is checked to be added),
+ * at most 1e-5 for the exact kernels and {@link CudaFdk#TEXTURE_TOLERANCE} for the texture ones. Awkward sizes: n not a
+ * multiple of the 32-column blocks, odd slab heights, bands not starting at row 0, the top slab whose band reaches the
+ * detector's last row, detector widths with and without whole 16-byte words a row. Skipped where no CUDA device is
+ * present (CI).
+ */
+@Tag("gpu")
+class CudaFdkGpuTest {
+    private static final double EXACT = 1e-5;
+
+    @BeforeAll
+    static void needsGpu() {
+        assumeTrue(CudaDevice.unavailableReason() == null, "no CUDA device: " + CudaDevice.unavailableReason());
+    }
+
+    /** A scan whose volume of n x n x nz voxels fills most of the detector of cols x rows pixels. */
+    static ConeGeometry scan(int cols, int rows, int projections) {
+        return ConeGeometry.builder().dso(300).dsd(600).pixel(0.8, 0.8).centre((cols - 1) / 2.0 + 0.37, (rows - 1) / 2.0 - 0.21)
+                .detector(cols, rows).anglesRange(360, projections).build();
+    }
+
+    /**
+     * The scan's matrices with the object tilted about x by up to 3 degrees and moved along z by up to 2 mm, varying with
+     * the projection: u and w depend on z.
+     */
+    static ConeGeometry tilted(ConeGeometry g) {
+        ProjectionMatrix[] m = new ProjectionMatrix[g.numProjections()];
+        for (int p = 0; p < m.length; p++) {
+            double t = g.angle(p), a = Math.toRadians(3) * Math.sin(3 * t), c = Math.cos(a), s = Math.sin(a), dz = 2 * Math.cos(2 * t);
+            double[][] world = {{1, 0, 0, 0}, {0, c, -s, 0}, {0, s, c, dz}, {0, 0, 0, 1}};
+            double[] src = g.circularMatrix(p).m(), dst = new double[12];
+            for (int r = 0; r < 3; r++)
+                for (int col = 0; col < 4; col++)
+                    for (int k = 0; k < 4; k++) dst[r * 4 + col] += src[r * 4 + k] * world[k][col];
+            m[p] = new ProjectionMatrix(dst);
+        }
+        return g.withMatrices(m);
+    }
+
+    /** The circular scan's own matrices, given as matrices (u and w still independent of z). */
+    static ConeGeometry asMatrices(ConeGeometry g) {
+        ProjectionMatrix[] m = new ProjectionMatrix[g.numProjections()];
+        for (int p = 0; p < m.length; p++) m[p] = g.circularMatrix(p);
+        return g.withMatrices(m);
+    }
+
+    /** White-noise projections of the band [first, first + count). */
+    static float[][] band(ConeGeometry g, int count, long seed) {
+        Random r = new Random(seed);
+        float[][] q = new float[g.numProjections()][count * g.cols()];
+        for (float[] p : q) for (int i = 0; i < p.length; i++) p[i] = (float) (2 * r.nextDouble() - 1);
+        return q;
+    }
+
+    private static float[][] start(ConeVolume vol, int slices, long seed) {
+        Random r = new Random(seed);
+        float[][] out = new float[slices][vol.pixels()];
+        for (float[] s : out) for (int i = 0; i < s.length; i++) s[i] = (float) r.nextGaussian();
+        return out;
+    }
+
+    /** ||got − want|| / ||want − start||: the error of what was added, relative to what was added. */
+    static double relError(float[][] got, float[][] want, float[][] start) {
+        double e = 0, w = 0;
+        for (int k = 0; k < got.length; k++)
+            for (int i = 0; i < got[k].length; i++) {
+                double d = got[k][i] - want[k][i], a = want[k][i] - start[k][i];
+                e += d * d;
+                w += a * a;
+            }
+        return Math.sqrt(e / w);
+    }
+
+    /** Back-projects slab [k0, k1) with b and with the Java reference, from the same start; returns the error. */
+    private static double compare(ConeBackprojector b, ConeGeometry g, ConeVolume vol, int k0, int k1, long seed) {
+        int[] band = SlabPlanner.rows(g, vol, k0, k1);
+        float[][] q = band(g, band[1], seed);
+        float[][] got = start(vol, k1 - k0, seed + 1), want = start(vol, k1 - k0, seed + 1), initial = start(vol, k1 - k0, seed + 1);
+        b.backproject(q, band[0], band[1], k0, got);
+        new FdkBackprojector(g, vol).backproject(q, band[0], band[1], k0, want);
+        double e = relError(got, want, initial);
+        System.out.printf(Locale.ROOT, "slices %3d..%3d, band %3d+%3d: rel. error %.2e (%s)%n", k0, k1 - 1, band[0], band[1], e,
+                b.description());
+        return e;
+    }
+
+    @Test
+    void circularColumnKernelMatchesJava() {
+        ConeGeometry g = scan(131, 97, 60);  // 131 columns: rows are not whole 16-byte words
+        ConeVolume vol = new ConeVolume(45, 40, 0.9);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 16, "")) {
+            assertEquals(FdkVariant.COLUMNS, fdk.preferred());
+            for (int[] slab : new int[][]{{0, 7}, {17, 30}, {33, 40}, {39, 40}})
+                assertTrue(compare(fdk, g, vol, slab[0], slab[1], slab[0]) <= EXACT);
+            assertTrue(fdk.description().contains(FdkVariant.COLUMNS.name()), fdk.description());
+        }
+    }
+
+    @Test
+    void circularMatricesTakeTheColumnKernel() {
+        ConeGeometry g = asMatrices(scan(128, 90, 48));
+        ConeVolume vol = new ConeVolume(70, 33, 0.55);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 33, "0")) {
+            assertEquals(FdkVariant.COLUMNS, fdk.preferred());
+            assertTrue(compare(fdk, g, vol, 0, 33, 5) <= EXACT);
+            assertTrue(compare(fdk, g, vol, 20, 33, 6) <= EXACT);
+        }
+    }
+
+    @Test
+    void generalMatricesMatchJava() {
+        ConeGeometry g = tilted(scan(128, 101, 72));
+        ConeVolume vol = new ConeVolume(53, 37, 0.8);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 37, "")) {
+            assertEquals(FdkVariant.GENERAL, fdk.preferred());
+            for (int[] slab : new int[][]{{0, 37}, {5, 16}, {30, 37}})
+                assertTrue(compare(fdk, g, vol, slab[0], slab[1], 11 + slab[0]) <= EXACT);
+            assertTrue(fdk.description().contains(FdkVariant.GENERAL.name()), fdk.description());
+        }
+    }
+
+    @Test
+    void naiveKernelMatchesJava() {
+        for (ConeGeometry g : List.of(scan(131, 97, 40), tilted(scan(128, 97, 40)))) {
+            ConeVolume vol = new ConeVolume(45, 30, 0.9);
+            int k0 = 9, k1 = 22;
+            int[] b = SlabPlanner.rows(g, vol, k0, k1);
+            float[][] q = band(g, b[1], 3);
+            float[][] got = start(vol, k1 - k0, 4), want = start(vol, k1 - k0, 4), initial = start(vol, k1 - k0, 4);
+            try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), k1 - k0, "")) {
+                fdk.upload(q, b[0], b[1]);
+                fdk.clear(k1 - k0);
+                assertEquals(List.of(FdkVariant.NAIVE), fdk.launchAll(FdkVariant.NAIVE, k0, k1 - k0, b[0], b[1]));
+                fdk.addInto(got);
+            }
+            new FdkBackprojector(g, vol).backproject(q, b[0], b[1], k0, want);
+            double e = relError(got, want, initial);
+            System.out.printf(Locale.ROOT, "fdk_naive, %s: rel. error %.2e%n", g.hasMatrices() ? "tilted matrices" : "circular", e);
+            assertTrue(e <= EXACT, "naive kernel: " + e);
+        }
+    }
+
+    @Test
+    void textureModeWithinItsTolerance() {
+        ConeGeometry g = scan(128, 97, 60);
+        ConeVolume vol = new ConeVolume(45, 40, 0.9);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 16, "", CudaFdk.Mode.TEXTURE)) {
+            assertEquals(FdkVariant.HYBRID, fdk.preferred());
+            for (int[] slab : new int[][]{{0, 13}, {33, 40}}) {
+                double e = compare(fdk, g, vol, slab[0], slab[1], 21 + slab[0]);
+                assertTrue(e <= CudaFdk.TEXTURE_TOLERANCE, "hybrid: " + e);
+            }
+            int k0 = 14, k1 = 27;
+            int[] b = SlabPlanner.rows(g, vol, k0, k1);
+            float[][] q = band(g, b[1], 8);
+            float[][] got = start(vol, k1 - k0, 9), want = start(vol, k1 - k0, 9), initial = start(vol, k1 - k0, 9);
+            fdk.upload(q, b[0], b[1]);
+            fdk.clear(k1 - k0);
+            fdk.launchAll(FdkVariant.TEXTURE, k0, k1 - k0, b[0], b[1]);
+            fdk.addInto(got);
+            new FdkBackprojector(g, vol).backproject(q, b[0], b[1], k0, want);
+            double e = relError(got, want, initial);
+            System.out.printf(Locale.ROOT, "fdk_tex: rel. error %.2e%n", e);
+            assertTrue(e <= CudaFdk.TEXTURE_TOLERANCE, "texture kernel: " + e);
+        }
+    }
+
+    @Test
+    void textureModeWithGeneralMatricesIsExact() {
+        ConeGeometry g = tilted(scan(128, 97, 30));
+        ConeVolume vol = new ConeVolume(40, 20, 0.9);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 20, "", CudaFdk.Mode.TEXTURE)) {
+            assertEquals(FdkVariant.GENERAL, fdk.preferred());
+            assertTrue(compare(fdk, g, vol, 0, 20, 31) <= EXACT);
+        }
+    }
+
+    /** Voxels of 15 detector pixels: a block's footprint exceeds shared memory, and the naive kernel takes over. */
+    @Test
+    void footprintsTooLargeForSharedMemoryFallBackToTheNaiveKernel() {
+        ConeGeometry g = ConeGeometry.builder().dso(200).dsd(400).pixel(0.1, 0.1).centre(299.5, 249.5).detector(600, 500)
+                .anglesRange(360, 24).build();
+        ConeVolume vol = new ConeVolume(64, 10, 0.75);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 10, "")) {
+            assertTrue(compare(fdk, g, vol, 0, 10, 41) <= EXACT);
+            assertTrue(fdk.description().contains(FdkVariant.NAIVE.name()), fdk.description());
+        }
+    }
+
+    @Test
+    void aSlabThatSeesNoDetectorRowAddsNothing() {
+        ConeGeometry g = scan(128, 97, 20);
+        ConeVolume vol = new ConeVolume(40, 20, 0.9);
+        float[][] out = start(vol, 4, 1), before = start(vol, 4, 1);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 4, "")) {
+            fdk.backproject(new float[g.numProjections()][0], 0, 0, 3, out);
+        }
+        for (int k = 0; k < out.length; k++) assertArrayEquals(before[k], out[k]);
+    }
+}

@@ -1,0 +1,108 @@
+package org.tomospark.executor.backend.cuda;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The facts FdkVariant and FdkMatrices launch the FDK kernels by, against kernels/fdk.cu (read, not restated): the
+ * block and constant-memory sizes, the layout of a block's view of a projection, and each product kernel's
+ * instantiation with its tile, slices, columns and texture share, in the product set rather than the exploration one.
+ */
+class FdkVariantTest {
+
+    private static String source() throws Exception {
+        Path p = Path.of("..", "kernels", "fdk.cu");
+        if (!Files.exists(p)) p = Path.of("kernels", "fdk.cu");  // run from the repository root
+        return Files.readString(p);
+    }
+
+    private static int define(String src, String name) {
+        Matcher m = Pattern.compile("#define " + name + " (\\d+)").matcher(src);
+        assertTrue(m.find(), "no #define " + name + " in kernels/fdk.cu");
+        return Integer.parseInt(m.group(1));
+    }
+
+    @Test
+    void constantsMatchTheKernelSource() throws Exception {
+        String src = source();
+        assertEquals(FdkVariant.THREADS, define(src, "FDK_THREADS"));
+        assertEquals(FdkVariant.TILE_X, define(src, "FDK_TILE_X"));
+        assertEquals(FdkVariant.TILE_Y, define(src, "FDK_TILE_Y"));
+        assertEquals(FdkVariant.NAIVE_X, define(src, "FDK_NAIVE_X"));
+        assertEquals(FdkVariant.NAIVE_Y, define(src, "FDK_NAIVE_Y"));
+        assertEquals(FdkVariant.NAIVE_Z, define(src, "FDK_NAIVE_Z"));
+        assertEquals(FdkMatrices.CONSTANT_PROJECTIONS, define(src, "FDK_MAX_PROJECTIONS"));
+        // struct FdkLocal: 12 floats and 4 ints
+        Matcher m = Pattern.compile("struct FdkLocal \\{\\s*float m\\[12\\];[^\\n]*\\n\\s*int u0, v0;[^\\n]*\\n\\s*int w, h;").matcher(src);
+        assertTrue(m.find(), "struct FdkLocal is not 12 floats and 4 ints");
+        assertEquals(12 * 4 + 4 * 4, FdkVariant.LOCAL_BYTES);
+    }
+
+    /** Each product variant: its instantiation macro's arguments, before the exploration set. */
+    @Test
+    void productVariantsAreTheProductInstantiations() throws Exception {
+        String src = source();
+        int explore = src.indexOf("#ifdef FDK_EXPLORE");
+        assertTrue(explore > 0, "no exploration set in kernels/fdk.cu");
+        String product = src.substring(0, explore);
+        List<String> found = new ArrayList<>();
+        Matcher m = Pattern.compile("(?m)^FDK_(COL|GEN|HYB|TEX)\\(([\\d, ]+)\\)$").matcher(product);
+        while (m.find()) {
+            int[] a = Arrays.stream(m.group(2).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
+            FdkVariant v = switch (m.group(1)) {
+                case "COL" -> new FdkVariant("fdk_col_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.COLUMNS,
+                        a[0], a[1], a[2], 0);
+                case "GEN" -> new FdkVariant("fdk_gen_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.GENERAL,
+                        a[0], a[1], a[2], 0);
+                case "HYB" -> new FdkVariant("fdk_hyb_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
+                        FdkVariant.Kind.HYBRID, a[0], a[1], a[2], a[3]);
+                default -> new FdkVariant("fdk_tex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1);
+            };
+            found.add(v.name());
+            assertTrue(FdkVariant.PRODUCT.contains(v), "kernels/fdk.cu's product kernel " + v + " is not a FdkVariant constant");
+        }
+        for (FdkVariant v : FdkVariant.PRODUCT)
+            if (v.kind() != FdkVariant.Kind.NAIVE) assertTrue(found.contains(v.name()), v.name() + " is not in the product set");
+        assertTrue(product.contains("fdk_naive("), "fdk_naive");
+    }
+
+    @Test
+    void gridsAndSharedMemory() {
+        assertArrayEquals(new int[]{16, 16, 64}, FdkVariant.COLUMNS.grid(512, 512));
+        assertArrayEquals(new int[]{2, 2, 5}, FdkVariant.COLUMNS.grid(45, 37));
+        assertArrayEquals(new int[]{6, 12, 5}, FdkVariant.NAIVE.grid(45, 37));
+        assertArrayEquals(new int[]{2, 6, 5}, FdkVariant.TEXTURE.grid(45, 37));
+        // the launch's views, then two buffers of one tile each
+        assertEquals(128 * 64 + 2 * 8140 * 4, FdkVariant.COLUMNS.sharedBytes(128, 8140));
+        assertEquals(128 * 64, FdkVariant.TEXTURE.sharedBytes(128, 8140));
+        assertTrue(FdkVariant.HYBRID.usesTexture() && FdkVariant.HYBRID.usesTiles() && !FdkVariant.HYBRID.kind().exact);
+        assertTrue(FdkVariant.GENERAL.kind().anyMatrix && !FdkVariant.COLUMNS.kind().anyMatrix);
+    }
+
+    /** Tiles too large for shared memory, or a block without a footprint: the kernels without tiles take over. */
+    @Test
+    void kernelsWithoutTilesTakeOverWhereTilesDoNotFit() {
+        int h200 = 227 * 1024;
+        FdkKernels.Footprint rabbit = new FdkKernels.Footprint(8140, true), large = new FdkKernels.Footprint(30000, true);
+        assertTrue(FdkVariant.COLUMNS.tilesFit(rabbit, h200));
+        assertEquals(8140, FdkVariant.tileCap(rabbit));
+        assertEquals(8144, FdkVariant.tileCap(new FdkKernels.Footprint(8141, true)));
+        assertTrue(!FdkVariant.COLUMNS.tilesFit(large, h200) && !FdkVariant.COLUMNS.tilesFit(rabbit, 64 * 1024));
+        assertTrue(!FdkVariant.GENERAL.tilesFit(new FdkKernels.Footprint(100, false), h200));
+        assertEquals(FdkVariant.NAIVE, FdkVariant.COLUMNS.withoutTiles());
+        assertEquals(FdkVariant.NAIVE, FdkVariant.GENERAL.withoutTiles());
+        assertEquals(FdkVariant.TEXTURE, FdkVariant.HYBRID.withoutTiles());
+        assertEquals(FdkVariant.TEXTURE, FdkVariant.TEXTURE.withoutTiles());
+    }
+}

@@ -1,0 +1,536 @@
+// FDK voxel-driven back-projection of a z-slab of a cone-beam volume (docs/cone-beam.md).
+//
+// The volume is n x n x nz voxels of edge s; voxel (i, j, k) has its centre at
+// x = (i - (n-1)/2)·s, y = (j - (n-1)/2)·s, z = (k - (nz-1)/2)·s. A launch adds, into the slab of slices [k0, k0 + slices)
+// (slab[(kk·n + j)·n + i], kk = k - k0), the sum over its projections of bilinear(q_p, u, v) / w², where
+// [u·w, v·w, w] = P_p·[x, y, z, 1] (3x4, row-major, normalised so that w = 1 at the origin). Each projection of q holds
+// the band of detector rows [bandFirst, bandFirst + bandRows), cols pixels a row; pixels beyond the cols x rows
+// detector, and rows outside the band, read as zero.
+//
+// The matrices: c_fdk holds up to FDK_MAX_PROJECTIONS of them in double, those of projections [chunk, chunk + 512); a
+// launch takes the np projections from chunk + p0 on: matrices c_fdk[p0 ..], q's projections and the texture's layers
+// chunk + p0 ...
+//
+// Precision: u and v are hundreds of pixels, so a float u carries an error of up to 3e-5 pixel. Each block therefore
+// works in a frame of its own: for every projection one thread derives, in double, the block's local matrix L that
+// maps voxel offsets from the block's reference voxel to (u - u0, v - v0, w) with (u0, v0) the integer corner of the
+// block's footprint on the detector. The float arithmetic then handles values of a few tens of pixels.
+//
+// Kernels (suffix _mM: at least M blocks an SM, registers capped to fit):
+//   fdk_naive                       a thread per voxel, pixels read from global memory (the baseline); any matrix
+//   fdk_col_zZ_cC_bB_mM             u and w do not depend on z (a circular trajectory: P[0][2] = P[2][2] = 0): a thread
+//                                   per (x, y) column and Z voxels of it sharing u, its weights and 1/w², v stepping
+//                                   linearly; C columns a thread; the projections' footprints on the detector are
+//                                   copied into shared memory (cp.async, double-buffered, B projections a buffer) and
+//                                   interpolated on the ALU: exact float32
+//   fdk_gen_zZ_cC_bB_mM             any matrix: u, v and w per voxel from partial sums shared by the Z voxels of a column
+//   fdk_hyb_zZ_cC_bB_tT_mM          the column kernel with T projections of every B + T filtered by the texture unit
+//                                   (8-bit weights): the texture mode, with its own tolerance
+//   fdk_xhyb_zZ_cC_bB_tT_mM         (exploration) the same with the texture share gathered (tld4) and interpolated on
+//                                   the ALU: exact
+//   fdk_tex_zZ_cC_mM                every projection filtered by the texture unit
+//   fdk_footprint                   the largest footprint of a column kernel's blocks, to size its tiles
+//
+// The tiles are sized by the caller from fdk_footprint (the largest footprint of any block over the launch's
+// projections); a footprint larger than cap stops the kernel with a trap (a sticky error), never a wrong sum.
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#define FDK_MAX_PROJECTIONS 512
+#define FDK_THREADS 256
+// Block tile of the column kernels: 32 columns along x by 8·C along y; warps cover 8 x 4 columns each, so that a
+// warp's pixels lie close together on the detector.
+#define FDK_TILE_X 32
+#define FDK_TILE_Y 8
+// The naive kernel: 8 x 4 x 8 voxels a block.
+#define FDK_NAIVE_X 8
+#define FDK_NAIVE_Y 4
+#define FDK_NAIVE_Z 8
+
+__constant__ double c_fdk[FDK_MAX_PROJECTIONS * 12];
+
+namespace {
+
+// A projection seen from one block: the local matrix and the block's footprint on the detector.
+struct FdkLocal {
+    float m[12];  // (u - u0)·w, (v - v0)·w, w = m·[di, dj, dk, 1] for voxel offsets from the block's reference voxel
+    int u0, v0;   // detector pixel of the footprint's corner
+    int w, h;     // footprint width and height in pixels; w = 0: it does not fit the tile (read from global memory)
+};
+
+constexpr float kMagic = 12582912.0f;  // 1.5·2^23: x + kMagic, rounded down, holds floor(x) in its low bits
+constexpr int kMagicBits = 0x4B400000;
+
+// floor(x) as an integer and x - floor(x), for 0 <= x < 2^22 (values relative to a tile's corner): one rounding add.
+__device__ __forceinline__ int floorFrac(float x, float& frac) {
+    float t = __fadd_rd(x, kMagic);
+    frac = x - (t - kMagic);
+    return __float_as_int(t) - kMagicBits;
+}
+
+// The block's local matrix for projection p, and its footprint: the projections of the 8 corners of the block's voxel
+// box [i0, i1] x [j0, j1] x [k0, k1] (a box in front of the source projects inside the hull of its corners' images),
+// widened by a pixel on each side for the bilinear neighbour and rounding. cap: the most pixels a tile holds.
+__device__ void fdkLocal(int p, int n, int nz, double s, int i0, int i1, int j0, int j1, int k0, int k1, int ir, int jr,
+                         int kr, int cap, FdkLocal& out) {
+    const double* M = c_fdk + p * 12;
+    double cxy = 0.5 * (n - 1), cz = 0.5 * (nz - 1);
+    double umin = 1e300, umax = -1e300, vmin = 1e300, vmax = -1e300;
+    bool front = true;
+#pragma unroll 1
+    for (int c = 0; c < 8; c++) {
+        double x = ((c & 1 ? i1 : i0) - cxy) * s, y = ((c & 2 ? j1 : j0) - cxy) * s, z = ((c & 4 ? k1 : k0) - cz) * s;
+        double w = M[8] * x + M[9] * y + M[10] * z + M[11];
+        front = front && w > 0;
+        double u = (M[0] * x + M[1] * y + M[2] * z + M[3]) / w, v = (M[4] * x + M[5] * y + M[6] * z + M[7]) / w;
+        umin = fmin(umin, u);
+        umax = fmax(umax, u);
+        vmin = fmin(vmin, v);
+        vmax = fmax(vmax, v);
+    }
+    int u0 = 0, v0 = 0, tw = 0, th = 0;
+    if (front && umin > -1e6 && umax < 1e6 && vmin > -1e6 && vmax < 1e6) {
+        // whole 16-byte words of a row: u0 and the width multiples of 4; a width of 32k words would put the pixels
+        // below each other in the same shared-memory bank, so it takes 4 more
+        u0 = ((int)floor(umin) - 1) & ~3;
+        v0 = (int)floor(vmin) - 1;
+        tw = ((int)floor(umax) + 6 - u0) & ~3;
+        if (tw % 32 == 0) tw += 4;
+        th = (int)floor(vmax) + 3 - v0;
+        if ((long long)tw * th > cap) tw = th = 0;  // no tile: read from global memory in the same frame
+    }
+    double x = (ir - cxy) * s, y = (jr - cxy) * s, z = (kr - cz) * s;
+    double w = M[8] * x + M[9] * y + M[10] * z + M[11];
+    double uw = M[0] * x + M[1] * y + M[2] * z + M[3] - u0 * w, vw = M[4] * x + M[5] * y + M[6] * z + M[7] - v0 * w;
+    for (int c = 0; c < 3; c++) {
+        out.m[c] = (float)((M[c] - u0 * M[8 + c]) * s);
+        out.m[4 + c] = (float)((M[4 + c] - v0 * M[8 + c]) * s);
+        out.m[8 + c] = (float)(M[8 + c] * s);
+    }
+    out.m[3] = (float)uw;
+    out.m[7] = (float)vw;
+    out.m[11] = (float)w;
+    out.u0 = u0;
+    out.v0 = v0;
+    out.w = tw;
+    out.h = th;
+}
+
+// A detector pixel of projection p (absolute column and row), zero beyond the detector and outside the band.
+__device__ __forceinline__ float fdkPixel(const float* __restrict__ q, int p, int gu, int gv, int cols, int rows, int bandFirst,
+                                          int bandRows) {
+    int r = gv - bandFirst;
+    if (gu < 0 || gu >= cols || gv < 0 || gv >= rows || r < 0 || r >= bandRows) return 0.f;
+    return __ldg(q + ((size_t)p * bandRows + r) * cols + gu);
+}
+
+// Bilinear sample of projection p at (u0 + ur, v0 + vr) from global memory, with bounds checks.
+__device__ __forceinline__ float fdkSampleGlobal(const float* __restrict__ q, int p, const FdkLocal& L, float ur, float vr,
+                                                 int cols, int rows, int bandFirst, int bandRows) {
+    float fu0 = floorf(ur), fv0 = floorf(vr);
+    if (!(fu0 > -1e6f && fu0 < 1e6f && fv0 > -1e6f && fv0 < 1e6f)) return 0.f;
+    float fu = ur - fu0, fv = vr - fv0;
+    int gu = L.u0 + (int)fu0, gv = L.v0 + (int)fv0;
+    float a = fdkPixel(q, p, gu, gv, cols, rows, bandFirst, bandRows), b = fdkPixel(q, p, gu + 1, gv, cols, rows, bandFirst, bandRows);
+    float c = fdkPixel(q, p, gu, gv + 1, cols, rows, bandFirst, bandRows);
+    float d = fdkPixel(q, p, gu + 1, gv + 1, cols, rows, bandFirst, bandRows);
+    float top = fmaf(fu, b - a, a), bottom = fmaf(fu, d - c, c);
+    return fmaf(fv, bottom - top, top);
+}
+
+// 1/w, within an ulp: the hardware's approximate reciprocal and one Newton step.
+__device__ __forceinline__ float recip(float w) {
+    float r = __fdividef(1.0f, w);
+    return fmaf(r, fmaf(-w, r, 1.0f), r);
+}
+
+// cp.async of one 4-byte word into shared memory, zero-filled when !valid.
+__device__ __forceinline__ void copyWord(float* dst, const float* src, bool valid) {
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 4 : 0));
+}
+// cp.async of 16 bytes (both addresses 16-byte aligned), zero-filled when !valid.
+__device__ __forceinline__ void copyQuad(float* dst, const float* src, bool valid) {
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void copyCommit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void copyWait() { asm volatile("cp.async.wait_group 0;\n" ::); }
+
+// Starts copying the footprint of projection p (its local view L) into tile: rows by warps, columns by lanes.
+__device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const float* __restrict__ q, int p, int cols, int rows,
+                                         int bandFirst, int bandRows) {
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int rlo = max(0, bandFirst), rhi = min(rows, bandFirst + bandRows);
+    const float* plane = q + (size_t)p * bandRows * cols;
+    // rows of cols % 4 == 0 pixels start on 16-byte boundaries (u0 is a multiple of 4): 16-byte copies, each a whole
+    // word inside or outside the detector but at its edges
+    bool quads = (cols & 3) == 0;
+    for (int r = warp; r < L.h; r += FDK_THREADS / 32) {
+        int gv = L.v0 + r;
+        bool rowOk = gv >= rlo && gv < rhi;
+        const float* src = plane + (size_t)(rowOk ? gv - bandFirst : 0) * cols;
+        float* dst = tile + r * L.w;
+        if (quads) {
+            for (int c = 4 * lane; c < L.w; c += 128) {
+                int gu = L.u0 + c;
+                if (!rowOk || gu + 3 < 0 || gu >= cols) {
+                    copyQuad(dst + c, q, false);
+                } else if (gu >= 0 && gu + 3 < cols) {
+                    copyQuad(dst + c, src + gu, true);
+                } else {
+                    for (int e = 0; e < 4; e++) {
+                        bool in = gu + e >= 0 && gu + e < cols;
+                        copyWord(dst + c + e, in ? src + gu + e : q, in);
+                    }
+                }
+            }
+        } else {
+            for (int c = lane; c < L.w; c += 32) {
+                int gu = L.u0 + c;
+                bool ok = rowOk && gu >= 0 && gu < cols;
+                copyWord(dst + c, ok ? src + gu : q, ok);
+            }
+        }
+    }
+}
+
+// Voxel offsets of this thread's columns from the block's reference voxel, and the reference voxel, for the column
+// kernels' block of 32 x 8·C columns and Z slices.
+template <int C, int Z>
+struct ColumnBlock {
+    int i, j;   // this thread's first column (voxel indices)
+    int ir, jr, kr, kb;  // reference voxel (volume indices) and the block's first slab slice
+    float di, dj, dk;    // offsets of the first column and slice from the reference voxel
+    __device__ ColumnBlock(int k0) {
+        int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+        int tx = (warp & 3) * 8 + (lane & 7), ty = (warp >> 2) * 4 + (lane >> 3);
+        int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * FDK_TILE_Y * C;
+        kb = blockIdx.z * Z;
+        i = bi + tx;
+        j = bj + ty;
+        ir = bi + FDK_TILE_X / 2;
+        jr = bj + FDK_TILE_Y * C / 2;
+        kr = k0 + kb + Z / 2;
+        di = (float)(i - ir);
+        dj = (float)(j - jr);
+        dk = (float)(k0 + kb - kr);
+    }
+};
+
+// The local views of projections [p0, p0 + np) for this block, into table (one thread a projection).
+template <int C, int Z>
+__device__ void localViews(FdkLocal* table, const ColumnBlock<C, Z>& cb, int p0, int np, int n, int nz, int k0, double s,
+                           int cap) {
+    int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * FDK_TILE_Y * C, kk = k0 + cb.kb;
+    for (int t = threadIdx.x; t < np; t += FDK_THREADS)
+        fdkLocal(p0 + t, n, nz, s, bi, bi + FDK_TILE_X - 1, bj, bj + FDK_TILE_Y * C - 1, kk, kk + Z - 1, cb.ir, cb.jr, cb.kr, cap,
+                 table[t]);
+}
+
+// How the texture share of a batch is read: filtered by the hardware (8-bit weights) or gathered (the 4 texels of the
+// bilinear footprint, tld4) and interpolated on the ALU (exact).
+enum TexMode { TEX_FILTERED = 1, TEX_GATHER = 2 };
+
+// The four texels around (x, y) of layer l: for x = iu + 1, y = iv + 1 the pixels (iu, iv + 1), (iu + 1, iv + 1),
+// (iu + 1, iv), (iu, iv) in that order (tld4's order).
+__device__ __forceinline__ float4 gatherLayered(cudaTextureObject_t t, float x, float y, int l) {
+    float4 r;
+    asm volatile("tld4.r.a2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6, %7, %7}];"
+                 : "=f"(r.x), "=f"(r.y), "=f"(r.z), "=f"(r.w)
+                 : "l"(t), "r"(l), "f"(x), "f"(y));
+    return r;
+}
+
+// The dynamic shared memory of every FDK kernel: the launch's local views, then the tiles. Tiles are addressed by
+// byte offset from its start, so that a pixel's address is one multiply-add of the row's float bits (floorBits) and
+// a per-column constant.
+extern __shared__ float4 fdkShared[];
+
+// A float of shared memory at a 32-bit shared-window address (and at 4 bytes beyond it). Written as loads of the
+// window so that a pixel's address stays one multiply-add; volatile keeps them after the barrier that fills the tile.
+__device__ __forceinline__ float lds(unsigned addr) {
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ float ldsNext(unsigned addr) {
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1+4];" : "=f"(v) : "r"(addr));
+    return v;
+}
+
+// The shared-window address of byte offset b of the dynamic shared memory, opaque to the compiler so that the sums
+// folded into it are not re-associated into the per-pixel arithmetic.
+__device__ __forceinline__ unsigned sharedAddress(unsigned b) {
+    unsigned a = (unsigned)__cvta_generic_to_shared(fdkShared) + b, r;
+    asm("mov.u32 %0, %1;" : "=r"(r) : "r"(a));
+    return r;
+}
+
+// The four pixels around the tile position whose row's float bits are vbits (floorBits), for a column whose
+// constant part is col (sharedAddress of the tile plus 4·iu less kMagicBits·rowBytes); bilinear in (fu, fv).
+__device__ __forceinline__ float bilinear(unsigned col, unsigned vbits, unsigned rowBytes, float fu, float fv) {
+    unsigned a0 = vbits * rowBytes + col, a1 = a0 + rowBytes;
+    float a = lds(a0), b = ldsNext(a0), c = lds(a1), d = ldsNext(a1);
+    float top = fmaf(fu, b - a, a), bottom = fmaf(fu, d - c, c);
+    return fmaf(fv, bottom - top, top);
+}
+
+// floor(x) (as the float bits of x + kMagic rounded down) and x - floor(x), for 0 <= x < 2^22.
+__device__ __forceinline__ unsigned floorBits(float x, float& frac) {
+    float t = __fadd_rd(x, kMagic);
+    frac = x - (t - kMagic);
+    return __float_as_uint(t);
+}
+
+// Adds projection p's contribution, from its shared-memory tile at byte offset tileBytes, to the C x Z voxels of this
+// thread (u and w constant down a column, v stepping linearly).
+template <int C, int Z>
+__device__ __forceinline__ void columnsFromTile(float (&acc)[C][Z], unsigned tileBytes, const FdkLocal& view, const ColumnBlock<C, Z>& cb) {
+    const FdkLocal L = view;  // in registers: the tile's loads below are asm the compiler cannot see through
+    const unsigned rowBytes = 4u * L.w, magicRows = (unsigned)kMagicBits * rowBytes + 4u * (unsigned)kMagicBits;
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+        float dj = cb.dj + c * FDK_TILE_Y;
+        float w = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, L.m[11]));
+        float nu = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, L.m[3]));
+        float nv = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
+        float iw = recip(w), w2 = iw * iw;
+        float u = nu * iw, v0 = nv * iw, dv = L.m[6] * iw;
+        float fu;
+        unsigned col = sharedAddress(tileBytes + 4u * floorBits(u, fu) - magicRows);
+#pragma unroll
+        for (int z = 0; z < Z; z++) {
+            float fv;
+            unsigned vbits = floorBits(fmaf((float)z, dv, v0), fv);
+            acc[c][z] = fmaf(bilinear(col, vbits, rowBytes, fu, fv), w2, acc[c][z]);
+        }
+    }
+}
+
+// The same for any matrix: u, v and w per voxel (their numerators step linearly down the column).
+template <int C, int Z>
+__device__ __forceinline__ void generalFromTile(float (&acc)[C][Z], unsigned tileBytes, const FdkLocal& view, const ColumnBlock<C, Z>& cb) {
+    const FdkLocal L = view;  // in registers: the tile's loads below are asm the compiler cannot see through
+    const unsigned rowBytes = 4u * L.w;
+    const unsigned base = sharedAddress(tileBytes - (unsigned)kMagicBits * rowBytes - 4u * (unsigned)kMagicBits);
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+        float dj = cb.dj + c * FDK_TILE_Y;
+        float w0 = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, fmaf(L.m[10], cb.dk, L.m[11])));
+        float nu0 = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, fmaf(L.m[2], cb.dk, L.m[3])));
+        float nv0 = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
+#pragma unroll
+        for (int z = 0; z < Z; z++) {
+            float w = fmaf((float)z, L.m[10], w0), nu = fmaf((float)z, L.m[2], nu0), nv = fmaf((float)z, L.m[6], nv0);
+            float iw = recip(w), fu, fv;
+            unsigned ubits = floorBits(nu * iw, fu), vbits = floorBits(nv * iw, fv);
+            acc[c][z] = fmaf(bilinear(base + 4u * ubits, vbits, rowBytes, fu, fv), iw * iw, acc[c][z]);
+        }
+    }
+}
+
+// Projection p through the texture unit (layers are projections, rows the band): filtered, or gathered and
+// interpolated on the ALU.
+template <int C, int Z, int MODE>
+__device__ __forceinline__ void columnsFromTexture(float (&acc)[C][Z], cudaTextureObject_t tex, int p, const FdkLocal& L,
+                                                   const ColumnBlock<C, Z>& cb, int bandFirst) {
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+        float dj = cb.dj + c * FDK_TILE_Y;
+        float w = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, L.m[11]));
+        float nu = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, L.m[3]));
+        float nv = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
+        if (MODE == TEX_FILTERED) {
+            float iw = __fdividef(1.0f, w), w2 = iw * iw;
+            float u = fmaf(nu, iw, L.u0 + 0.5f), v0 = fmaf(nv, iw, (float)(L.v0 - bandFirst) + 0.5f), dv = L.m[6] * iw;
+#pragma unroll
+            for (int z = 0; z < Z; z++) acc[c][z] = fmaf(tex2DLayered<float>(tex, u, fmaf((float)z, dv, v0), p), w2, acc[c][z]);
+        } else {
+            float iw = recip(w), w2 = iw * iw;
+            float u = nu * iw, v0 = nv * iw, dv = L.m[6] * iw, fu;
+            float x = (float)(floorFrac(u, fu) + L.u0 + 1), oy = (float)(L.v0 - bandFirst + 1) - kMagic;
+#pragma unroll
+            for (int z = 0; z < Z; z++) {
+                float v = fmaf((float)z, dv, v0);
+                float t = __fadd_rd(v, kMagic), fv = v - (t - kMagic);
+                float4 g = gatherLayered(tex, x, t + oy, p);
+                float top = fmaf(fu, g.z - g.w, g.w), bottom = fmaf(fu, g.y - g.x, g.x);
+                acc[c][z] = fmaf(fmaf(fv, bottom - top, top), w2, acc[c][z]);
+            }
+        }
+    }
+}
+
+template <int C, int Z>
+__device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* slab, const ColumnBlock<C, Z>& cb, int n, int slices) {
+    if (cb.i >= n) return;
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+        int j = cb.j + c * FDK_TILE_Y;
+        if (j >= n) continue;
+#pragma unroll
+        for (int z = 0; z < Z; z++) {
+            int kk = cb.kb + z;
+            if (kk < slices) slab[((size_t)kk * n + j) * n + cb.i] += acc[c][z];
+        }
+    }
+}
+
+// The column kernels: B projections of every batch from shared-memory tiles, T through the texture. Dynamic shared
+// memory: the local views of the launch's np projections, then two buffers of B tiles of cap floats each.
+template <int Z, int C, int B, int T, int MODE, bool GENERAL>
+__device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,
+                             int slices, double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np,
+                             int cap) {
+    FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
+    float* tiles = reinterpret_cast<float*>(table + np);
+    const unsigned tilesBytes = (unsigned)(np * sizeof(FdkLocal));
+    ColumnBlock<C, Z> cb(k0);
+    localViews<C, Z>(table, cb, p0, np, n, nz, k0, voxel, cap);
+    float acc[C][Z];
+#pragma unroll
+    for (int c = 0; c < C; c++)
+#pragma unroll
+        for (int z = 0; z < Z; z++) acc[c][z] = 0.f;
+    __syncthreads();
+    constexpr int PER = B + T;
+    int batches = (np + PER - 1) / PER;
+    auto fill = [&](int b) {
+        float* buf = tiles + (size_t)(b & 1) * B * cap;
+        for (int t = 0; t < B; t++) {
+            int p = b * PER + t;
+            if (p < np && table[p].w > 0) fillTile(buf + (size_t)t * cap, table[p], q, chunk + p0 + p, cols, rows, bandFirst, bandRows);
+        }
+        copyCommit();
+    };
+    if (B > 0) {
+        fill(0);
+        copyWait();
+        __syncthreads();
+    }
+    for (int b = 0; b < batches; b++) {
+        if (B > 0 && b + 1 < batches) fill(b + 1);
+        const unsigned buf = tilesBytes + 4u * (unsigned)((b & 1) * B * cap);
+#pragma unroll 1
+        for (int t = 0; t < B; t++) {
+            int p = b * PER + t;
+            if (p >= np) break;
+            const FdkLocal& L = table[p];
+            if (L.w == 0) __trap();  // the caller sizes cap from fdk_footprint: never
+            if (GENERAL)
+                generalFromTile<C, Z>(acc, buf + 4u * (unsigned)(t * cap), L, cb);
+            else
+                columnsFromTile<C, Z>(acc, buf + 4u * (unsigned)(t * cap), L, cb);
+        }
+#pragma unroll 1
+        for (int t = B; t < PER; t++) {
+            int p = b * PER + t;
+            if (p >= np) break;
+            columnsFromTexture<C, Z, MODE>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst);
+        }
+        if (B > 0) {
+            copyWait();
+            __syncthreads();
+        }
+    }
+    storeColumns<C, Z>(acc, slab, cb, n, slices);
+}
+
+}  // namespace
+
+// The baseline: a thread per voxel (8 x 4 x 8 voxels a block, a warp per 8 x 4 of one slice: a small block keeps the
+// offsets from its reference voxel, and so the float error of u and v, small), every pixel read from global memory with
+// bounds checks. Dynamic shared memory: the local views of the launch's np projections.
+extern "C" __global__ void __launch_bounds__(FDK_THREADS)
+fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,
+          double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap) {
+    FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
+    int bi = blockIdx.x * FDK_NAIVE_X, bj = blockIdx.y * FDK_NAIVE_Y, bk = blockIdx.z * FDK_NAIVE_Z;
+    int ir = bi + FDK_NAIVE_X / 2, jr = bj + FDK_NAIVE_Y / 2, kr = k0 + bk + FDK_NAIVE_Z / 2;
+    for (int t = threadIdx.x; t < np; t += FDK_THREADS)
+        fdkLocal(p0 + t, n, nz, voxel, bi, bi + FDK_NAIVE_X - 1, bj, bj + FDK_NAIVE_Y - 1, k0 + bk, k0 + bk + FDK_NAIVE_Z - 1, ir, jr,
+                 kr, 0, table[t]);
+    __syncthreads();
+    int i = bi + threadIdx.x % FDK_NAIVE_X, j = bj + threadIdx.x / FDK_NAIVE_X % FDK_NAIVE_Y;
+    int kk = bk + threadIdx.x / (FDK_NAIVE_X * FDK_NAIVE_Y);
+    float di = (float)(i - ir), dj = (float)(j - jr), dk = (float)(k0 + kk - kr), acc = 0.f;
+    for (int p = 0; p < np; p++) {
+        const FdkLocal& L = table[p];
+        float w = fmaf(L.m[8], di, fmaf(L.m[9], dj, fmaf(L.m[10], dk, L.m[11])));
+        float nu = fmaf(L.m[0], di, fmaf(L.m[1], dj, fmaf(L.m[2], dk, L.m[3])));
+        float nv = fmaf(L.m[4], di, fmaf(L.m[5], dj, fmaf(L.m[6], dk, L.m[7])));
+        float iw = 1.0f / w;
+        acc = fmaf(fdkSampleGlobal(q, chunk + p0 + p, L, nu / w, nv / w, cols, rows, bandFirst, bandRows), iw * iw, acc);
+    }
+    if (i < n && j < n && kk < slices) slab[((size_t)kk * n + j) * n + i] += acc;
+}
+
+// The largest footprint (pixels) of any block of tileX x tileY columns and tileZ slices of the slab over projections
+// [p0, p0 + np), atomically into result[0], and 1 into result[1] if some block has none (a corner behind the source, or
+// a footprint millions of pixels off the detector); result zeroed by the caller. Sizes the column kernels' tiles. A
+// thread per (block, projection).
+extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int slices, double voxel, int p0, int np, int tileX,
+                                         int tileY, int tileZ) {
+    long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (slices + tileZ - 1) / tileZ;
+    long long total = bx * by * bz * np;
+    int largest = 0;
+    bool missing = false;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
+        int p = (int)(t % np);
+        long long b = t / np;
+        int i0 = (int)(b % bx) * tileX, j0 = (int)(b / bx % by) * tileY, kk = k0 + (int)(b / bx / by) * tileZ;
+        FdkLocal L;
+        fdkLocal(p0 + p, n, nz, voxel, i0, i0 + tileX - 1, j0, j0 + tileY - 1, kk, kk + tileZ - 1, i0, j0, kk, 0x7fffffff, L);
+        missing |= L.w == 0;
+        largest = max(largest, (int)min((long long)L.w * L.h, 0x7fffffffLL));
+    }
+    // one atomic a warp: millions on one address would serialise in L2
+    largest = __reduce_max_sync(0xffffffffu, largest);
+    missing = __any_sync(0xffffffffu, missing);
+    if ((threadIdx.x & 31) == 0) {
+        atomicMax(result, largest);
+        if (missing) atomicOr(result + 1, 1);
+    }
+}
+
+// Instantiations. Every FDK kernel has the parameter list of fdk_naive (KernelArgs.Signature.FDK).
+#define FDK_KERNEL(NAME, Z, C, B, T, MODE, GENERAL, MINB)                                                              \
+    extern "C" __global__ void __launch_bounds__(FDK_THREADS, MINB) NAME(                                                  \
+        const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
+        double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap) {                 \
+        columnKernel<Z, C, B, T, MODE, GENERAL>(q, tex, slab, n, nz, k0, slices, voxel, cols, rows, bandFirst, bandRows,     \
+                                                chunk, p0, np, cap);                                                         \
+    }
+// exact: from shared-memory tiles (no texture share: the texture mode argument is unused)
+#define FDK_COL(Z, C, B, M) FDK_KERNEL(fdk_col_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_GATHER, false, M)
+#define FDK_GEN(Z, C, B, M) FDK_KERNEL(fdk_gen_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_GATHER, true, M)
+// exact: B of every B + T projections from tiles, T gathered from the texture
+#define FDK_XHYB(Z, C, B, T, M) FDK_KERNEL(fdk_xhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_GATHER, false, M)
+// texture weights: B from tiles, T filtered by the texture unit
+#define FDK_HYB(Z, C, B, T, M) FDK_KERNEL(fdk_hyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, false, M)
+#define FDK_TEX(Z, C, M) FDK_KERNEL(fdk_tex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_FILTERED, false, M)
+#define FDK_GAT(Z, C, M) FDK_KERNEL(fdk_gat_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_GATHER, false, M)
+
+// The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md).
+FDK_COL(8, 4, 1, 3)
+FDK_GEN(8, 4, 1, 3)
+FDK_HYB(8, 4, 1, 1, 3)
+FDK_TEX(8, 1, 3)
+
+// The other variants measured there, built by the exploration harness (-DFDK_EXPLORE) only.
+#ifdef FDK_EXPLORE
+FDK_COL(8, 4, 1, 2)
+FDK_COL(8, 2, 1, 3)
+FDK_COL(16, 2, 1, 3)
+FDK_COL(4, 4, 1, 3)
+FDK_GEN(8, 4, 1, 2)
+FDK_GEN(8, 2, 1, 3)
+FDK_XHYB(8, 4, 1, 1, 3)
+FDK_XHYB(8, 2, 1, 1, 3)
+FDK_HYB(8, 4, 1, 2, 3)
+FDK_HYB(8, 2, 1, 1, 3)
+FDK_HYB(8, 2, 1, 2, 3)
+FDK_HYB(8, 2, 1, 3, 3)
+#endif

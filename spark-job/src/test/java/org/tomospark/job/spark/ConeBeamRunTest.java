@@ -1,0 +1,164 @@
+package org.tomospark.job.spark;
+
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.tomospark.executor.cone.ConeDemoDataset;
+import org.tomospark.executor.cone.ConeGeometry;
+import org.tomospark.executor.cone.ConeVolume;
+import org.tomospark.executor.cone.FdkReconstructor;
+import org.tomospark.executor.config.Settings;
+import org.tomospark.executor.io.DataExchangeSource;
+import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.executor.util.ImageErrors;
+import org.tomospark.job.cli.CliRun;
+import org.tomospark.job.io.HadoopConf;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.local.DirectEngine;
+import org.tomospark.job.run.JobRequest;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Cone-beam runs through the product: a DataExchange file with its /geometry group (the project's own phantom scan,
+ * {@link ConeDemoDataset}) reconstructed by the direct engine equals FDK computed here from the file's counts with the
+ * library's reference classes; the Spark engine's z-slab tasks, each reading only its band of detector rows, write the
+ * same slices bit for bit; the matrices in the file give the circular description's volume; a partial output is
+ * completed by a resume with the same bits; bad geometry is refused naming the key or dataset before any output exists.
+ */
+class ConeBeamRunTest {
+    /** 80 × 56 pixels of 0.8 mm, 120 projections over 360°: a volume of 79 × 79 × 56 voxels of 0.4 mm. */
+    static final ConeDemoDataset SCAN = new ConeDemoDataset(80, 56, 120, false, 200, 400, 0.8, false, false, 7);
+
+    static synchronized Path scan(String name, ConeDemoDataset d) {
+        Path f = TestScans.tmp("cone-scan").resolve(name + ".h5");
+        if (!Files.exists(f)) d.writeHdf5(f);
+        return f;
+    }
+
+    static ReconstructionParams params(String... kv) {
+        Settings s = Settings.empty().with(CoreKeys.BACKEND.name(), "java");
+        for (int i = 0; i < kv.length; i += 2) s = s.with(kv[i], kv[i + 1]);
+        return CoreKeys.params(s);
+    }
+
+    static Map<Integer, float[]> direct(Path input, ReconstructionParams p, Path out) {
+        new DirectEngine(HadoopConf.create(), new PrintStream(new ByteArrayOutputStream()))
+                .run(new JobRequest(input.toString(), out.toString(), p, true, false, true, Settings.empty()));
+        return TestScans.readSlices(out.toString(), new Configuration());
+    }
+
+    /** FDK of the whole volume from the file's counts, −log((data − dark)/(flat − dark)) computed here in double. */
+    static float[][] reference(Path file, ConeGeometry g, ConeVolume vol) {
+        try (DataExchangeSource src = DataExchangeSource.open(file)) {
+            int rows = g.rows(), cols = g.cols(), np = g.numProjections();
+            RawStack data = src.readProjections(0, rows), flats = src.readFlats(0, rows), darks = src.readDarks(0, rows);
+            double[] flat = new double[rows * cols], dark = new double[rows * cols];
+            for (int f = 0; f < flats.frames(); f++)
+                for (int i = 0; i < flat.length; i++) flat[i] += flats.get(f * flat.length + i) / (double) flats.frames();
+            for (int f = 0; f < darks.frames(); f++)
+                for (int i = 0; i < dark.length; i++) dark[i] += darks.get(f * dark.length + i) / (double) darks.frames();
+            float[][] proj = new float[np][rows * cols];
+            for (int p = 0; p < np; p++)
+                for (int i = 0; i < rows * cols; i++)
+                    proj[p][i] = (float) -Math.log((data.get(p * rows * cols + i) - dark[i]) / (flat[i] - dark[i]));
+            return new FdkReconstructor(g, vol, params().filter(), "/exchange/theta").slab(proj, 0, rows, 0, vol.nz());
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void directEngineSparkAndMatricesAgreeWithTheReference() throws Exception {
+        Path file = scan("circular", SCAN);
+        ConeGeometry g = SCAN.geometry();
+        Path d = TestScans.tmp("cone-direct").resolve("rec");
+        Map<Integer, float[]> direct = direct(file, params(), d);
+        Map<String, Object> rep = Json.read(Files.readAllBytes(d.resolve("report.json")), "report");
+        Map<?, ?> wf = (Map<?, ?>) rep.get("workflow");
+        assertEquals("cone", wf.get("geometry"), "geometry=auto finds /geometry: " + wf);
+        Map<?, ?> cone = (Map<?, ?>) wf.get("coneBeam");
+        Map<?, ?> vol = (Map<?, ?>) cone.get("volume");
+        ConeVolume v = new ConeVolume(((Number) vol.get("size")).intValue(), ((Number) vol.get("slices")).intValue(),
+                ((Number) vol.get("voxelMm")).doubleValue());
+        assertEquals(0.4, v.voxel(), 1e-12, "default voxel: the detector pixel at the axis");
+        assertEquals(56, v.nz(), "default slices: the detector's height at the axis");
+        assertEquals(79, v.n(), "default size: the widest the field of view holds");
+        assertEquals(v.nz(), direct.size());
+        assertFalse(((String) cone.get("slicesOutsideCompleteData")).isEmpty(), "the top and bottom slices are reported");
+
+        float[][] ref = reference(file, g, v);
+        for (int k = 0; k < v.nz(); k++) {
+            double e = ImageErrors.relL2(direct.get(k), ref[k]);
+            assertTrue(e < 1e-5, "slice " + k + ": the product against FDK from the file's counts, relative L2 " + e);
+        }
+
+        Path s = TestScans.tmp("cone-spark").resolve("rec");
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), TestScans.spec(file.toString(), s.toString())
+                .withParams(params(CoreKeys.GROUP_ROWS.name(), "12")).withPreview(true), null);
+        assertEquals(5, r.groups().size(), "56 slices in slabs of 12: five tasks");
+        TestScans.assertBitIdentical(direct, TestScans.readSlices(s.toString(), new Configuration()));
+        assertTrue(Files.exists(s.resolve("preview.png")));
+
+        Path withMatrices = scan("matrices", SCAN.withMatrices(true));
+        Map<Integer, float[]> m = direct(withMatrices, params(), TestScans.tmp("cone-matrices").resolve("rec"));
+        for (int k = 0; k < v.nz(); k++) {
+            double e = ImageErrors.relL2(m.get(k), direct.get(k));
+            assertTrue(e < 1e-5, "slice " + k + ": the matrices against the circular description, relative L2 " + e);
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void aResumeCompletesAPartialConeBeamOutputWithTheSameBits() throws Exception {
+        Path file = scan("circular", SCAN);
+        Map<Integer, float[]> expected = direct(file, params(), TestScans.tmp("cone-resume-ref").resolve("rec"));
+        Path out = TestScans.tmp("cone-resume").resolve("rec");
+        SparkReconstruction.run(TestScans.spark(), TestScans.spec(file.toString(), out.toString())
+                .withParams(params(CoreKeys.SLICES.name(), "20:36", CoreKeys.GROUP_ROWS.name(), "8")), null);
+        assertEquals(16, TestScans.readSlices(out.toString(), new Configuration()).size());
+        SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), TestScans.spec(file.toString(), out.toString())
+                .withParams(params(CoreKeys.GROUP_ROWS.name(), "8")).withResume(true), null);
+        assertEquals(16, r.slicesSkipped());
+        assertEquals(40, r.slicesComputed());
+        TestScans.assertBitIdentical(expected, TestScans.readSlices(out.toString(), new Configuration()));
+    }
+
+    @Test
+    @Timeout(120)
+    void badGeometryIsRefusedNamingTheKeyOrDatasetBeforeAnyOutput() throws Exception {
+        Path file = scan("circular", SCAN);
+        Path parallel = TestScans.hdf5();
+        Path dir = TestScans.tmp("cone-bad");
+        assertRefused(parallel, dir.resolve("a"), "cone.dso", "--geometry", "cone");
+        assertRefused(file, dir.resolve("b"), "contradictory geometry: config key cone.dso=300.0 but /geometry/dso_mm holds 200.0",
+                "--conf", "cone.dso=300");
+        assertRefused(file, dir.resolve("c"), "would be truncated", "--conf", "cone.volume.size=120");
+        assertRefused(file, dir.resolve("d"), "does not apply to a cone-beam", "--center", "40");
+        assertRefused(file, dir.resolve("e"), "a cone-beam short scan needs 180 degrees plus the fan angle", "--conf",
+                "angles.start=0", "--conf", "angles.step=1.5");
+        assertRefused(file, dir.resolve("f"), "geometry=parallel", "--geometry", "parallel", "--conf", "cone.dsd=500");
+    }
+
+    private static void assertRefused(Path input, Path out, String expected, String... extra) {
+        String[] base = {"reconstruct", "--engine", "direct", "--backend", "java", "--input", input.toString(), "--output",
+                out.toString()};
+        String[] args = new String[base.length + extra.length];
+        System.arraycopy(base, 0, args, 0, base.length);
+        System.arraycopy(extra, 0, args, base.length, extra.length);
+        CliRun r = CliRun.of(args);
+        assertNotEquals(0, r.code(), "refused: " + String.join(" ", extra));
+        assertTrue(r.err().contains(expected), "the message names it (" + expected + "): " + r.err());
+        assertFalse(Files.exists(out), "nothing written for " + String.join(" ", extra));
+    }
+}
