@@ -49,6 +49,10 @@
 
 __constant__ double c_fdk[FDK_MAX_PROJECTIONS * 12];
 
+// the dynamic shared memory every kernel here carves its tiles from; outside the anonymous namespace so that its
+// name (and the PTX) does not depend on the path the file is compiled from
+extern __shared__ float4 fdkShared[];
+
 namespace {
 
 // A projection seen from one block: the local matrix and the block's footprint on the detector.
@@ -245,7 +249,6 @@ __device__ __forceinline__ float4 gatherLayered(cudaTextureObject_t t, float x, 
 // The dynamic shared memory of every FDK kernel: the launch's local views, then the tiles. Tiles are addressed by
 // byte offset from its start, so that a pixel's address is one multiply-add of the row's float bits (floorBits) and
 // a per-column constant.
-extern __shared__ float4 fdkShared[];
 
 // A float of shared memory at a 32-bit shared-window address (and at 4 bytes beyond it). Written as loads of the
 // window so that a pixel's address stays one multiply-add; volatile keeps them after the barrier that fills the tile.
