@@ -1,9 +1,8 @@
 package org.tomospark.executor.cone;
 
-import io.jhdf.HdfFile;
 import io.jhdf.WritableHdfFile;
-import io.jhdf.api.DatasetCreationOptions;
 import io.jhdf.api.WritableGroup;
+import org.tomospark.executor.io.DataExchangeWriter;
 
 import java.nio.file.Path;
 import java.util.Random;
@@ -77,7 +76,7 @@ public record ConeDemoDataset(int cols, int rows, int projections, boolean short
     /** The phantom: Shepp–Logan filling 80% of the field of view's radius and 80% of the volume's half height. */
     public ConePhantom phantom() {
         ConeGeometry g = geometry();
-        double radius = FieldOfView.of(g, new ConeVolume(1, 1, 1e-3)).radiusMm();
+        double radius = FieldOfView.radiusMm(g);
         double halfHeight = rows * pixelMm * dsoMm / dsdMm / 2;
         return ConePhantom.sheppLogan(0.8 * Math.min(radius, halfHeight), MU);
     }
@@ -104,27 +103,25 @@ public record ConeDemoDataset(int cols, int rows, int projections, boolean short
                 }
         double[] theta = new double[n];
         for (int p = 0; p < n; p++) theta[p] = Math.toDegrees(g.angle(p));
-        DatasetCreationOptions u16 = DatasetCreationOptions.builder().unsigned().build();
-        try (WritableHdfFile f = HdfFile.write(file)) {
-            WritableGroup ex = f.putGroup("exchange");
-            ex.putDataset("data", data, u16);
-            ex.putDataset("data_white", white, u16);
-            ex.putDataset("data_dark", dark, u16);
-            ex.putDataset("theta", theta);
-            WritableGroup geo = f.putGroup("geometry");
-            geo.putDataset("dso_mm", g.dso());
-            geo.putDataset("dsd_mm", g.dsd());
-            geo.putDataset("du_mm", g.du());
-            geo.putDataset("dv_mm", g.dv());
-            geo.putDataset("cu_px", g.cu());
-            geo.putDataset("cv_px", g.cv());
-            if (matrices) {
-                double[][][] m = new double[n][3][4];
-                for (int p = 0; p < n; p++)
-                    for (int r = 0; r < 3; r++) System.arraycopy(g.circularMatrix(p).m(), r * 4, m[p][r], 0, 4);
-                geo.putDataset(ConeGeometryReader.MATRICES, m);
-            }
-            f.putAttribute("sample_name", "tomospark cone-beam demo phantom");
+        DataExchangeWriter.writeUint16(file, data, white, dark, theta, "tomospark cone-beam demo phantom",
+                f -> writeGeometry(f, g, matrices));
+    }
+
+    /** The /geometry group of {@code g}: the six scalars and, when {@code withMatrices}, the projection matrices. */
+    public static void writeGeometry(WritableHdfFile f, ConeGeometry g, boolean withMatrices) {
+        WritableGroup geo = f.putGroup("geometry");
+        geo.putDataset("dso_mm", g.dso());
+        geo.putDataset("dsd_mm", g.dsd());
+        geo.putDataset("du_mm", g.du());
+        geo.putDataset("dv_mm", g.dv());
+        geo.putDataset("cu_px", g.cu());
+        geo.putDataset("cv_px", g.cv());
+        if (withMatrices) {
+            int n = g.numProjections();
+            double[][][] m = new double[n][3][4];
+            for (int p = 0; p < n; p++)
+                for (int r = 0; r < 3; r++) System.arraycopy(g.circularMatrix(p).m(), r * 4, m[p][r], 0, 4);
+            geo.putDataset(ConeGeometryReader.MATRICES, m);
         }
     }
 

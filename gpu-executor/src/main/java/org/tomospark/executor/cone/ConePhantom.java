@@ -15,10 +15,19 @@ import java.util.stream.IntStream;
  */
 public final class ConePhantom {
     private final List<Ellipsoid> parts;
+    /** Each part's rotation about z, cos and sin, computed once: they are needed for every ray and every point. */
+    private final double[] cos, sin;
 
     /** Ellipsoids in mm (semi-axes, centre; rotated about z by phiDeg) with density in 1/mm. */
     public ConePhantom(List<Ellipsoid> parts) {
         this.parts = List.copyOf(parts);
+        this.cos = new double[parts.size()];
+        this.sin = new double[parts.size()];
+        for (int i = 0; i < cos.length; i++) {
+            double phi = Math.toRadians(this.parts.get(i).phiDeg());
+            cos[i] = Math.cos(phi);
+            sin[i] = Math.sin(phi);
+        }
     }
 
     /**
@@ -40,8 +49,9 @@ public final class ConePhantom {
     /** Attenuation at (x, y, z), 1/mm. */
     public double density(double x, double y, double z) {
         double d = 0;
-        for (Ellipsoid e : parts) {
-            double phi = Math.toRadians(e.phiDeg()), c = Math.cos(phi), s = Math.sin(phi);
+        for (int i = 0; i < cos.length; i++) {
+            Ellipsoid e = parts.get(i);
+            double c = cos[i], s = sin[i];
             double dx = x - e.x0(), dy = y - e.y0(), dz = z - e.z0();
             double lx = (dx * c + dy * s) / e.a(), ly = (-dx * s + dy * c) / e.b(), lz = dz / e.c();
             if (lx * lx + ly * ly + lz * lz <= 1) d += e.density();
@@ -52,8 +62,9 @@ public final class ConePhantom {
     /** ∫ μ along the segment from a to b (world mm): the exact chord of each ellipsoid times its density. */
     public double lineIntegral(double ax, double ay, double az, double bx, double by, double bz) {
         double len = Math.sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay) + (bz - az) * (bz - az)), sum = 0;
-        for (Ellipsoid e : parts) {
-            double phi = Math.toRadians(e.phiDeg()), c = Math.cos(phi), s = Math.sin(phi);
+        for (int i = 0; i < cos.length; i++) {
+            Ellipsoid e = parts.get(i);
+            double c = cos[i], s = sin[i];
             // the segment in the ellipsoid's frame, scaled to the unit sphere: o + t·d, t in [0, 1]
             double ox = ax - e.x0(), oy = ay - e.y0(), oz = az - e.z0(), dx = bx - ax, dy = by - ay, dz = bz - az;
             double o1 = (ox * c + oy * s) / e.a(), o2 = (-ox * s + oy * c) / e.b(), o3 = oz / e.c();

@@ -13,9 +13,14 @@ import java.util.Locale;
  */
 public record FieldOfView(double radiusMm, double completeHalfHeightMm, List<Integer> incompleteSlices) {
 
-    public static FieldOfView of(ConeGeometry g, ConeVolume vol) {
+    /** The radius about the rotation axis every projection sees, mm: set by the detector's side edge nearer the central ray. */
+    public static double radiusMm(ConeGeometry g) {
         double halfWidth = Math.min(g.cu() + 0.5, g.cols() - 0.5 - g.cu()) * g.du();
-        double radius = halfWidth <= 0 ? 0 : g.dso() * Math.sin(Math.atan(halfWidth / g.dsd()));
+        return halfWidth <= 0 ? 0 : g.dso() * Math.sin(Math.atan(halfWidth / g.dsd()));
+    }
+
+    public static FieldOfView of(ConeGeometry g, ConeVolume vol) {
+        double radius = radiusMm(g);
         double volumeRadius = vol.n() * vol.voxel() / 2;
         if (volumeRadius > radius * (1 + 1e-9))
             throw new IllegalArgumentException(String.format(Locale.ROOT,

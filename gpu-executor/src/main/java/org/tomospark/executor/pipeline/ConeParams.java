@@ -4,6 +4,7 @@ import org.tomospark.executor.cone.ConeGeometry;
 import org.tomospark.executor.cone.ConeVolume;
 import org.tomospark.executor.cone.FieldOfView;
 import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.io.ScanMetadata;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;
@@ -55,9 +56,7 @@ public record ConeParams(boolean required, Map<String, Double> given, int size, 
             throw new IllegalArgumentException("config key cone.volume.voxel (mm) must be positive, got " + s);
         int n = size;
         if (n == 0) {
-            double halfWidth = Math.min(g.cu() + 0.5, g.cols() - 0.5 - g.cu()) * g.du();
-            double radius = g.dso() * Math.sin(Math.atan(Math.max(0, halfWidth) / g.dsd()));
-            n = (int) Math.floor(2 * radius / s * (1 - 1e-9));
+            n = (int) Math.floor(2 * FieldOfView.radiusMm(g) / s * (1 - 1e-9));
             if (n < 1)
                 throw new IllegalArgumentException("the field of view (cone.du, cone.cu, cone.dso, cone.dsd) holds no voxel of "
                         + s + " mm (cone.volume.voxel)");
@@ -71,6 +70,35 @@ public record ConeParams(boolean required, Map<String, Double> given, int size, 
                 throw new IllegalArgumentException("slice " + k + " of the volume (cone.volume.slices " + nz + " x cone.volume.voxel "
                         + s + " mm) lies beyond the detector's rows (cone.dv, cone.cv): no projection sees it");
         return new ConeParams(required, given, size, slices, voxel, prefiltered, g, vol);
+    }
+
+    /**
+     * Host bytes one slab of {@code slices} slices holds at once, at its widest band ({@link SlabPlanner#maxRows}): the raw
+     * band as read, the −log band and the projections built from it (floats), and its slices.
+     */
+    public long slabHostBytes(ScanMetadata meta, int slices) {
+        long band = (long) meta.numProjections() * meta.width() * SlabPlanner.maxRows(geometry, volume, slices);
+        int raw = meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4;
+        return band * (raw + 8) + 4L * volume.pixels() * slices;
+    }
+
+    /** Device bytes of one slab: its band of projections and its slices, as floats. */
+    public long slabDeviceBytes(ScanMetadata meta, int slices) {
+        long band = (long) meta.numProjections() * meta.width() * SlabPlanner.maxRows(geometry, volume, slices);
+        return 4 * (band + (long) volume.pixels() * slices);
+    }
+
+    /**
+     * The most slices per slab, a power of two up to 128 (and the volume's height), whose {@link #slabHostBytes} fit in
+     * {@code budget}; at least 1. Wider slabs read fewer detector rows twice.
+     */
+    public int largestSlab(ScanMetadata meta, long budget) {
+        int best = 1;
+        for (int s = 2; s <= Math.min(128, volume.nz()); s *= 2) {
+            if (slabHostBytes(meta, s) > budget) break;
+            best = s;
+        }
+        return best;
     }
 
     /** The geometry, the volume and what the field of view makes of it, for report.json. */

@@ -12,8 +12,6 @@ import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
 
 import java.util.Arrays;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ForkJoinPool;
 import java.util.function.IntFunction;
 import java.util.stream.IntStream;
 
@@ -44,13 +42,8 @@ final class ConeSlabProcessor implements AutoCloseable {
         this.maxSlices = Math.min(maxSlices, vol.nz());
         this.preprocessor = params.preprocessor();
         this.filter = cone.prefiltered() ? null : new FdkFilter(g, params.filter(), ConeResolution.ANGLES);
-        this.bp = ConeBackends.open(backend.id(), params.backendOptions(), g, vol, maxBandRows(g, vol, this.maxSlices),
+        this.bp = ConeBackends.open(backend.id(), params.backendOptions(), g, vol, SlabPlanner.maxRows(g, vol, this.maxSlices),
                 this.maxSlices);
-    }
-
-    /** The widest band a slab of {@code slices} slices reads, wherever it starts ({@link SlabPlanner#maxRows}). */
-    static int maxBandRows(ConeGeometry g, ConeVolume vol, int slices) {
-        return SlabPlanner.maxRows(g, vol, slices);
     }
 
     String description() {
@@ -63,9 +56,10 @@ final class ConeSlabProcessor implements AutoCloseable {
      * @param band    projections of rows [first, first + count) of the slab's band
      * @param fields  the flats/darks of the same rows
      * @param outputs where the slices go (n × n arrays, overwritten)
+     *                The stages run in parallel on the pool the caller runs this in (the task's threads).
      */
     GroupResult process(int k0, int k1, RawStack band, FlatDark fields, String dataName, String flatName,
-                        IntFunction<float[][]> outputs, ForkJoinPool pool) {
+                        IntFunction<float[][]> outputs) {
         if (k1 - k0 > maxSlices)
             throw new IllegalArgumentException("slab of " + (k1 - k0) + " slices exceeds the planned " + maxSlices);
         int[] planned = SlabPlanner.rows(g, vol, k0, k1);
@@ -87,7 +81,7 @@ final class ConeSlabProcessor implements AutoCloseable {
             });
             stats = new PreprocessStats((long) np * rows * cols, 0, 0, 0);
         } else {
-            Preprocessor.Result pre = run(pool, () -> preprocessor.apply(band, fields, dataName, flatName));
+            Preprocessor.Result pre = preprocessor.apply(band, fields, dataName, flatName);
             float[][] sinos = pre.sinograms(); // [row][p·cols + c]
             IntStream.range(0, np).parallel().forEach(p -> {
                 float[] img = new float[rows * cols];
@@ -97,30 +91,14 @@ final class ConeSlabProcessor implements AutoCloseable {
             stats = pre.stats();
         }
         long t1 = System.nanoTime();
-        if (filter != null) run(pool, () -> {
-            IntStream.range(0, np).parallel().forEach(p -> filter.apply(p, q[p], 0, first, rows));
-            return null;
-        });
+        if (filter != null) IntStream.range(0, np).parallel().forEach(p -> filter.apply(p, q[p], 0, first, rows));
         long t2 = System.nanoTime();
         float[][] out = outputs.apply(k1 - k0);
         for (float[] o : out) Arrays.fill(o, 0f);
-        run(pool, () -> {
-            bp.backproject(q, first, rows, k0, out);
-            return null;
-        });
+        bp.backproject(q, first, rows, k0, out);
         long t3 = System.nanoTime();
         long updates = (long) vol.pixels() * np * (k1 - k0);
         return new GroupResult(k0, out, vol.n(), vol.n(), stats, t1 - t0, t2 - t1, t3 - t2, updates);
-    }
-
-    private static <T> T run(ForkJoinPool pool, Callable<T> work) {
-        try {
-            return pool == null ? work.call() : pool.submit(work).join();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     @Override

@@ -140,8 +140,8 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
     public String sliceDescription() {
         ConeParams c = coneBeam();
         if (c != null)
-            return "ImageJ=1.11a\nvunit=1/mm\ntomospark.unit=1/mm\ntomospark.quantity=linear attenuation coefficient\n"
-                    + "tomospark.voxelSizeMm=" + c.volume().voxel() + "\n" + outputCoding.imageDescription();
+            return ValueUnit.imageDescription("1/mm", "linear attenuation coefficient per millimetre",
+                    "tomospark.voxelSizeMm=" + c.volume().voxel() + "\n") + outputCoding.imageDescription();
         return workflow.sliceDescription() + outputCoding.imageDescription();
     }
 

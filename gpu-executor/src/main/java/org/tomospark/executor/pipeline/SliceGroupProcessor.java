@@ -111,8 +111,12 @@ public final class SliceGroupProcessor implements AutoCloseable {
      */
     public GroupResult process(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName) {
         if (cone != null)
-            return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputs, pool);
+            return pool == null ? slab(g, b, dataName, flatName) : pool.submit(() -> slab(g, b, dataName, flatName)).join();
         return process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(), dataName, flatName);
+    }
+
+    private GroupResult slab(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName) {
+        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputs);
     }
 
     /** Reconstructs the band's rows (no halo). {@code band} frames = projections; {@code fields} covers the same rows. */

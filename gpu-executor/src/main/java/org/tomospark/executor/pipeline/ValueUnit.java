@@ -83,13 +83,13 @@ public record ValueUnit(Kind kind, double pixelSizeM) implements Serializable {
      * ({@code vunit}), followed by tomospark's own keys (which ImageJ and tifffile keep as metadata).
      */
     public String imageDescription(int binColumns) {
-        StringBuilder sb = new StringBuilder();
-        sb.append("ImageJ=1.11a\n");
-        sb.append("vunit=").append(kind.symbol).append('\n');
-        sb.append("tomospark.unit=").append(kind.symbol).append('\n');
-        sb.append("tomospark.quantity=").append(kind.meaning).append('\n');
-        sb.append("tomospark.voxelSizePx=").append(binColumns).append('\n');
-        if (pixelSizeM > 0) sb.append("tomospark.voxelSizeM=").append(binColumns * pixelSizeM).append('\n');
-        return sb.toString();
+        String voxel = "tomospark.voxelSizePx=" + binColumns + "\n"
+                + (pixelSizeM > 0 ? "tomospark.voxelSizeM=" + binColumns * pixelSizeM + "\n" : "");
+        return imageDescription(kind.symbol, kind.meaning, voxel);
+    }
+
+    /** The ImageDescription of slices in the unit {@code symbol} ({@code voxel}: the voxel-size lines, each ending in \n). */
+    static String imageDescription(String symbol, String meaning, String voxel) {
+        return "ImageJ=1.11a\nvunit=" + symbol + "\ntomospark.unit=" + symbol + "\ntomospark.quantity=" + meaning + "\n" + voxel;
     }
 }

@@ -76,19 +76,11 @@ public final class VolumeReconstructor {
     }
 
     /**
-     * Slices per cone-beam slab: as many as keep the slab's band of detector rows (as float, the widest band, at the
-     * volume's top or bottom) within 768 MiB and its slices within 1 GiB, up to 128; wider slabs read fewer rows twice.
+     * Slices per cone-beam slab in this JVM: the widest whose band and slices ({@link ConeParams#slabHostBytes}) take at
+     * most a quarter of the heap, and 3 GiB.
      */
     static int defaultSlabSlices(ConeParams cone, ScanMetadata meta) {
-        int nz = cone.volume().nz();
-        long slice = 4L * cone.volume().pixels();
-        int best = 1;
-        for (int s = 1; s <= Math.min(128, nz); s *= 2) {
-            long band = 4L * meta.numProjections() * meta.width() * ConeSlabProcessor.maxBandRows(cone.geometry(), cone.volume(), s);
-            if (band > (768L << 20) || s * slice > (1L << 30)) break;
-            best = s;
-        }
-        return best;
+        return cone.largestSlab(meta, Math.min(3L << 30, Runtime.getRuntime().maxMemory() / 4));
     }
 
     /**

@@ -37,7 +37,7 @@ public final class WorkflowReport {
             c.put("detectorRowsReadPerProjection", rowsRead(cone, groupRows));
             m.put("coneBeam", c);
             List<String> warn = new ArrayList<>(inputWarnings);
-            String outside = (String) cone.describe().get("slicesOutsideCompleteData");
+            String outside = (String) c.get("slicesOutsideCompleteData");
             if (!outside.isEmpty())
                 warn.add("cone beam: slices " + outside + " lie outside the complete-data region (cone-beam artefacts grow there)");
             m.put("warnings", warn);

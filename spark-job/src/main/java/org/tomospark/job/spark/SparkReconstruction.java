@@ -24,6 +24,7 @@ import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.pipeline.ConeParams;
 import org.tomospark.executor.pipeline.ConeResolution;
 import org.tomospark.executor.pipeline.OutputRange;
 import org.tomospark.executor.pipeline.GroupPlanner;
@@ -216,7 +217,16 @@ public final class SparkReconstruction {
                     && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
                     wf.haloRows(), gpus, Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
-            int groupRows = params.coneBeam() != null ? slabSlices(sc, params, meta, range) : mp.groupRows() * rb;
+            ConeParams cone = params.coneBeam();
+            if (cone != null) {
+                // a cone-beam task holds its slab's band of detector rows and its slices: the same plan as the direct
+                // engine's when that fits the task's memory (the same slabs give the same bits on every backend)
+                int slab = params.groupRows() > 0 ? params.groupRows()
+                        : Math.min(VolumeReconstructor.defaultGroupRows(params, meta), cone.largestSlab(meta, mp.hostBudgetPerTask()));
+                mp = new MemoryPlanner.Plan(slab, cone.slabHostBytes(meta, slab), mp.hostBudgetPerTask(),
+                        gpus ? cone.slabDeviceBytes(meta, slab) : 0, mp.deviceBudgetPerTask());
+            }
+            int groupRows = mp.groupRows() * rb;
             Preflight.check(src, params, fields, range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
                     params.backendOptions().groupMultiple() * rb);
@@ -393,14 +403,6 @@ public final class SparkReconstruction {
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
                 spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape,
                 correctedOnDevice, gpus));
-    }
-
-    /**
-     * Slices per cone-beam slab (one task): the direct engine's slabs, so that both engines plan the same slabs (a device
-     * kernel's rounding may depend on where a slab starts; the slices then match bit for bit).
-     */
-    static int slabSlices(SparkContext sc, ReconstructionParams params, ScanMetadata meta, int[] range) {
-        return VolumeReconstructor.defaultGroupRows(params, meta);
     }
 
     /**

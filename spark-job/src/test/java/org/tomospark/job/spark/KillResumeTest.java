@@ -3,6 +3,7 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.tomospark.executor.cone.ConeDemoDataset;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.cli.TomoCli;
@@ -24,22 +25,26 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A run killed with SIGKILL half-way (a separate JVM, so nothing of it can clean up) leaves whole slices and its claim
  * on the output; {@code --resume} takes the claim over at once (its process is gone from this host), computes only
- * the missing slices and ends bit-identical to an uninterrupted run: for filtered back-projection and for an iterative
- * method (MLTR with ordered subsets, on the counts).
+ * the missing slices and ends bit-identical to an uninterrupted run: for filtered back-projection, for an iterative
+ * method (MLTR with ordered subsets, on the counts) and for cone-beam FDK (z-slabs).
  */
 class KillResumeTest {
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"fbp", "mltr"})
+    @ValueSource(strings = {"fbp", "mltr", "cone"})
     void killedRunResumesBitIdentical(String algorithm) throws Exception {
         Path dir = TestScans.tmp("kill-resume-" + algorithm);
         Path scan = dir.resolve("scan.h5");
-        new DemoDataset(DemoDataset.Spec.demo().withSize(192, 32, 360)).writeHdf5(scan);
+        boolean cone = algorithm.equals("cone");
+        // cone: FDK into 191 x 191 x 128 voxels from 360 projections, z-slabs of 2 slices
+        if (cone) new ConeDemoDataset(192, 128, 360, false, 200, 400, 0.4, false, true, 3).writeHdf5(scan);
+        else new DemoDataset(DemoDataset.Spec.demo().withSize(192, 32, 360)).writeHdf5(scan);
+        int total = cone ? 128 : 32;
         Path out = dir.resolve("rec");
         List<String> argList = new ArrayList<>(List.of("reconstruct", "--engine", "direct", "--backend", "java", "--input",
-                scan.toString(), "--output", out.toString(), "--center", "95.5", "--conf", "group.rows=2", "--conf",
-                "backend.threads=1"));
-        if (!algorithm.equals("fbp")) argList.addAll(List.of("--algorithm", algorithm, "--iterations", "4", "--subsets", "4"));
+                scan.toString(), "--output", out.toString(), "--conf", "group.rows=2", "--conf", "backend.threads=1"));
+        if (!cone) argList.addAll(List.of("--center", "95.5"));
+        if (!algorithm.equals("fbp") && !cone) argList.addAll(List.of("--algorithm", algorithm, "--iterations", "4", "--subsets", "4"));
         String[] args = argList.toArray(new String[0]);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "--add-modules=jdk.incubator.vector", "-Djava.io.tmpdir=" + dir,
@@ -60,7 +65,7 @@ class KillResumeTest {
             p.destroyForcibly();
         }
         int kept = TestScans.sliceFiles(out).size();
-        assertTrue(kept < 32 && !Files.exists(out.resolve("_SUCCESS")), "killed after " + kept + " slices");
+        assertTrue(kept < total && !Files.exists(out.resolve("_SUCCESS")), "killed after " + kept + " slices");
         assertTrue(Files.exists(out.resolve(OutputLock.NAME)), "the killed run's claim is still there");
 
         String[] resume = new String[args.length + 1];

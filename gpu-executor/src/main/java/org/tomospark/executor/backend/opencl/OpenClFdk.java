@@ -36,7 +36,6 @@ import static org.jocl.CL.clGetKernelWorkGroupInfo;
 import static org.jocl.CL.clReleaseCommandQueue;
 import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseMemObject;
-import static org.jocl.CL.clSetKernelArg;
 
 /**
  * FDK's cone-beam back-projection of a z-slab on an OpenCL device (kernels/fdk.cl), the same sum as the Java
@@ -264,7 +263,7 @@ public final class OpenClFdk implements ConeBackprojector {
                 int p0 = c * perLaunch, np = Math.min(nproj, p0 + perLaunch) - p0;
                 // fdk_columns / fdk_general(proj, mats, np, p0, projStride, pitch, cols, bandFirst, vLo, vHi, n, nzSlab, k0,
                 //                           centreXy, centreZ, s, out, add)
-                new Args(kernel, fp64).mem(proj).mem(mats[c]).i32(np).i32(p0).i32(stride).i32(pitch).i32(cols).i32(bandFirst)
+                new ClArgs(kernel, fp64).mem(proj).mem(mats[c]).i32(np).i32(p0).i32(stride).i32(pitch).i32(cols).i32(bandFirst)
                         .i32(vLo).i32(vHi).i32(n).i32(nz).i32(k0).real((n - 1) / 2.0).real((vol.nz() - 1) / 2.0).real(vol.voxel())
                         .mem(slab).i32(c == 0 ? 0 : 1);
                 clEnqueueNDRangeKernel(queue, kernel, 3, null, global, local, 0, null, null);
@@ -384,32 +383,4 @@ public final class OpenClFdk implements ConeBackprojector {
         return (a + b - 1) / b * b;
     }
 
-    /** A kernel's arguments, set in the order of its declaration in kernels/fdk.cl. */
-    private static final class Args {
-        private final cl_kernel kernel;
-        private final boolean fp64;
-        private int next;
-
-        Args(cl_kernel kernel, boolean fp64) {
-            this.kernel = kernel;
-            this.fp64 = fp64;
-        }
-
-        Args mem(cl_mem m) {
-            clSetKernelArg(kernel, next++, Sizeof.cl_mem, Pointer.to(m));
-            return this;
-        }
-
-        Args i32(int v) {
-            clSetKernelArg(kernel, next++, Sizeof.cl_int, Pointer.to(new int[]{v}));
-            return this;
-        }
-
-        /** A REAL argument: double where the kernel was built with doubles, else float. */
-        Args real(double v) {
-            if (fp64) clSetKernelArg(kernel, next++, Sizeof.cl_double, Pointer.to(new double[]{v}));
-            else clSetKernelArg(kernel, next++, Sizeof.cl_float, Pointer.to(new float[]{(float) v}));
-            return this;
-        }
-    }
 }

@@ -29,7 +29,6 @@ import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clReleaseCommandQueue;
 import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseMemObject;
-import static org.jocl.CL.clSetKernelArg;
 
 /**
  * The iterative methods' Joseph projector pair on an OpenCL device (kernels/joseph.cl): the matrix of the Java
@@ -115,7 +114,7 @@ public final class OpenClProjector implements Projector, AutoCloseable {
             cl_mem a = keep(mems, input(Pointer.to(angles), angles.length * 4L));
             cl_mem out = keep(mems, clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, (long) sino.length * 4, null, null));
             // joseph_forward(byRows, byColumns, sino, angles, cosT, sinT, offT, rows, cols, width)
-            new Args(forward).mem(r).mem(c).mem(out).mem(a).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols).i32(width);
+            new ClArgs(forward).mem(r).mem(c).mem(out).mem(a).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols).i32(width);
             clEnqueueNDRangeKernel(queue, forward, 2, null, new long[]{width, angles.length}, null, 0, null, null);
             // only the rows of these angles: read each back into place
             int row = width * k;
@@ -138,7 +137,7 @@ public final class OpenClProjector implements Projector, AutoCloseable {
             cl_mem a = keep(mems, input(Pointer.to(angles), Math.max(1, angles.length) * 4L));
             cl_mem out = keep(mems, clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, (long) image.length * 4, null, null));
             // joseph_back(sino, image, angles, nangles, cosT, sinT, offT, rows, cols, width)
-            new Args(back).mem(s).mem(out).mem(a).i32(angles.length).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols)
+            new ClArgs(back).mem(s).mem(out).mem(a).i32(angles.length).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols)
                     .i32(width);
             clEnqueueNDRangeKernel(queue, back, 2, null, new long[]{cols, rows}, null, 0, null, null);
             clEnqueueReadBuffer(queue, out, CL_TRUE, 0, (long) image.length * 4, Pointer.to(image), 0, null, null);
@@ -152,26 +151,6 @@ public final class OpenClProjector implements Projector, AutoCloseable {
     private static cl_mem keep(List<cl_mem> mems, cl_mem m) {
         mems.add(m);
         return m;
-    }
-
-    /** A kernel's arguments, set in the order of its declaration in kernels/joseph.cl. */
-    private static final class Args {
-        private final cl_kernel kernel;
-        private int next;
-
-        Args(cl_kernel kernel) {
-            this.kernel = kernel;
-        }
-
-        Args mem(cl_mem m) {
-            clSetKernelArg(kernel, next++, Sizeof.cl_mem, Pointer.to(m));
-            return this;
-        }
-
-        Args i32(int v) {
-            clSetKernelArg(kernel, next++, Sizeof.cl_int, Pointer.to(new int[]{v}));
-            return this;
-        }
     }
 
     @Override
