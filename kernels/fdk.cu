@@ -16,6 +16,10 @@
 // maps voxel offsets from the block's reference voxel to (u - u0, v - v0, w) with (u0, v0) the integer corner of the
 // block's footprint on the detector. The float arithmetic then handles values of a few tens of pixels.
 //
+// Blocks cover whole chunks of slices of the volume (k = Z·c .. Z·c + Z − 1), not of the slab: a block's frame, and so
+// every voxel's float arithmetic, is the same whichever slab the voxel's slice falls in. The first and last chunk of a
+// slab may reach beyond it; those slices are neither stored nor needed from the band.
+//
 // Kernels (suffix _mM: at least M blocks an SM, registers capped to fit):
 //   fdk_naive                       a thread per voxel, pixels read from global memory (the baseline); any matrix
 //   fdk_col_zZ_cC_bB_mM             u and w do not depend on z (a circular trajectory: P[0][2] = P[2][2] = 0): a thread
@@ -30,6 +34,7 @@
 //                                   the ALU: exact
 //   fdk_tex_zZ_cC_mM                every projection filtered by the texture unit
 //   fdk_footprint                   the largest footprint of a column kernel's blocks, to size its tiles
+//   fdk_weight                      FDK's cosine and redundancy weights of a band, before the ramp filter (filter.cu)
 //
 // The tiles are sized by the caller from fdk_footprint (the largest footprint of any block over the launch's
 // projections); a footprint larger than cap stops the kernel with a trap (a sticky error), never a wrong sum.
@@ -204,13 +209,13 @@ __device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const f
 template <int C, int Z>
 struct ColumnBlock {
     int i, j;   // this thread's first column (voxel indices)
-    int ir, jr, kr, kb;  // reference voxel (volume indices) and the block's first slab slice
+    int ir, jr, kr, kb;  // reference voxel (volume indices) and the block's first slice, from the slab's (may be < 0)
     float di, dj, dk;    // offsets of the first column and slice from the reference voxel
     __device__ ColumnBlock(int k0) {
         int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
         int tx = (warp & 3) * 8 + (lane & 7), ty = (warp >> 2) * 4 + (lane >> 3);
         int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * FDK_TILE_Y * C;
-        kb = blockIdx.z * Z;
+        kb = blockIdx.z * Z - k0 % Z;
         i = bi + tx;
         j = bj + ty;
         ir = bi + FDK_TILE_X / 2;
@@ -376,7 +381,7 @@ __device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* sl
 #pragma unroll
         for (int z = 0; z < Z; z++) {
             int kk = cb.kb + z;
-            if (kk < slices) slab[((size_t)kk * n + j) * n + cb.i] += acc[c][z];
+            if (kk >= 0 && kk < slices) slab[((size_t)kk * n + j) * n + cb.i] += acc[c][z];
         }
     }
 }
@@ -450,7 +455,7 @@ extern "C" __global__ void __launch_bounds__(FDK_THREADS)
 fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,
           double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap) {
     FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
-    int bi = blockIdx.x * FDK_NAIVE_X, bj = blockIdx.y * FDK_NAIVE_Y, bk = blockIdx.z * FDK_NAIVE_Z;
+    int bi = blockIdx.x * FDK_NAIVE_X, bj = blockIdx.y * FDK_NAIVE_Y, bk = blockIdx.z * FDK_NAIVE_Z - k0 % FDK_NAIVE_Z;
     int ir = bi + FDK_NAIVE_X / 2, jr = bj + FDK_NAIVE_Y / 2, kr = k0 + bk + FDK_NAIVE_Z / 2;
     for (int t = threadIdx.x; t < np; t += FDK_THREADS)
         fdkLocal(p0 + t, n, nz, voxel, bi, bi + FDK_NAIVE_X - 1, bj, bj + FDK_NAIVE_Y - 1, k0 + bk, k0 + bk + FDK_NAIVE_Z - 1, ir, jr,
@@ -467,7 +472,7 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
         float iw = 1.0f / w;
         acc = fmaf(fdkSampleGlobal(q, chunk + p0 + p, L, nu / w, nv / w, cols, rows, bandFirst, bandRows), iw * iw, acc);
     }
-    if (i < n && j < n && kk < slices) slab[((size_t)kk * n + j) * n + i] += acc;
+    if (i < n && j < n && kk >= 0 && kk < slices) slab[((size_t)kk * n + j) * n + i] += acc;
 }
 
 // The largest footprint (pixels) of any block of tileX x tileY columns and tileZ slices of the slab over projections
@@ -476,14 +481,16 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
 // thread per (block, projection).
 extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int slices, double voxel, int p0, int np, int tileX,
                                          int tileY, int tileZ) {
-    long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (slices + tileZ - 1) / tileZ;
+    // the column kernels' blocks: whole chunks of tileZ slices of the volume (see the top of this file)
+    int kfirst = k0 - k0 % tileZ;
+    long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (k0 + slices - kfirst + tileZ - 1) / tileZ;
     long long total = bx * by * bz * np;
     int largest = 0;
     bool missing = false;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
         int p = (int)(t % np);
         long long b = t / np;
-        int i0 = (int)(b % bx) * tileX, j0 = (int)(b / bx % by) * tileY, kk = k0 + (int)(b / bx / by) * tileZ;
+        int i0 = (int)(b % bx) * tileX, j0 = (int)(b / bx % by) * tileY, kk = kfirst + (int)(b / bx / by) * tileZ;
         FdkLocal L;
         fdkLocal(p0 + p, n, nz, voxel, i0, i0 + tileX - 1, j0, j0 + tileY - 1, kk, kk + tileZ - 1, i0, j0, kk, 0x7fffffff, L);
         missing |= L.w == 0;
@@ -495,6 +502,24 @@ extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int
     if ((threadIdx.x & 31) == 0) {
         atomicMax(result, largest);
         if (missing) atomicOr(result + 1, 1);
+    }
+}
+
+// FDK's weights of a band before its ramp filter (org.tomospark.executor.cone.FdkFilter), in place: pixel (c, r) of
+// projection p times the cosine weight DSD / sqrt(DSD² + u_mm² + v_mm²) of detector row bandFirst + r and times uw[p·cols +
+// c] (the angular step and the redundancy weight). In double with every operation rounded as written, as the Java
+// filter computes it, so that both give the same floats. pixels = projections · bandRows · cols; a grid-stride loop.
+extern "C" __global__ void fdk_weight(float* q, const double* __restrict__ uw, long long pixels, int bandRows, int cols,
+                                      int bandFirst, double dsd, double du, double dv, double cu, double cv) {
+    double dsd2 = __dmul_rn(dsd, dsd);
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < pixels; t += (long long)gridDim.x * blockDim.x) {
+        int c = (int)(t % cols);
+        long long pr = t / cols;
+        int r = (int)(pr % bandRows);
+        long long p = pr / bandRows;
+        double um = __dmul_rn(__dsub_rn((double)c, cu), du), vm = __dmul_rn(__dsub_rn((double)(bandFirst + r), cv), dv);
+        double cosw = __ddiv_rn(dsd, __dsqrt_rn(__dadd_rn(__dadd_rn(dsd2, __dmul_rn(um, um)), __dmul_rn(vm, vm))));
+        q[t] = (float)__dmul_rn(__dmul_rn((double)q[t], cosw), __ldg(uw + p * cols + c));
     }
 }
 

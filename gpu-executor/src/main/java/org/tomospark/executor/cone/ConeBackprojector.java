@@ -18,6 +18,23 @@ public interface ConeBackprojector extends AutoCloseable {
      */
     void backproject(float[][] q, int bandFirst, int bandRows, int k0, float[][] out);
 
+    /**
+     * Whether {@link #backprojectFiltering} weights and filters on this back-projector's device; when not, the caller
+     * filters with {@link FdkFilter#apply} and calls {@link #backproject}.
+     */
+    default boolean filtersOnDevice() {
+        return false;
+    }
+
+    /**
+     * FDK's weighting and ramp filtering of the projections ({@code filter}'s weights and response, the same values as
+     * {@link FdkFilter#apply} within float32 rounding) on the device, then {@link #backproject}. {@code q} holds the
+     * unfiltered projections and is left as it was.
+     */
+    default void backprojectFiltering(FdkFilter filter, float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
+        throw new UnsupportedOperationException(description() + ": filters on the host (FdkFilter.apply, then backproject)");
+    }
+
     /** What runs, for the report: the backend, the kernel or path, the device. */
     String description();
 

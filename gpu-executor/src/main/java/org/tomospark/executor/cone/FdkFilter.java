@@ -48,12 +48,8 @@ public final class FdkFilter {
      */
     public void apply(int p, float[] band, int offset, int firstRow, int nrows) {
         int cols = g.cols();
-        double step = g.angleStep(p), beta = Math.abs(g.angle(p) - g.angle(0));
         double dsd2 = g.dsd() * g.dsd();
-        // the angular step and the redundancy weight depend on u alone
-        double[] uw = new double[cols];
-        for (int u = 0; u < cols; u++)
-            uw[u] = step * (kind == ScanKind.FULL ? 0.5 : parker(beta, direction * g.fanAngle(u), delta));
+        double[] uw = redundancyWeights(p);
         for (int r = 0; r < nrows; r++) {
             double vm = (firstRow + r - g.cv()) * g.dv();
             int o = offset + r * cols;
@@ -64,6 +60,23 @@ public final class FdkFilter {
             }
             ramp.filterRow(band, o);
         }
+    }
+
+    /**
+     * The weights of projection p that depend on u alone, one a detector column: its angular step Δβ times the redundancy
+     * weight W (½ for a full scan, Parker's for a short one).
+     */
+    public double[] redundancyWeights(int p) {
+        double step = g.angleStep(p), beta = Math.abs(g.angle(p) - g.angle(0));
+        double[] uw = new double[g.cols()];
+        for (int u = 0; u < uw.length; u++)
+            uw[u] = step * (kind == ScanKind.FULL ? 0.5 : parker(beta, direction * g.fanAngle(u), delta));
+        return uw;
+    }
+
+    /** The ramp filter along u, its scale included: its response, FFT length and padding, for a device's filter. */
+    public RampFilter ramp() {
+        return ramp;
     }
 
     /**

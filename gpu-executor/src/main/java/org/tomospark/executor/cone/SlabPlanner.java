@@ -10,11 +10,19 @@ public final class SlabPlanner {
     private SlabPlanner() {
     }
 
-    /** The band of detector rows slices [k0, k1) need, as {first, count}; count 0 when they see no row at all. */
+    /**
+     * The band of detector rows slices [k0, k1) need, as {first, count}; count 0 when they see no row at all. The band
+     * starts at an even row and ends before one (or at the detector's end): a device filter that transforms two rows at
+     * once (one complex FFT) then pairs the same rows in every slab, so that a row's filtered values, and the slices, do
+     * not depend on the slab plan.
+     */
     public static int[] rows(ConeGeometry g, ConeVolume vol, int k0, int k1) {
         double[] e = extent(g, vol, k0, k1);
         int first = Math.max(0, (int) Math.floor(e[0])), last = Math.min(g.rows() - 1, (int) Math.floor(e[1]) + 1);
-        return last < first ? new int[]{Math.max(0, Math.min(first, g.rows() - 1)), 0} : new int[]{first, last - first + 1};
+        if (last < first) return new int[]{Math.max(0, Math.min(first, g.rows() - 1)), 0};
+        first &= ~1;
+        last = Math.min(g.rows() - 1, last | 1);
+        return new int[]{first, last - first + 1};
     }
 
     /**
@@ -26,7 +34,7 @@ public final class SlabPlanner {
         int s = Math.min(slices, vol.nz()), widest = 1;
         for (int k0 : new int[]{0, vol.nz() - s}) {
             double[] e = extent(g, vol, k0, k0 + s);
-            widest = Math.max(widest, (int) Math.floor(e[1]) + 1 - (int) Math.floor(e[0]) + 1);
+            widest = Math.max(widest, (int) Math.floor(e[1]) + 1 - (int) Math.floor(e[0]) + 1 + 2);  // + the even alignment
         }
         return Math.min(g.rows(), widest);
     }

@@ -10,6 +10,7 @@ import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntToLongFunction;
 
 /**
  * A cone-beam reconstruction's settings (the {@code cone.*} keys) and, once the driver has read the input, the geometry
@@ -74,29 +75,48 @@ public record ConeParams(boolean required, Map<String, Double> given, int size, 
 
     /**
      * Host bytes one slab of {@code slices} slices holds at once, at its widest band ({@link SlabPlanner#maxRows}): the raw
-     * band as read, the −log band and the projections built from it (floats), and its slices.
+     * band as read, the projections corrected from it (floats, filtered in place), and its slices.
      */
     public long slabHostBytes(ScanMetadata meta, int slices) {
-        long band = (long) meta.numProjections() * meta.width() * SlabPlanner.maxRows(geometry, volume, slices);
         int raw = meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4;
-        return band * (raw + 8) + 4L * volume.pixels() * slices;
+        return bandSamples(meta, slices) * (raw + 4) + 4L * volume.pixels() * slices;
     }
 
     /** Device bytes of one slab: its band of projections and its slices, as floats. */
     public long slabDeviceBytes(ScanMetadata meta, int slices) {
-        long band = (long) meta.numProjections() * meta.width() * SlabPlanner.maxRows(geometry, volume, slices);
-        return 4 * (band + (long) volume.pixels() * slices);
+        return 4 * (bandSamples(meta, slices) + (long) volume.pixels() * slices);
+    }
+
+    private long bandSamples(ScanMetadata meta, int slices) {
+        return (long) meta.numProjections() * meta.width() * SlabPlanner.maxRows(geometry, volume, slices);
     }
 
     /**
-     * The most slices per slab, a power of two up to 128 (and the volume's height), whose {@link #slabHostBytes} fit in
-     * {@code budget}; at least 1. Wider slabs read fewer detector rows twice.
+     * The most slices per slab (a power of two, or the whole volume's height) whose {@link #slabHostBytes} fit in
+     * {@code budget} and whose band fits one Java array; at least 1. Wider slabs read fewer detector rows twice: a slab's
+     * band is wider than the slab by the cone's spread, which near the top and bottom of a tall volume is hundreds of rows.
      */
     public int largestSlab(ScanMetadata meta, long budget) {
+        return largestSlab(meta, budget, Long.MAX_VALUE);
+    }
+
+    /** As {@link #largestSlab(ScanMetadata, long)}, and with its {@link #slabDeviceBytes} within {@code deviceBudget}. */
+    public int largestSlab(ScanMetadata meta, long budget, long deviceBudget) {
+        return largestSlab(meta, s -> budget, s -> deviceBudget);
+    }
+
+    /**
+     * As above, with budgets that depend on the slab's slices (fewer, wider slabs run fewer tasks at once, each with more
+     * of the memory).
+     */
+    public int largestSlab(ScanMetadata meta, IntToLongFunction budget, IntToLongFunction deviceBudget) {
         int best = 1;
-        for (int s = 2; s <= Math.min(128, volume.nz()); s *= 2) {
-            if (slabHostBytes(meta, s) > budget) break;
+        for (int s = 2; s <= volume.nz(); s = s < volume.nz() && 2 * s > volume.nz() ? volume.nz() : 2 * s) {
+            if (bandSamples(meta, s) > Integer.MAX_VALUE - 8) break;
+            // not a break: a wider slab may have a larger budget
+            if (slabHostBytes(meta, s) > budget.applyAsLong(s) || slabDeviceBytes(meta, s) > deviceBudget.applyAsLong(s)) continue;
             best = s;
+            if (s == volume.nz()) break;
         }
         return best;
     }

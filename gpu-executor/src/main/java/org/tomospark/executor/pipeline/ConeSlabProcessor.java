@@ -47,7 +47,7 @@ final class ConeSlabProcessor implements AutoCloseable {
     }
 
     String description() {
-        return bp.description();
+        return bp.description() + (filter != null && bp.filtersOnDevice() ? ", FDK weighting and ramp filter on the device" : "");
     }
 
     /**
@@ -71,9 +71,10 @@ final class ConeSlabProcessor implements AutoCloseable {
                     + g.numProjections());
         int first = planned[0], rows = planned[1], cols = g.cols(), np = g.numProjections();
         long t0 = System.nanoTime();
-        float[][] q = new float[np][];
+        float[][] q;
         PreprocessStats stats;
         if (cone.prefiltered()) {
+            q = new float[np][];
             IntStream.range(0, np).parallel().forEach(p -> {
                 float[] img = new float[rows * cols];
                 for (int i = 0; i < img.length; i++) img[i] = band.get(p * img.length + i);
@@ -81,21 +82,19 @@ final class ConeSlabProcessor implements AutoCloseable {
             });
             stats = new PreprocessStats((long) np * rows * cols, 0, 0, 0);
         } else {
-            Preprocessor.Result pre = preprocessor.apply(band, fields, dataName, flatName);
-            float[][] sinos = pre.sinograms(); // [row][p·cols + c]
-            IntStream.range(0, np).parallel().forEach(p -> {
-                float[] img = new float[rows * cols];
-                for (int r = 0; r < rows; r++) System.arraycopy(sinos[r], p * cols, img, r * cols, cols);
-                q[p] = img;
-            });
+            Preprocessor.Frames pre = preprocessor.applyPerFrame(band, fields, dataName, flatName);
+            q = pre.frames();
             stats = pre.stats();
         }
         long t1 = System.nanoTime();
-        if (filter != null) IntStream.range(0, np).parallel().forEach(p -> filter.apply(p, q[p], 0, first, rows));
+        // a device that filters takes the band unfiltered: the filter's time is then part of the back-projection's
+        boolean onDevice = filter != null && bp.filtersOnDevice();
+        if (filter != null && !onDevice) IntStream.range(0, np).parallel().forEach(p -> filter.apply(p, q[p], 0, first, rows));
         long t2 = System.nanoTime();
         float[][] out = outputs.apply(k1 - k0);
         for (float[] o : out) Arrays.fill(o, 0f);
-        bp.backproject(q, first, rows, k0, out);
+        if (onDevice) bp.backprojectFiltering(filter, q, first, rows, k0, out);
+        else bp.backproject(q, first, rows, k0, out);
         long t3 = System.nanoTime();
         long updates = (long) vol.pixels() * np * (k1 - k0);
         return new GroupResult(k0, out, vol.n(), vol.n(), stats, t1 - t0, t2 - t1, t3 - t2, updates);

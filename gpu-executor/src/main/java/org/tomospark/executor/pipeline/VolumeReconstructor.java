@@ -77,10 +77,10 @@ public final class VolumeReconstructor {
 
     /**
      * Slices per cone-beam slab in this JVM: the widest whose band and slices ({@link ConeParams#slabHostBytes}) take at
-     * most a quarter of the heap, and 3 GiB.
+     * most a quarter of the heap (the conveyor reads the next slab's band meanwhile).
      */
     static int defaultSlabSlices(ConeParams cone, ScanMetadata meta) {
-        return cone.largestSlab(meta, Math.min(3L << 30, Runtime.getRuntime().maxMemory() / 4));
+        return cone.largestSlab(meta, Runtime.getRuntime().maxMemory() / 4);
     }
 
     /**

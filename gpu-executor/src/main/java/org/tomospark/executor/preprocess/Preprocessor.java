@@ -37,6 +37,10 @@ public final class Preprocessor {
     public record Result(float[][] sinograms, PreprocessStats stats) {
     }
 
+    /** Result by projection: frames[p][row·width + col] and the repair counts. */
+    public record Frames(float[][] frames, PreprocessStats stats) {
+    }
+
     /**
      * The flat-field terms of a band, per (row, column): the dark field and the denominator flat − dark, clamped to
      * the floor ({@code clampedDenominators} counts the clamped pixels). Rejected here, naming the flat dataset, when
@@ -103,10 +107,7 @@ public final class Preprocessor {
      */
     public Result apply(RawStack projections, FlatDark fields, String dataName, String flatName) {
         int nproj = projections.frames(), rows = projections.rows(), width = projections.width();
-        if (fields.rows() != rows || fields.width() != width)
-            throw new IllegalArgumentException(dataName + ": band is " + rows + "x" + width + " but flats/darks are "
-                    + fields.rows() + "x" + fields.width());
-        Fields f = fields(fields, flatName);
+        Fields f = bandFields(projections, fields, dataName, flatName);
         // allocated (and so zeroed) on every core: one thread would spend as long zeroing a large band as the
         // correction takes
         float[][] sino = new float[rows][];
@@ -126,6 +127,46 @@ public final class Preprocessor {
                 .mapToLong(r -> nonFinite[r] ? repairNonFinite(sino[r], nproj, width) : 0).sum();
         long values = (long) nproj * rows * width;
         return new Result(sino, stats(f, values, nproj, clampedTr, repaired, dataName, fields));
+    }
+
+    /**
+     * The same correction as {@link #apply}, value for value, laid out by projection instead of by detector row:
+     * {@code frames[p][r·width + col]}, as a cone-beam back-projection reads them. The band is not needed afterwards, so
+     * a caller holds the raw counts and one float per value, not a sinogram copy as well.
+     */
+    public Frames applyPerFrame(RawStack projections, FlatDark fields, String dataName, String flatName) {
+        int nproj = projections.frames(), rows = projections.rows(), width = projections.width();
+        Fields f = bandFields(projections, fields, dataName, flatName);
+        float[][] frames = new float[nproj][];
+        short[] u16 = projections.uint16Data();
+        float[] f32 = projections.floatData();
+        long[] clamped = new long[nproj];
+        long repaired = IntStream.range(0, nproj).parallel().mapToLong(p -> {
+            float[] out = new float[rows * width];
+            boolean nonFinite = false;
+            long c = 0;
+            for (int r = 0; r < rows; r++) {
+                RowCorrection.Counts n = RowCorrection.correct(u16, f32, (p * rows + r) * width, f.dark(), f.den(), r * width,
+                        width, transmissionFloor, takeLog, out, r * width);
+                c += n.clamped();
+                nonFinite |= n.nonFinite();
+            }
+            clamped[p] = c;
+            frames[p] = out;
+            // the repair runs along detector rows, as in the sinogram layout
+            return nonFinite ? repairNonFinite(out, rows, width) : 0;
+        }).sum();
+        long clampedTr = 0;
+        for (long c : clamped) clampedTr += c;
+        return new Frames(frames, stats(f, (long) nproj * rows * width, nproj, clampedTr, repaired, dataName, fields));
+    }
+
+    /** The band's flat-field terms, the band and its flats/darks checked to be the same rows and columns. */
+    private Fields bandFields(RawStack projections, FlatDark fields, String dataName, String flatName) {
+        if (fields.rows() != projections.rows() || fields.width() != projections.width())
+            throw new IllegalArgumentException(dataName + ": band is " + projections.rows() + "x" + projections.width()
+                    + " but flats/darks are " + fields.rows() + "x" + fields.width());
+        return fields(fields, flatName);
     }
 
     /** Corrects projections [p0, p1) of band row r into its sinogram: the transmissions clamped, and any non-finite. */

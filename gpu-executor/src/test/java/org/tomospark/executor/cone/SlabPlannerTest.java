@@ -38,6 +38,11 @@ class SlabPlannerTest {
             }
             assertTrue(band[0] <= lo && band[0] + band[1] - 1 >= hi, "slab at " + k0 + ": band " + band[0] + "+" + band[1]
                     + " misses rows " + lo + ".." + hi);
+            // from an even row, to an odd one or the detector's last: the same row pairs in every slab
+            assertTrue(band[0] % 2 == 0 && ((band[0] + band[1]) % 2 == 0 || band[0] + band[1] == g.rows()),
+                    "slab at " + k0 + ": band " + band[0] + "+" + band[1] + " is not aligned to row pairs");
+            assertTrue(band[0] >= lo - 2 && band[0] + band[1] - 1 <= hi + 2, "slab at " + k0 + ": band " + band[0] + "+"
+                    + band[1] + " is wider than rows " + lo + ".." + hi + " need");
         }
     }
 }

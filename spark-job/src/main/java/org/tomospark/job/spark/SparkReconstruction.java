@@ -58,6 +58,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntToLongFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * The Spark reconstruction, driver side. The driver reads only the scan's metadata and its flats/darks
@@ -218,14 +220,9 @@ public final class SparkReconstruction {
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
                     wf.haloRows(), gpus, Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
             ConeParams cone = params.coneBeam();
-            if (cone != null) {
-                // a cone-beam task holds its slab's band of detector rows and its slices: the same plan as the direct
-                // engine's when that fits the task's memory (the same slabs give the same bits on every backend)
-                int slab = params.groupRows() > 0 ? params.groupRows()
-                        : Math.min(VolumeReconstructor.defaultGroupRows(params, meta), cone.largestSlab(meta, mp.hostBudgetPerTask()));
-                mp = new MemoryPlanner.Plan(slab, cone.slabHostBytes(meta, slab), mp.hostBudgetPerTask(),
-                        gpus ? cone.slabDeviceBytes(meta, slab) : 0, mp.deviceBudgetPerTask());
-            }
+            if (cone != null)
+                mp = conePlan(cone, meta, mp, params.groupRows(), VolumeReconstructor.defaultGroupRows(params, meta), range[1] - range[0],
+                        local ? localSlots(sc) : 1, gpus, spec.spark().tasksPerDevice());
             int groupRows = mp.groupRows() * rb;
             Preflight.check(src, params, fields, range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
@@ -403,6 +400,32 @@ public final class SparkReconstruction {
                 params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
                 spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape,
                 correctedOnDevice, gpus));
+    }
+
+    /**
+     * A cone-beam task holds its slab's band of detector rows and its slices, on the host and on its GPU. A slab's band is
+     * wider than the slab by the cone's spread (hundreds of detector rows near the top and bottom of a tall volume), so
+     * narrow slabs read and filter most rows many times over: the plan takes the widest slab (up to {@code widest}, the
+     * direct engine's) that the memory holds. In local mode only as many tasks run at once as there are slabs (up to
+     * {@code slots}), so wider slabs share the executor's memory among fewer tasks; on a cluster each task keeps its own
+     * share (raise {@code spark.task.cpus} for wider slabs). {@code group.rows}, when set, is taken as it is.
+     */
+    static MemoryPlanner.Plan conePlan(ConeParams cone, ScanMetadata meta, MemoryPlanner.Plan perTask, int requested, int widest,
+                                       int slices, int slots, boolean gpus, int tasksPerGpu) {
+        IntUnaryOperator atOnce = s -> Math.max(1, Math.min(slots, (slices + s - 1) / s));
+        long host = perTask.hostBudgetPerTask(), device = perTask.deviceBudgetPerTask();
+        int gpuSlots = Math.max(1, tasksPerGpu);
+        IntToLongFunction hostBudget = s -> host * slots / atOnce.applyAsInt(s);
+        IntToLongFunction deviceBudget = s -> !gpus || device == Long.MAX_VALUE ? device
+                : device * gpuSlots / Math.min(gpuSlots, atOnce.applyAsInt(s));
+        int slab = requested > 0 ? requested : Math.min(widest, cone.largestSlab(meta, hostBudget, deviceBudget));
+        return new MemoryPlanner.Plan(slab, cone.slabHostBytes(meta, slab), hostBudget.applyAsLong(slab),
+                gpus ? cone.slabDeviceBytes(meta, slab) : 0, deviceBudget.applyAsLong(slab));
+    }
+
+    /** Tasks a local-mode executor runs at once: its cores over {@code spark.task.cpus}. */
+    private static int localSlots(SparkContext sc) {
+        return Math.max(1, sc.defaultParallelism() / Math.max(1, sc.getConf().getInt("spark.task.cpus", 1)));
     }
 
     /**

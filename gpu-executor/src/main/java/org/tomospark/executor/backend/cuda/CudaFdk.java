@@ -9,6 +9,9 @@ import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
 import org.tomospark.executor.cone.ConeBackprojector;
 import org.tomospark.executor.cone.ConeGeometry;
 import org.tomospark.executor.cone.ConeVolume;
+import org.tomospark.executor.cone.FdkFilter;
+import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.filter.RampFilter;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -52,6 +55,9 @@ public final class CudaFdk implements ConeBackprojector {
     private final DeviceCalls calls;
     private final FdkMatrices matrices;
     private final CUdeviceptr band = new CUdeviceptr(), slab = new CUdeviceptr();
+    private final CUdeviceptr weights = new CUdeviceptr(), twiddles = new CUdeviceptr(), response = new CUdeviceptr();
+    /** The filter whose tables are on the device (one per back-projector). */
+    private FdkFilter tablesOf;
     private final Allocations allocated = new Allocations();
     private final Set<String> lastKernels = new LinkedHashSet<>();
     private FdkKernels kernels;
@@ -88,7 +94,8 @@ public final class CudaFdk implements ConeBackprojector {
         try {
             calls.run("loading kernels/fdk and allocating its buffers", () -> {
                 kernels = new FdkKernels();
-                allocated.alloc(band, (long) g.numProjections() * maxBandRows * g.cols() * Sizeof.FLOAT);
+                // a row more: the filter's pitch is even (see backprojectFiltering)
+                allocated.alloc(band, (long) g.numProjections() * (maxBandRows + 1) * g.cols() * Sizeof.FLOAT);
                 allocated.alloc(slab, (long) vol.pixels() * maxSlices * Sizeof.FLOAT);
                 if (textured) texture = new FdkTexture(g.cols(), g.numProjections());
             });
@@ -110,6 +117,39 @@ public final class CudaFdk implements ConeBackprojector {
     }
 
     @Override
+    public boolean filtersOnDevice() {
+        return true;
+    }
+
+    /**
+     * Uploads the unfiltered band, weights it ({@code fdk_weight}: the cosine weight and the filter's
+     * {@link FdkFilter#redundancyWeights}) and ramp-filters its rows (kernels/filter.cu, the filter's response) on the
+     * device, then back-projects it: the host neither filters nor holds a second copy.
+     */
+    @Override
+    public void backprojectFiltering(FdkFilter filter, float[][] q, int bandFirst, int bandRows, int k0, float[][] out) {
+        check(q, bandFirst, bandRows, k0, out);
+        lastKernels.clear();
+        if (out.length == 0 || bandRows == 0) return;
+        // the filter transforms two consecutive rows as one complex row: with an even number of rows a projection, no
+        // pair spans two projections, and a band from an even row (SlabPlanner's) pairs the same rows in every slab; an
+        // odd band gets a zero row after its last, beyond it as far as the kernels are concerned
+        int pitch = bandRows + (bandRows & 1);
+        uploadBand(q, bandFirst, bandRows, pitch);
+        RampFilter ramp = filter.ramp();
+        calls.run("weighting and filtering the band of detector rows " + bandFirst + ".." + (bandFirst + bandRows - 1), () -> {
+            filterTables(filter);
+            kernels.weight(band, weights, g.numProjections(), bandFirst, pitch, g);
+            kernels.filter(band, (long) g.numProjections() * pitch, g.cols(), ramp.paddedLength(), twiddles, response,
+                    ramp.spec().padding() == Padding.EDGE);
+        });
+        refreshTexture(pitch);
+        clear(out.length);
+        for (FdkVariant v : launchAll(preferred(), k0, out.length, bandFirst, pitch)) lastKernels.add(v.name());
+        addInto(out);
+    }
+
+    @Override
     public String description() {
         String kernelNames = lastKernels.isEmpty() ? preferred().name() : String.join(" + ", lastKernels);
         String accuracy = texture != null ? "texture weights (within " + TEXTURE_TOLERANCE + ")" : "exact float32";
@@ -124,12 +164,43 @@ public final class CudaFdk implements ConeBackprojector {
 
     /** Uploads the band (and copies it into the texture, in texture mode). */
     void upload(float[][] q, int bandFirst, int bandRows) {
-        long floats = (long) bandRows * g.cols();
+        uploadBand(q, bandFirst, bandRows, bandRows);
+        refreshTexture(bandRows);
+    }
+
+    /** Uploads projection p's band rows to rows [p·pitch, p·pitch + bandRows) of the band buffer, the others zeroed. */
+    private void uploadBand(float[][] q, int bandFirst, int bandRows, int pitch) {
+        long floats = (long) bandRows * g.cols(), stride = (long) pitch * g.cols();
         calls.run("uploading the band of detector rows " + bandFirst + ".." + (bandFirst + bandRows - 1), () -> {
+            if (pitch != bandRows) cuMemsetD32(band, 0, q.length * stride);
             for (int p = 0; p < q.length; p++)
-                cuMemcpyHtoD(band.withByteOffset(p * floats * Sizeof.FLOAT), Pointer.to(q[p]), floats * Sizeof.FLOAT);
-            if (texture != null) texture.refresh(band, bandRows);
+                cuMemcpyHtoD(band.withByteOffset(p * stride * Sizeof.FLOAT), Pointer.to(q[p]), floats * Sizeof.FLOAT);
         });
+    }
+
+    private void refreshTexture(int bandRows) {
+        if (texture != null) calls.run("copying the band into the texture", () -> texture.refresh(band, bandRows));
+    }
+
+    /**
+     * The filter's tables on the device, uploaded at its first use: the redundancy weights of every projection, the FFT's
+     * twiddles and the ramp's response.
+     */
+    private void filterTables(FdkFilter filter) {
+        if (filter == tablesOf) return;
+        if (tablesOf != null) throw new IllegalStateException("cuda fdk: one FDK filter per back-projector");
+        int np = g.numProjections(), cols = g.cols();
+        double[] uw = new double[np * cols];
+        for (int p = 0; p < np; p++) System.arraycopy(filter.redundancyWeights(p), 0, uw, p * cols, cols);
+        RampFilter ramp = filter.ramp();
+        DeviceBuffers.FilterTables t = DeviceBuffers.FilterTables.of(ramp.paddedLength(), ramp.response());
+        allocated.alloc(weights, (long) uw.length * Sizeof.DOUBLE);
+        cuMemcpyHtoD(weights, Pointer.to(uw), (long) uw.length * Sizeof.DOUBLE);
+        allocated.alloc(twiddles, (long) t.twiddles().length * Sizeof.FLOAT);
+        cuMemcpyHtoD(twiddles, Pointer.to(t.twiddles()), (long) t.twiddles().length * Sizeof.FLOAT);
+        allocated.alloc(response, (long) t.response().length * Sizeof.FLOAT);
+        cuMemcpyHtoD(response, Pointer.to(t.response()), (long) t.response().length * Sizeof.FLOAT);
+        tablesOf = filter;
     }
 
     /** Zeroes the first {@code slices} slices of the slab buffer. */

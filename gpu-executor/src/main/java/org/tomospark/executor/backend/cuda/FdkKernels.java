@@ -6,6 +6,7 @@ import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.CUmodule;
+import org.tomospark.executor.cone.ConeGeometry;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -26,6 +27,9 @@ import static jcuda.driver.JCudaDriver.cuModuleUnload;
 final class FdkKernels implements AutoCloseable {
     /** Launch of fdk_footprint: a grid-stride loop over (block, projection) pairs. */
     private static final int FOOTPRINT_GRID = 1024, FOOTPRINT_THREADS = 256;
+    /** The batched ramp filter of kernels/filter.cu, two rows a block. */
+    private static final String FILTER = "ramp_filter_rows";
+    private static final int FILTER_THREADS = 256, WEIGHT_THREADS = 256;
     /** Dynamic shared memory a block gets without opting in. */
     private static final int DEFAULT_SHARED = 48 * 1024;
 
@@ -35,6 +39,7 @@ final class FdkKernels implements AutoCloseable {
 
     private final KernelBuild build = KernelBuild.packaged();
     private final CUmodule module;
+    private CUmodule filterModule;
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final Map<String, Integer> sharedAllowed = new HashMap<>();
     private final CUdeviceptr constants = new CUdeviceptr(), footprintResult = new CUdeviceptr();
@@ -52,6 +57,9 @@ final class FdkKernels implements AutoCloseable {
             allocated.alloc(footprintResult, 2L * Sizeof.INT);
             for (FdkVariant v : FdkVariant.PRODUCT) functions.put(v.name(), CudaModules.function(build, module, v.name()));
             functions.put("fdk_footprint", CudaModules.function(build, module, "fdk_footprint"));
+            functions.put("fdk_weight", CudaModules.function(build, module, "fdk_weight"));
+            filterModule = CudaModules.load(build, "filter");
+            functions.put(FILTER, CudaModules.function(build, filterModule, FILTER));
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -95,8 +103,39 @@ final class FdkKernels implements AutoCloseable {
                 .i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel())
                 .i32("cols", l.cols()).i32("rows", l.rows()).i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows())
                 .i32("chunk", chunk).i32("p0", p0).i32("np", np).i32("cap", cap).build();
-        int[] grid = v.grid(l.vol().n(), l.slices());
+        int[] grid = v.grid(l.vol().n(), l.k0(), l.slices());
         cuLaunchKernel(f, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
+    }
+
+    /**
+     * FDK's weights of a band of {@code np} projections of bandRows × cols pixels from detector row bandFirst, in place:
+     * the cosine weight and {@code uw} (np × cols doubles, FdkFilter.redundancyWeights).
+     */
+    void weight(CUdeviceptr q, CUdeviceptr uw, int np, int bandFirst, int bandRows, ConeGeometry g) {
+        long pixels = (long) np * bandRows * g.cols();
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_WEIGHT).ptr("q", q).ptr("uw", uw).i64("pixels", pixels)
+                .i32("bandRows", bandRows).i32("cols", g.cols()).i32("bandFirst", bandFirst).f64("dsd", g.dsd()).f64("du", g.du())
+                .f64("dv", g.dv()).f64("cu", g.cu()).f64("cv", g.cv()).build();
+        int blocks = (int) Math.min(1L << 20, (pixels + WEIGHT_THREADS - 1) / WEIGHT_THREADS);
+        cuLaunchKernel(functions.get("fdk_weight"), Math.max(1, blocks), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+    }
+
+    /**
+     * Ramp-filters {@code rows} rows of {@code width} pixels in place with the FFT of length n (a power of two), its
+     * twiddles ({@code tw}, n complex) and real response ({@code resp}, n/2 + 1), edge or zero padding.
+     */
+    void filter(CUdeviceptr data, long rows, int width, int n, CUdeviceptr tw, CUdeviceptr resp, boolean edge) {
+        CUfunction f = functions.get(FILTER);
+        int shared = n * 16;
+        if (shared > DEFAULT_SHARED && sharedAllowed.getOrDefault(FILTER, 0) < shared) {
+            cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
+            sharedAllowed.put(FILTER, shared);
+        }
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FILTER).ptr("data", data).i64("nrows", rows).i32("width", width)
+                .i32("n", n).ptr("tw", tw).ptr("resp", resp).i32("edge", edge ? 1 : 0).build();
+        long blocks = (rows + 1) / 2;
+        if (blocks > Integer.MAX_VALUE) throw new IllegalArgumentException("cuda fdk: " + rows + " rows to filter in one launch");
+        cuLaunchKernel(f, (int) blocks, 1, 1, FILTER_THREADS, 1, 1, shared, null, args, null);
     }
 
     @Override
@@ -104,6 +143,7 @@ final class FdkKernels implements AutoCloseable {
         if (closed) return;
         closed = true;
         allocated.freeAll();
+        if (filterModule != null) cuModuleUnload(filterModule);
         if (module != null) cuModuleUnload(module);
     }
 }

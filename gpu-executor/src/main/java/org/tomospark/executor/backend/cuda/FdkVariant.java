@@ -95,9 +95,13 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
         return kind == Kind.NAIVE ? NAIVE_X : TILE_X;
     }
 
-    /** The launch grid for an n × n slab of {@code slices} slices: x tiles, y tiles, z chunks. */
-    int[] grid(int n, int slices) {
-        return new int[]{ceil(n, blockColumnsX()), ceil(n, blockColumnsY()), ceil(slices, z)};
+    /**
+     * The launch grid for an n × n slab of {@code slices} slices from slice k0: x tiles, y tiles, and the chunks of z
+     * slices of the volume the slab touches (blocks work on whole chunks of the volume, so that a voxel's arithmetic does
+     * not depend on where its slab starts).
+     */
+    int[] grid(int n, int k0, int slices) {
+        return new int[]{ceil(n, blockColumnsX()), ceil(n, blockColumnsY()), ceil(k0 % z + slices, z)};
     }
 
     /** Dynamic shared memory of a launch over {@code projections} projections with tiles of {@code cap} pixels. */

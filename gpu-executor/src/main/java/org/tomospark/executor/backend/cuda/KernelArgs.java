@@ -60,7 +60,9 @@ final class KernelArgs {
         FDK("q", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "cols", "rows", "bandFirst", "bandRows", "chunk", "p0", "np",
                 "cap"),
         /** fdk_footprint: the largest footprint of a block of the column kernels, and whether any block cannot take one. */
-        FDK_FOOTPRINT("result", "n", "nz", "k0", "slices", "voxel", "p0", "np", "tileX", "tileY", "tileZ");
+        FDK_FOOTPRINT("result", "n", "nz", "k0", "slices", "voxel", "p0", "np", "tileX", "tileY", "tileZ"),
+        /** fdk_weight: FDK's cosine and redundancy weights of a band, in place, before its ramp filter. */
+        FDK_WEIGHT("q", "uw", "pixels", "bandRows", "cols", "bandFirst", "dsd", "du", "dv", "cu", "cv");
 
         final List<String> names;
 

@@ -79,10 +79,16 @@ class FdkVariantTest {
 
     @Test
     void gridsAndSharedMemory() {
-        assertArrayEquals(new int[]{16, 16, 64}, FdkVariant.COLUMNS.grid(512, 512));
-        assertArrayEquals(new int[]{2, 2, 5}, FdkVariant.COLUMNS.grid(45, 37));
-        assertArrayEquals(new int[]{6, 12, 5}, FdkVariant.NAIVE.grid(45, 37));
-        assertArrayEquals(new int[]{2, 6, 5}, FdkVariant.TEXTURE.grid(45, 37));
+        assertArrayEquals(new int[]{16, 16, 64}, FdkVariant.COLUMNS.grid(512, 0, 512));
+        assertArrayEquals(new int[]{2, 2, 5}, FdkVariant.COLUMNS.grid(45, 0, 37));
+        assertArrayEquals(new int[]{6, 12, 5}, FdkVariant.NAIVE.grid(45, 0, 37));
+        assertArrayEquals(new int[]{2, 6, 5}, FdkVariant.TEXTURE.grid(45, 0, 37));
+        // blocks cover whole chunks of 8 slices of the volume: slices 5..12 touch chunks 0 and 1, 5..13 chunks 0..1,
+        // 8..15 chunk 1 alone, 7..16 chunks 0..2
+        assertEquals(2, FdkVariant.COLUMNS.grid(45, 5, 8)[2]);
+        assertEquals(2, FdkVariant.COLUMNS.grid(45, 5, 9)[2]);
+        assertEquals(1, FdkVariant.COLUMNS.grid(45, 8, 8)[2]);
+        assertEquals(3, FdkVariant.COLUMNS.grid(45, 7, 10)[2]);
         // the launch's views, then two buffers of one tile each
         assertEquals(128 * 64 + 2 * 8140 * 4, FdkVariant.COLUMNS.sharedBytes(128, 8140));
         assertEquals(128 * 64, FdkVariant.TEXTURE.sharedBytes(128, 8140));

@@ -59,6 +59,7 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.IT_SUMS, params(iterative, "it_sums("));
         declared.put(KernelArgs.Signature.FDK, params(fdk, "fdk_naive("));
         declared.put(KernelArgs.Signature.FDK_FOOTPRINT, params(fdk, "fdk_footprint("));
+        declared.put(KernelArgs.Signature.FDK_WEIGHT, params(fdk, "fdk_weight("));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists
