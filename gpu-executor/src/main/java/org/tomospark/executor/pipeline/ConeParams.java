@@ -70,6 +70,13 @@ public record ConeParams(boolean required, Map<String, Double> given, int size, 
             if (SlabPlanner.rows(g, vol, k, k + 1)[1] == 0)
                 throw new IllegalArgumentException("slice " + k + " of the volume (cone.volume.slices " + nz + " x cone.volume.voxel "
                         + s + " mm) lies beyond the detector's rows (cone.dv, cone.cv): no projection sees it");
+        // a slab's band is one array of counts: the widest single slice's band must fit one
+        int rows = SlabPlanner.maxRows(g, vol, 1);
+        if ((long) g.numProjections() * g.cols() * rows > Integer.MAX_VALUE - 8)
+            throw new IllegalArgumentException("the top and bottom slices of the volume (cone.volume.size " + n + ", cone.volume.slices "
+                    + nz + " of cone.volume.voxel " + s + " mm) each need " + rows + " detector rows of all " + g.numProjections()
+                    + " projections of " + g.cols() + " columns, more than one band holds (2^31 samples): reconstruct fewer or "
+                    + "thinner slices (cone.volume.slices, cone.volume.voxel), or a narrower volume (cone.volume.size)");
         return new ConeParams(required, given, size, slices, voxel, prefiltered, g, vol);
     }
 

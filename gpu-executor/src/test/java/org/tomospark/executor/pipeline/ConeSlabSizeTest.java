@@ -8,6 +8,7 @@ import org.tomospark.executor.io.ScanMetadata;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -68,5 +69,17 @@ class ConeSlabSizeTest {
         long band = 1440L * 1536 * SlabPlanner.maxRows(c.geometry(), c.volume(), s);
         assertTrue(s > 1 && band <= Integer.MAX_VALUE - 8, "slab " + s + " has a band of " + band + " samples");
         assertTrue(1440L * 1536 * SlabPlanner.maxRows(c.geometry(), c.volume(), 2 * s) > Integer.MAX_VALUE - 8, "slab " + s);
+    }
+
+    @Test
+    void aVolumeWhoseSingleSliceBandExceedsAnArrayIsRefusedNamingTheKeys() {
+        // 4000 projections of 4096 columns: 131 rows make 2^31 samples, and the top slice of this tall, wide volume needs
+        // hundreds
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> resolved(4096, 2048, 4000, 2048, 2048, 0.1));
+        assertTrue(e.getMessage().contains("cone.volume.slices") && e.getMessage().contains("2^31"), e.getMessage());
+        // a volume of the middle third of the height fits
+        ConeParams c = resolved(4096, 2048, 4000, 2048, 64, 0.1);
+        assertTrue(c.largestSlab(meta(4096, 2048, 4000), Long.MAX_VALUE) >= 1);
     }
 }

@@ -138,7 +138,9 @@ public final class ClDeviceContext {
 
     private cl_program build(String name, String source, String options) {
         long t0 = System.nanoTime();
-        cl_program p = clCreateProgramWithSource(context, 1, new String[]{source}, new long[]{source.length()}, null);
+        // no lengths: the source is passed whole, NUL-terminated (a length in chars would cut a non-ASCII source short,
+        // the driver counting bytes)
+        cl_program p = clCreateProgramWithSource(context, 1, new String[]{source}, null, null);
         try {
             clBuildProgram(p, 1, new cl_device_id[]{info.device()}, options, null, null);
         } catch (CLException e) {
