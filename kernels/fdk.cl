@@ -4,15 +4,15 @@
 // isocentre). Voxel (i, j, k) of an n x n x nzVol volume of edge s has its centre at
 // ((i - (n-1)/2)*s, (j - (n-1)/2)*s, (k - (nzVol-1)/2)*s).
 //
-// The source is plain ASCII: it is handed to the OpenCL compiler with its length counted in characters.
-//
 // Build options: REAL, the type of the per-column terms (double with -DUSE_DOUBLE, else float); ZB, the slices one
 // work-item covers. Per voxel only small offsets from the block's first voxel are evaluated, in float, about the
 // pixel that voxel projects into, so that float keeps the accuracy of the per-column terms at any detector size;
 // samples, weights and sums are float.
 //
 // Work layout: one work-item per voxel column (i = get_global_id(0), j = get_global_id(1)) and block of ZB slices
-// (get_global_id(2)); the terms of the column that do not depend on z are computed once per projection, the ZB sums
+// (get_global_id(2)). Blocks are whole chunks of ZB slices of the volume (k = ZB*c .. ZB*c + ZB - 1), not of the slab,
+// so that a voxel's arithmetic, which starts from its block's first slice, does not depend on where its slab starts;
+// the first and last block of a slab may reach beyond it, and only the slab's slices are stored. The terms of the column that do not depend on z are computed once per projection, the ZB sums
 // stay in private memory over every projection of the launch and are written (add = 0) or added (add = 1) to out at
 // the end. One launch covers np projections, whose matrices are mats[12*p .. 12*p + 11] in constant memory; their
 // data start at projection p0 of proj.
@@ -44,11 +44,11 @@ inline float bilinear(__global const float* q, int pitch, int iu, float fu, int 
     return top + fv * (bottom - top);
 }
 
-// Writes or adds the column's sums into the slab.
-inline void store(__global float* out, const float* acc, int cnt, int kz, int n, int j, int i, int add) {
-    size_t plane = (size_t) n * n, o = (size_t) kz * plane + (size_t) j * n + i;
+// Writes or adds the column's sums into the slab: slices kb + kk (from the slab's first) in [0, nzSlab).
+inline void store(__global float* out, const float* acc, int kb, int nzSlab, int n, int j, int i, int add) {
+    size_t plane = (size_t) n * n, o = (size_t) kb * plane + (size_t) j * n + i;
     for (int kk = 0; kk < ZB; kk++) {
-        if (kk < cnt) {
+        if (kb + kk >= 0 && kb + kk < nzSlab) {
             if (add) out[o] += acc[kk];
             else out[o] = acc[kk];
         }
@@ -61,10 +61,9 @@ inline void store(__global float* out, const float* acc, int cnt, int kz, int n,
 __kernel void fdk_columns(__global const float* proj, __constant REAL* mats, int np, int p0, int projStride, int pitch,
                           int cols, int bandFirst, int vLo, int vHi, int n, int nzSlab, int k0, REAL centreXy,
                           REAL centreZ, REAL s, __global float* out, int add) {
-    int i = get_global_id(0), j = get_global_id(1), kz = get_global_id(2) * ZB;
-    if (i >= n || j >= n || kz >= nzSlab) return;
-    int cnt = min(ZB, nzSlab - kz);
-    REAL x = (i - centreXy) * s, y = (j - centreXy) * s, z0 = (k0 + kz - centreZ) * s;
+    int i = get_global_id(0), j = get_global_id(1), kb = (int) get_global_id(2) * ZB - k0 % ZB;
+    if (i >= n || j >= n || kb >= nzSlab) return;
+    REAL x = (i - centreXy) * s, y = (j - centreXy) * s, z0 = (k0 + kb - centreZ) * s;
     REAL lo = (REAL) vLo, hi = (REAL) (vHi + 1);
     int rowLo = vLo + 1 - bandFirst, rowHi = vHi + 1 - bandFirst;
     float acc[ZB];
@@ -74,7 +73,7 @@ __kernel void fdk_columns(__global const float* proj, __constant REAL* mats, int
         REAL iw = (REAL) 1 / (m[8] * x + m[9] * y + m[11]);
         REAL u = (m[0] * x + m[1] * y + m[3]) * iw;
         if (!(u >= -1 && u < cols)) continue;
-        REAL v0 = (m[4] * x + m[5] * y + m[6] * z0 + m[7]) * iw, dv = m[6] * s * iw, v1 = v0 + (cnt - 1) * dv;
+        REAL v0 = (m[4] * x + m[5] * y + m[6] * z0 + m[7]) * iw, dv = m[6] * s * iw, v1 = v0 + (ZB - 1) * dv;
         if (!(fmax(v0, v1) >= lo && fmin(v0, v1) < hi)) continue;
         REAL fl = floor(u), vb = floor(v0);
         int iu = (int) fl + 1, rowBase = (int) vb + 1 - bandFirst;
@@ -83,10 +82,10 @@ __kernel void fdk_columns(__global const float* proj, __constant REAL* mats, int
         for (int kk = 0; kk < ZB; kk++) {
             float t = f0 + kk * dvf, ft = floor(t);
             int row = rowBase + (int) ft;
-            if (kk < cnt && row >= rowLo && row <= rowHi) acc[kk] += bilinear(q, pitch, iu, fu, row, t - ft) * w2;
+            if (row >= rowLo && row <= rowHi) acc[kk] += bilinear(q, pitch, iu, fu, row, t - ft) * w2;
         }
     }
-    store(out, acc, cnt, kz, n, j, i, add);
+    store(out, acc, kb, nzSlab, n, j, i, add);
 }
 
 // Any trajectory. Along a block of slices from z_a (where u = u_a, v = v_a, w = w_a), with zeta = kk*s:
@@ -98,10 +97,11 @@ __kernel void fdk_columns(__global const float* proj, __constant REAL* mats, int
 __kernel void fdk_general(__global const float* proj, __constant REAL* mats, int np, int p0, int projStride, int pitch,
                           int cols, int bandFirst, int vLo, int vHi, int n, int nzSlab, int k0, REAL centreXy,
                           REAL centreZ, REAL s, __global float* out, int add) {
-    int i = get_global_id(0), j = get_global_id(1), kz = get_global_id(2) * ZB;
-    if (i >= n || j >= n || kz >= nzSlab) return;
-    int cnt = min(ZB, nzSlab - kz);
-    REAL x = (i - centreXy) * s, y = (j - centreXy) * s, za = (k0 + kz - centreZ) * s, ze = (cnt - 1) * s;
+    int i = get_global_id(0), j = get_global_id(1), kb = (int) get_global_id(2) * ZB - k0 % ZB;
+    if (i >= n || j >= n || kb >= nzSlab) return;
+    // the block's last slice inside the volume (2*centreZ + 1 slices): its end point bounds the block's segment
+    int last = min(ZB - 1, (int) (2 * centreZ + 0.5) - (k0 + kb));
+    REAL x = (i - centreXy) * s, y = (j - centreXy) * s, za = (k0 + kb - centreZ) * s, ze = last * s;
     REAL lo = (REAL) vLo, hi = (REAL) (vHi + 1);
     int rowLo = vLo + 1 - bandFirst, rowHi = vHi + 1 - bandFirst;
     float acc[ZB];
@@ -123,9 +123,9 @@ __kernel void fdk_general(__global const float* proj, __constant REAL* mats, int
             float iw = 1.0f / (wf + kk * ws);
             float tu = fu0 + kk * gu * iw, tv = fv0 + kk * gv * iw, fu = floor(tu), fv = floor(tv);
             int col = colBase + (int) fu, row = rowBase + (int) fv;
-            if (kk < cnt && col >= 0 && col <= cols && row >= rowLo && row <= rowHi)
+            if (kk <= last && col >= 0 && col <= cols && row >= rowLo && row <= rowHi)
                 acc[kk] += bilinear(q, pitch, col, tu - fu, row, tv - fv) * (iw * iw);
         }
     }
-    store(out, acc, cnt, kz, n, j, i, add);
+    store(out, acc, kb, nzSlab, n, j, i, add);
 }

@@ -258,7 +258,8 @@ public final class OpenClFdk implements ConeBackprojector {
             // the rows a voxel may take: beyond them it reads zeros (outside the detector); within them the band holds
             // its four pixels, the padding included
             int vLo = Math.max(-1, bandFirst - 1), vHi = Math.min(rows - 1, bandFirst + bandRows - 1);
-            long[] global = {roundUp(n, local[0]), roundUp(n, local[1]), ceilDiv(nz, slicesPerItem)};
+            // blocks of whole chunks of the volume's slices (kernels/fdk.cl): those the slab touches
+            long[] global = {roundUp(n, local[0]), roundUp(n, local[1]), ceilDiv(k0 % slicesPerItem + nz, slicesPerItem)};
             for (int c = 0; c < mats.length; c++) {
                 int p0 = c * perLaunch, np = Math.min(nproj, p0 + perLaunch) - p0;
                 // fdk_columns / fdk_general(proj, mats, np, p0, projStride, pitch, cols, bandFirst, vLo, vHi, n, nzSlab, k0,
