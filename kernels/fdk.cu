@@ -33,11 +33,27 @@
 //   fdk_xhyb_zZ_cC_bB_tT_mM         (exploration) the same with the texture share gathered (tld4) and interpolated on
 //                                   the ALU: exact
 //   fdk_tex_zZ_cC_mM                every projection filtered by the texture unit
+//   fdk_gtex_zZ_cC_mM               the same for any matrix
+// and the texture mode's half-precision kernels (a trailing parameter scale: KernelArgs.Signature.FDK_PAIRS), whose
+// tiles hold pairs of halves (fdk_pairs: a pixel and the one below it, the band times a power of two that keeps it
+// within half's range): one 4-byte load per column of the bilinear footprint, the u interpolation of both rows in one
+// half2 multiply-add, the v interpolation and the sums in float (2e-4 of double on white noise):
+//   fdk_hcol_zZ_cC_bB_mM            the column kernel on half pairs
+//   fdk_hgen_zZ_cC_bB_mM            the general kernel on half pairs
+//   fdk_hhyb_zZ_cC_bB_tT_mM         hcol with T of every B + T projections filtered by the texture unit (float texture)
+//   fdk_hhhyb_zZ_cC_bB_tT_mM        the same from a texture of the scaled band in half precision (fdk_halves)
+//   fdk_ghyb_zZ_cC_bB_tT_mM,        hgen with a texture share, from the float or the half texture
+//   fdk_ghhyb_zZ_cC_bB_tT_mM
+//   fdk_htex_zZ_cC_mM,              every projection filtered from the half texture (circular, any matrix)
+//   fdk_ghtex_zZ_cC_mM
 //   fdk_footprint                   the largest footprint of a column kernel's blocks, to size its tiles
 //   fdk_weight                      FDK's cosine and redundancy weights of a band, before the ramp filter (filter.cu)
+//   fdk_absmax, fdk_pairs,          the half-precision kernels' inputs: the band's largest |value| (for the scale), its
+//   fdk_halves                      pairs, its halves (for the texture)
 //
 // The tiles are sized by the caller from fdk_footprint (the largest footprint of any block over the launch's
 // projections); a footprint larger than cap stops the kernel with a trap (a sticky error), never a wrong sum.
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -80,18 +96,26 @@ __device__ __forceinline__ int floorFrac(float x, float& frac) {
 // The block's local matrix for projection p, and its footprint: the projections of the 8 corners of the block's voxel
 // box [i0, i1] x [j0, j1] x [k0, k1] (a box in front of the source projects inside the hull of its corners' images),
 // widened by a pixel on each side for the bilinear neighbour and rounding. cap: the most pixels a tile holds.
+// UNROLL corners side by side: the column kernels' views (every block and projection, at each block's start) and the
+// footprint kernel that sizes their tiles (the same code, so the same footprints) take FDK_VIEW_UNROLL; the naive kernel
+// one at a time (its registers are what bounds it).
+#ifndef FDK_VIEW_UNROLL
+#define FDK_VIEW_UNROLL 8
+#endif
+template <int UNROLL>
 __device__ void fdkLocal(int p, int n, int nz, double s, int i0, int i1, int j0, int j1, int k0, int k1, int ir, int jr,
                          int kr, int cap, FdkLocal& out) {
     const double* M = c_fdk + p * 12;
     double cxy = 0.5 * (n - 1), cz = 0.5 * (nz - 1);
     double umin = 1e300, umax = -1e300, vmin = 1e300, vmax = -1e300;
     bool front = true;
-#pragma unroll 1
+#pragma unroll UNROLL
     for (int c = 0; c < 8; c++) {
         double x = ((c & 1 ? i1 : i0) - cxy) * s, y = ((c & 2 ? j1 : j0) - cxy) * s, z = ((c & 4 ? k1 : k0) - cz) * s;
         double w = M[8] * x + M[9] * y + M[10] * z + M[11];
         front = front && w > 0;
-        double u = (M[0] * x + M[1] * y + M[2] * z + M[3]) / w, v = (M[4] * x + M[5] * y + M[6] * z + M[7]) / w;
+        double iw = 1.0 / w;
+        double u = (M[0] * x + M[1] * y + M[2] * z + M[3]) * iw, v = (M[4] * x + M[5] * y + M[6] * z + M[7]) * iw;
         umin = fmin(umin, u);
         umax = fmax(umax, u);
         vmin = fmin(vmin, v);
@@ -99,12 +123,12 @@ __device__ void fdkLocal(int p, int n, int nz, double s, int i0, int i1, int j0,
     }
     int u0 = 0, v0 = 0, tw = 0, th = 0;
     if (front && umin > -1e6 && umax < 1e6 && vmin > -1e6 && vmax < 1e6) {
-        // whole 16-byte words of a row: u0 and the width multiples of 4; a width of 32k words would put the pixels
-        // below each other in the same shared-memory bank, so it takes 4 more
+        // whole 16-byte words of a row: u0 and the width multiples of 4; a width of 16k pixels would put the pixels
+        // below each other in the same shared-memory bank (4- or 8-byte entries), so it takes 4 more
         u0 = ((int)floor(umin) - 1) & ~3;
         v0 = (int)floor(vmin) - 1;
         tw = ((int)floor(umax) + 6 - u0) & ~3;
-        if (tw % 32 == 0) tw += 4;
+        if (tw % 16 == 0) tw += 4;
         th = (int)floor(vmax) + 3 - v0;
         if ((long long)tw * th > cap) tw = th = 0;  // no tile: read from global memory in the same frame
     }
@@ -166,39 +190,54 @@ __device__ __forceinline__ void copyQuad(float* dst, const float* src, bool vali
 __device__ __forceinline__ void copyCommit() { asm volatile("cp.async.commit_group;\n" ::); }
 __device__ __forceinline__ void copyWait() { asm volatile("cp.async.wait_group 0;\n" ::); }
 
+// Where a tile's pixels (4-byte words) come from: projection planes of planeRows rows (detector rows planeFirst on) of
+// cols pixels; rows [rlo, rhi) hold data, the others (and pixels beyond a row) read as zero.
+struct TileSource {
+    const float* q;
+    int cols, planeFirst, planeRows, rlo, rhi;
+};
+
+// The float band: rows [bandFirst, bandFirst + bandRows) of the cols x rows detector.
+__device__ __forceinline__ TileSource bandSource(const float* q, int cols, int rows, int bandFirst, int bandRows) {
+    return {q, cols, bandFirst, bandRows, max(0, bandFirst), min(rows, bandFirst + bandRows)};
+}
+
+// The half-precision pairs of a band (fdk_pairs): entry rows bandFirst - 1 .. bandFirst + bandRows - 1.
+__device__ __forceinline__ TileSource pairSource(const float* q, int cols, int bandFirst, int bandRows) {
+    return {q, cols, bandFirst - 1, bandRows + 1, bandFirst - 1, bandFirst + bandRows};
+}
+
 // Starts copying the footprint of projection p (its local view L) into tile: rows by warps, columns by lanes.
-__device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const float* __restrict__ q, int p, int cols, int rows,
-                                         int bandFirst, int bandRows) {
+__device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const TileSource& s, int p) {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int rlo = max(0, bandFirst), rhi = min(rows, bandFirst + bandRows);
-    const float* plane = q + (size_t)p * bandRows * cols;
-    // rows of cols % 4 == 0 pixels start on 16-byte boundaries (u0 is a multiple of 4): 16-byte copies, each a whole
+    const float* plane = s.q + (size_t)p * s.planeRows * s.cols;
+    // rows of a multiple of 4 pixels start on 16-byte boundaries (u0 is a multiple of 4): 16-byte copies, each a whole
     // word inside or outside the detector but at its edges
-    bool quads = (cols & 3) == 0;
+    bool quads = (s.cols & 3) == 0;
     for (int r = warp; r < L.h; r += FDK_THREADS / 32) {
         int gv = L.v0 + r;
-        bool rowOk = gv >= rlo && gv < rhi;
-        const float* src = plane + (size_t)(rowOk ? gv - bandFirst : 0) * cols;
+        bool rowOk = gv >= s.rlo && gv < s.rhi;
+        const float* src = plane + (size_t)(rowOk ? gv - s.planeFirst : 0) * s.cols;
         float* dst = tile + r * L.w;
         if (quads) {
             for (int c = 4 * lane; c < L.w; c += 128) {
                 int gu = L.u0 + c;
-                if (!rowOk || gu + 3 < 0 || gu >= cols) {
-                    copyQuad(dst + c, q, false);
-                } else if (gu >= 0 && gu + 3 < cols) {
+                if (!rowOk || gu + 3 < 0 || gu >= s.cols) {
+                    copyQuad(dst + c, s.q, false);
+                } else if (gu >= 0 && gu + 3 < s.cols) {
                     copyQuad(dst + c, src + gu, true);
                 } else {
                     for (int e = 0; e < 4; e++) {
-                        bool in = gu + e >= 0 && gu + e < cols;
-                        copyWord(dst + c + e, in ? src + gu + e : q, in);
+                        bool in = gu + e >= 0 && gu + e < s.cols;
+                        copyWord(dst + c + e, in ? src + gu + e : s.q, in);
                     }
                 }
             }
         } else {
             for (int c = lane; c < L.w; c += 32) {
                 int gu = L.u0 + c;
-                bool ok = rowOk && gu >= 0 && gu < cols;
-                copyWord(dst + c, ok ? src + gu : q, ok);
+                bool ok = rowOk && gu >= 0 && gu < s.cols;
+                copyWord(dst + c, ok ? src + gu : s.q, ok);
             }
         }
     }
@@ -233,13 +272,14 @@ __device__ void localViews(FdkLocal* table, const ColumnBlock<C, Z>& cb, int p0,
                            int cap) {
     int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * FDK_TILE_Y * C, kk = k0 + cb.kb;
     for (int t = threadIdx.x; t < np; t += FDK_THREADS)
-        fdkLocal(p0 + t, n, nz, s, bi, bi + FDK_TILE_X - 1, bj, bj + FDK_TILE_Y * C - 1, kk, kk + Z - 1, cb.ir, cb.jr, cb.kr, cap,
-                 table[t]);
+        fdkLocal<FDK_VIEW_UNROLL>(p0 + t, n, nz, s, bi, bi + FDK_TILE_X - 1, bj, bj + FDK_TILE_Y * C - 1, kk, kk + Z - 1, cb.ir,
+                                  cb.jr, cb.kr, cap, table[t]);
 }
 
 // How the texture share of a batch is read: filtered by the hardware (8-bit weights) or gathered (the 4 texels of the
-// bilinear footprint, tld4) and interpolated on the ALU (exact).
-enum TexMode { TEX_FILTERED = 1, TEX_GATHER = 2 };
+// bilinear footprint, tld4) and interpolated on the ALU (exact); TEX_HALF: filtered from a texture of the scaled band in
+// half precision (the pair kernels' scale).
+enum TexMode { TEX_FILTERED = 1, TEX_GATHER = 2, TEX_HALF = 3 };
 
 // The four texels around (x, y) of layer l: for x = iu + 1, y = iv + 1 the pixels (iu, iv + 1), (iu + 1, iv + 1),
 // (iu + 1, iv), (iu, iv) in that order (tld4's order).
@@ -292,9 +332,51 @@ __device__ __forceinline__ unsigned floorBits(float x, float& frac) {
     return __float_as_uint(t);
 }
 
-// Adds projection p's contribution, from its shared-memory tile at byte offset tileBytes, to the C x Z voxels of this
-// thread (u and w constant down a column, v stepping linearly).
-template <int C, int Z>
+// Half-precision arithmetic on words of two halves (low, high), and a 32- and 64-bit shared load of such words.
+__device__ __forceinline__ unsigned hsub2(unsigned a, unsigned b) {
+    unsigned r;
+    asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+    return r;
+}
+__device__ __forceinline__ unsigned hfma2(unsigned a, unsigned b, unsigned c) {
+    unsigned r;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+// x rounded to half, in both halves
+__device__ __forceinline__ unsigned hsplat(float x) {
+    unsigned r;
+    asm("{.reg .f16 h;\n cvt.rn.f16.f32 h, %1;\n mov.b32 %0, {h, h};}" : "=r"(r) : "f"(x));
+    return r;
+}
+__device__ __forceinline__ float2 hwiden(unsigned a) {
+    float2 r;
+    asm("{.reg .f16 l, h;\n mov.b32 {l, h}, %2;\n cvt.f32.f16 %0, l;\n cvt.f32.f16 %1, h;}" : "=f"(r.x), "=f"(r.y) : "r"(a));
+    return r;
+}
+__device__ __forceinline__ unsigned ldsWord(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ unsigned ldsWordNext(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1+4];" : "=r"(v) : "r"(addr));
+    return v;
+}
+
+// Bilinear from a tile of half pairs (fdk_pairs: a word a pixel, holding it and the pixel below): the column's pair and
+// the next column's, interpolated in u as a pair (fu2: the column weight in both halves), then in v in float.
+__device__ __forceinline__ float pairBilinear(unsigned col, unsigned vbits, unsigned rowBytes, unsigned fu2, float fv) {
+    unsigned a0 = vbits * rowBytes + col;
+    unsigned ac = ldsWord(a0), bd = ldsWordNext(a0);
+    float2 f = hwiden(hfma2(fu2, hsub2(bd, ac), ac));
+    return fmaf(fv, f.y - f.x, f.x);
+}
+
+// Adds projection p's contribution, from its shared-memory tile at byte offset tileBytes (floats, or half pairs: PAIRS),
+// to the C x Z voxels of this thread (u and w constant down a column, v stepping linearly).
+template <int C, int Z, bool PAIRS>
 __device__ __forceinline__ void columnsFromTile(float (&acc)[C][Z], unsigned tileBytes, const FdkLocal& view, const ColumnBlock<C, Z>& cb) {
     const FdkLocal L = view;  // in registers: the tile's loads below are asm the compiler cannot see through
     const unsigned rowBytes = 4u * L.w, magicRows = (unsigned)kMagicBits * rowBytes + 4u * (unsigned)kMagicBits;
@@ -307,18 +389,19 @@ __device__ __forceinline__ void columnsFromTile(float (&acc)[C][Z], unsigned til
         float iw = recip(w), w2 = iw * iw;
         float u = nu * iw, v0 = nv * iw, dv = L.m[6] * iw;
         float fu;
-        unsigned col = sharedAddress(tileBytes + 4u * floorBits(u, fu) - magicRows);
+        unsigned col = sharedAddress(tileBytes + 4u * floorBits(u, fu) - magicRows), fu2 = PAIRS ? hsplat(fu) : 0u;
 #pragma unroll
         for (int z = 0; z < Z; z++) {
             float fv;
             unsigned vbits = floorBits(fmaf((float)z, dv, v0), fv);
-            acc[c][z] = fmaf(bilinear(col, vbits, rowBytes, fu, fv), w2, acc[c][z]);
+            float sample = PAIRS ? pairBilinear(col, vbits, rowBytes, fu2, fv) : bilinear(col, vbits, rowBytes, fu, fv);
+            acc[c][z] = fmaf(sample, w2, acc[c][z]);
         }
     }
 }
 
 // The same for any matrix: u, v and w per voxel (their numerators step linearly down the column).
-template <int C, int Z>
+template <int C, int Z, bool PAIRS>
 __device__ __forceinline__ void generalFromTile(float (&acc)[C][Z], unsigned tileBytes, const FdkLocal& view, const ColumnBlock<C, Z>& cb) {
     const FdkLocal L = view;  // in registers: the tile's loads below are asm the compiler cannot see through
     const unsigned rowBytes = 4u * L.w;
@@ -334,29 +417,32 @@ __device__ __forceinline__ void generalFromTile(float (&acc)[C][Z], unsigned til
             float w = fmaf((float)z, L.m[10], w0), nu = fmaf((float)z, L.m[2], nu0), nv = fmaf((float)z, L.m[6], nv0);
             float iw = recip(w), fu, fv;
             unsigned ubits = floorBits(nu * iw, fu), vbits = floorBits(nv * iw, fv);
-            acc[c][z] = fmaf(bilinear(base + 4u * ubits, vbits, rowBytes, fu, fv), iw * iw, acc[c][z]);
+            float sample = PAIRS ? pairBilinear(base + 4u * ubits, vbits, rowBytes, hsplat(fu), fv)
+                                 : bilinear(base + 4u * ubits, vbits, rowBytes, fu, fv);
+            acc[c][z] = fmaf(sample, iw * iw, acc[c][z]);
         }
     }
 }
 
 // Projection p through the texture unit (layers are projections, rows the band): filtered, or gathered and
 // interpolated on the ALU.
+// ws: a factor on the weights (the half-precision tiles' scale, so that both shares add in the same units).
 template <int C, int Z, int MODE>
 __device__ __forceinline__ void columnsFromTexture(float (&acc)[C][Z], cudaTextureObject_t tex, int p, const FdkLocal& L,
-                                                   const ColumnBlock<C, Z>& cb, int bandFirst) {
+                                                   const ColumnBlock<C, Z>& cb, int bandFirst, float ws) {
 #pragma unroll
     for (int c = 0; c < C; c++) {
         float dj = cb.dj + c * FDK_TILE_Y;
         float w = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, L.m[11]));
         float nu = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, L.m[3]));
         float nv = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
-        if (MODE == TEX_FILTERED) {
-            float iw = __fdividef(1.0f, w), w2 = iw * iw;
+        if (MODE != TEX_GATHER) {
+            float iw = __fdividef(1.0f, w), w2 = iw * iw * ws;
             float u = fmaf(nu, iw, L.u0 + 0.5f), v0 = fmaf(nv, iw, (float)(L.v0 - bandFirst) + 0.5f), dv = L.m[6] * iw;
 #pragma unroll
             for (int z = 0; z < Z; z++) acc[c][z] = fmaf(tex2DLayered<float>(tex, u, fmaf((float)z, dv, v0), p), w2, acc[c][z]);
         } else {
-            float iw = recip(w), w2 = iw * iw;
+            float iw = recip(w), w2 = iw * iw * ws;
             float u = nu * iw, v0 = nv * iw, dv = L.m[6] * iw, fu;
             float x = (float)(floorFrac(u, fu) + L.u0 + 1), oy = (float)(L.v0 - bandFirst + 1) - kMagic;
 #pragma unroll
@@ -371,8 +457,29 @@ __device__ __forceinline__ void columnsFromTexture(float (&acc)[C][Z], cudaTextu
     }
 }
 
+// Any matrix through the texture unit: u, v and w per voxel.
 template <int C, int Z>
-__device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* slab, const ColumnBlock<C, Z>& cb, int n, int slices) {
+__device__ __forceinline__ void generalFromTexture(float (&acc)[C][Z], cudaTextureObject_t tex, int p, const FdkLocal& L,
+                                                   const ColumnBlock<C, Z>& cb, int bandFirst, float ws) {
+    const float ou = L.u0 + 0.5f, ov = (float)(L.v0 - bandFirst) + 0.5f;
+#pragma unroll
+    for (int c = 0; c < C; c++) {
+        float dj = cb.dj + c * FDK_TILE_Y;
+        float w0 = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, fmaf(L.m[10], cb.dk, L.m[11])));
+        float nu0 = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, fmaf(L.m[2], cb.dk, L.m[3])));
+        float nv0 = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
+#pragma unroll
+        for (int z = 0; z < Z; z++) {
+            float w = fmaf((float)z, L.m[10], w0), nu = fmaf((float)z, L.m[2], nu0), nv = fmaf((float)z, L.m[6], nv0);
+            float iw = __fdividef(1.0f, w);
+            acc[c][z] = fmaf(tex2DLayered<float>(tex, fmaf(nu, iw, ou), fmaf(nv, iw, ov), p), iw * iw * ws, acc[c][z]);
+        }
+    }
+}
+
+template <int C, int Z>
+__device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* slab, const ColumnBlock<C, Z>& cb, int n, int slices,
+                                             float factor) {
     if (cb.i >= n) return;
 #pragma unroll
     for (int c = 0; c < C; c++) {
@@ -381,20 +488,23 @@ __device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* sl
 #pragma unroll
         for (int z = 0; z < Z; z++) {
             int kk = cb.kb + z;
-            if (kk >= 0 && kk < slices) slab[((size_t)kk * n + j) * n + cb.i] += acc[c][z];
+            if (kk >= 0 && kk < slices) slab[((size_t)kk * n + j) * n + cb.i] += acc[c][z] * factor;
         }
     }
 }
 
-// The column kernels: B projections of every batch from shared-memory tiles, T through the texture. Dynamic shared
-// memory: the local views of the launch's np projections, then two buffers of B tiles of cap floats each.
-template <int Z, int C, int B, int T, int MODE, bool GENERAL>
+// The column kernels: B projections of every batch from shared-memory tiles, T through the texture. Tiles of the float
+// band q, or (PAIRS) q holds the band's half pairs (fdk_pairs) times scale: the texture's share is then weighted by
+// scale too (unless it holds the scaled band itself, TEX_HALF), and the sums divided by it at the end. Dynamic shared
+// memory: the local views of the launch's np projections, then two buffers of B tiles of cap words each.
+template <int Z, int C, int B, int T, int MODE, bool GENERAL, bool PAIRS>
 __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,
                              int slices, double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np,
-                             int cap) {
+                             int cap, float scale) {
     FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
     float* tiles = reinterpret_cast<float*>(table + np);
     const unsigned tilesBytes = (unsigned)(np * sizeof(FdkLocal));
+    const TileSource src = PAIRS ? pairSource(q, cols, bandFirst, bandRows) : bandSource(q, cols, rows, bandFirst, bandRows);
     ColumnBlock<C, Z> cb(k0);
     localViews<C, Z>(table, cb, p0, np, n, nz, k0, voxel, cap);
     float acc[C][Z];
@@ -409,7 +519,7 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
         float* buf = tiles + (size_t)(b & 1) * B * cap;
         for (int t = 0; t < B; t++) {
             int p = b * PER + t;
-            if (p < np && table[p].w > 0) fillTile(buf + (size_t)t * cap, table[p], q, chunk + p0 + p, cols, rows, bandFirst, bandRows);
+            if (p < np && table[p].w > 0) fillTile(buf + (size_t)t * cap, table[p], src, chunk + p0 + p);
         }
         copyCommit();
     };
@@ -418,6 +528,7 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
         copyWait();
         __syncthreads();
     }
+    const float ws = PAIRS && MODE != TEX_HALF ? scale : 1.0f;
     for (int b = 0; b < batches; b++) {
         if (B > 0 && b + 1 < batches) fill(b + 1);
         const unsigned buf = tilesBytes + 4u * (unsigned)((b & 1) * B * cap);
@@ -427,23 +538,27 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
             if (p >= np) break;
             const FdkLocal& L = table[p];
             if (L.w == 0) __trap();  // the caller sizes cap from fdk_footprint: never
+            const unsigned tile = buf + 4u * (unsigned)(t * cap);
             if (GENERAL)
-                generalFromTile<C, Z>(acc, buf + 4u * (unsigned)(t * cap), L, cb);
+                generalFromTile<C, Z, PAIRS>(acc, tile, L, cb);
             else
-                columnsFromTile<C, Z>(acc, buf + 4u * (unsigned)(t * cap), L, cb);
+                columnsFromTile<C, Z, PAIRS>(acc, tile, L, cb);
         }
 #pragma unroll 1
         for (int t = B; t < PER; t++) {
             int p = b * PER + t;
             if (p >= np) break;
-            columnsFromTexture<C, Z, MODE>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst);
+            if (GENERAL)
+                generalFromTexture<C, Z>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst, ws);
+            else
+                columnsFromTexture<C, Z, MODE>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst, ws);
         }
         if (B > 0) {
             copyWait();
             __syncthreads();
         }
     }
-    storeColumns<C, Z>(acc, slab, cb, n, slices);
+    storeColumns<C, Z>(acc, slab, cb, n, slices, PAIRS ? 1.0f / scale : 1.0f);
 }
 
 }  // namespace
@@ -458,7 +573,7 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
     int bi = blockIdx.x * FDK_NAIVE_X, bj = blockIdx.y * FDK_NAIVE_Y, bk = blockIdx.z * FDK_NAIVE_Z - k0 % FDK_NAIVE_Z;
     int ir = bi + FDK_NAIVE_X / 2, jr = bj + FDK_NAIVE_Y / 2, kr = k0 + bk + FDK_NAIVE_Z / 2;
     for (int t = threadIdx.x; t < np; t += FDK_THREADS)
-        fdkLocal(p0 + t, n, nz, voxel, bi, bi + FDK_NAIVE_X - 1, bj, bj + FDK_NAIVE_Y - 1, k0 + bk, k0 + bk + FDK_NAIVE_Z - 1, ir, jr,
+        fdkLocal<1>(p0 + t, n, nz, voxel, bi, bi + FDK_NAIVE_X - 1, bj, bj + FDK_NAIVE_Y - 1, k0 + bk, k0 + bk + FDK_NAIVE_Z - 1, ir, jr,
                  kr, 0, table[t]);
     __syncthreads();
     int i = bi + threadIdx.x % FDK_NAIVE_X, j = bj + threadIdx.x / FDK_NAIVE_X % FDK_NAIVE_Y;
@@ -479,22 +594,29 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
 // [p0, p0 + np), atomically into result[0], and 1 into result[1] if some block has none (a corner behind the source, or
 // a footprint millions of pixels off the detector); result zeroed by the caller. Sizes the column kernels' tiles. A
 // thread per (block, projection).
+// ends (matrices whose u and w do not depend on z): only the blocks of the slab's first and last chunk of slices, each
+// footprint a row taller. A block's footprint then has the same width whatever its chunk, and its height spans
+// floor(vmax) - floor(vmin) rows, where vmax - vmin (the v extent of the block's corners, each v linear in z) is a convex
+// function of the chunk's position: largest at an end chunk, so an inner chunk's floors span at most one row more.
 extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int slices, double voxel, int p0, int np, int tileX,
-                                         int tileY, int tileZ) {
+                                         int tileY, int tileZ, int ends) {
     // the column kernels' blocks: whole chunks of tileZ slices of the volume (see the top of this file)
     int kfirst = k0 - k0 % tileZ;
     long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (k0 + slices - kfirst + tileZ - 1) / tileZ;
-    long long total = bx * by * bz * np;
+    long long chunks = ends ? min(bz, 2LL) : bz, total = bx * by * chunks * np;
+    const int extraRow = ends ? 1 : 0;
     int largest = 0;
     bool missing = false;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
         int p = (int)(t % np);
         long long b = t / np;
-        int i0 = (int)(b % bx) * tileX, j0 = (int)(b / bx % by) * tileY, kk = kfirst + (int)(b / bx / by) * tileZ;
+        long long c = b / bx / by;
+        int i0 = (int)(b % bx) * tileX, j0 = (int)(b / bx % by) * tileY, kk = kfirst + (int)(ends && c == 1 ? bz - 1 : c) * tileZ;
         FdkLocal L;
-        fdkLocal(p0 + p, n, nz, voxel, i0, i0 + tileX - 1, j0, j0 + tileY - 1, kk, kk + tileZ - 1, i0, j0, kk, 0x7fffffff, L);
+        fdkLocal<FDK_VIEW_UNROLL>(p0 + p, n, nz, voxel, i0, i0 + tileX - 1, j0, j0 + tileY - 1, kk, kk + tileZ - 1, i0, j0, kk,
+                                  0x7fffffff, L);
         missing |= L.w == 0;
-        largest = max(largest, (int)min((long long)L.w * L.h, 0x7fffffffLL));
+        largest = max(largest, (int)min((long long)L.w * (L.h + extraRow), 0x7fffffffLL));
     }
     // one atomic a warp: millions on one address would serialise in L2
     largest = __reduce_max_sync(0xffffffffu, largest);
@@ -523,13 +645,55 @@ extern "C" __global__ void fdk_weight(float* q, const double* __restrict__ uw, l
     }
 }
 
-// Instantiations. Every FDK kernel has the parameter list of fdk_naive (KernelArgs.Signature.FDK).
+// The largest |value| of a band, as float bits (non-negative floats order as their bits), atomically into result[0]
+// (zeroed by the caller): sizes the scale of fdk_pairs. A grid-stride loop.
+extern "C" __global__ void fdk_absmax(unsigned* result, const float* __restrict__ q, long long count) {
+    unsigned largest = 0;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < count; t += (long long)gridDim.x * blockDim.x)
+        largest = max(largest, __float_as_uint(fabsf(q[t])));
+    largest = __reduce_max_sync(0xffffffffu, largest);
+    if ((threadIdx.x & 31) == 0) atomicMax(result, largest);
+}
+
+// The half-precision pairs of a band, the tiles of the FDK_PAIRS kernels: for each projection, entry (r, c) for
+// r = 0 .. bandRows (detector row bandFirst - 1 + r) holds band rows r - 1 and r of column c (rows outside the band
+// zero) times scale (a power of two that keeps the band's largest value below 2^15), as the low and high half of a
+// word. A grid-stride loop over the entries.
+extern "C" __global__ void fdk_pairs(unsigned* pairs, const float* __restrict__ q, int np, int bandRows, int cols, float scale) {
+    long long entries = (long long)np * (bandRows + 1) * cols;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < entries; t += (long long)gridDim.x * blockDim.x) {
+        int c = (int)(t % cols);
+        long long pr = t / cols;
+        int r = (int)(pr % (bandRows + 1));
+        long long p = pr / (bandRows + 1);
+        const float* column = q + p * bandRows * (long long)cols + c;
+        float a = r > 0 ? column[(long long)(r - 1) * cols] * scale : 0.f, b = r < bandRows ? column[(long long)r * cols] * scale : 0.f;
+        __half2 h = __floats2half2_rn(a, b);
+        pairs[t] = *reinterpret_cast<unsigned*>(&h);
+    }
+}
+
+// The band times scale in half precision (the texture of the pair kernels' texture share). A grid-stride loop.
+extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __restrict__ q, long long count, float scale) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < count; t += (long long)gridDim.x * blockDim.x)
+        halves[t] = __half_as_ushort(__float2half_rn(q[t] * scale));
+}
+
+// Instantiations. Every FDK kernel has the parameter list of fdk_naive (KernelArgs.Signature.FDK); the half-pair ones
+// add the scale of their pairs (KernelArgs.Signature.FDK_PAIRS).
 #define FDK_KERNEL(NAME, Z, C, B, T, MODE, GENERAL, MINB)                                                              \
     extern "C" __global__ void __launch_bounds__(FDK_THREADS, MINB) NAME(                                                  \
         const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
         double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap) {                 \
-        columnKernel<Z, C, B, T, MODE, GENERAL>(q, tex, slab, n, nz, k0, slices, voxel, cols, rows, bandFirst, bandRows,     \
-                                                chunk, p0, np, cap);                                                         \
+        columnKernel<Z, C, B, T, MODE, GENERAL, false>(q, tex, slab, n, nz, k0, slices, voxel, cols, rows, bandFirst, bandRows,  \
+                                                   chunk, p0, np, cap, 1.0f);                                                \
+    }
+#define FDK_PAIR_KERNEL(NAME, Z, C, B, T, MODE, GENERAL, MINB)                                                         \
+    extern "C" __global__ void __launch_bounds__(FDK_THREADS, MINB) NAME(                                                  \
+        const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
+        double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap, float scale) {    \
+        columnKernel<Z, C, B, T, MODE, GENERAL, true>(q, tex, slab, n, nz, k0, slices, voxel, cols, rows, bandFirst,         \
+                                                      bandRows, chunk, p0, np, cap, scale);                                  \
     }
 // exact: from shared-memory tiles (no texture share: the texture mode argument is unused)
 #define FDK_COL(Z, C, B, M) FDK_KERNEL(fdk_col_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_GATHER, false, M)
@@ -540,12 +704,28 @@ extern "C" __global__ void fdk_weight(float* q, const double* __restrict__ uw, l
 #define FDK_HYB(Z, C, B, T, M) FDK_KERNEL(fdk_hyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, false, M)
 #define FDK_TEX(Z, C, M) FDK_KERNEL(fdk_tex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_FILTERED, false, M)
 #define FDK_GAT(Z, C, M) FDK_KERNEL(fdk_gat_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_GATHER, false, M)
+// any matrix, every projection filtered by the texture unit
+#define FDK_GTEX(Z, C, M) FDK_KERNEL(fdk_gtex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_FILTERED, true, M)
+// half precision: B of every B + T projections from tiles of half pairs, T filtered by the texture (hh: a texture of
+// the scaled band in half precision)
+#define FDK_HCOL(Z, C, B, M) FDK_PAIR_KERNEL(fdk_hcol_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_FILTERED, false, M)
+#define FDK_HHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_hhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, false, M)
+#define FDK_HHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_hhhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, false, M)
+#define FDK_HGEN(Z, C, B, M) FDK_PAIR_KERNEL(fdk_hgen_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_FILTERED, true, M)
+#define FDK_GHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, true, M)
+#define FDK_GHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, true, M)
+// every projection filtered from the half-precision texture (the texture mode's kernels without tiles)
+#define FDK_HTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_htex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, false, M)
+#define FDK_GHTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_ghtex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, true, M)
 
-// The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md).
+// The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md). Exact:
+// the column and general kernels. The texture mode: half-precision tiles and the half-precision texture, the texture
+// filtering one projection in two (z-independent u and w); the texture alone for any matrix, and without tiles.
 FDK_COL(8, 4, 1, 3)
 FDK_GEN(8, 4, 1, 3)
-FDK_HYB(8, 4, 1, 1, 3)
-FDK_TEX(8, 1, 3)
+FDK_HHHYB(8, 4, 1, 1, 3)
+FDK_HTEX(8, 1, 3)
+FDK_GHTEX(8, 1, 3)
 
 // The other variants measured there, built by the exploration harness (-DFDK_EXPLORE) only.
 #ifdef FDK_EXPLORE
@@ -557,8 +737,33 @@ FDK_GEN(8, 4, 1, 2)
 FDK_GEN(8, 2, 1, 3)
 FDK_XHYB(8, 4, 1, 1, 3)
 FDK_XHYB(8, 2, 1, 1, 3)
+FDK_HYB(8, 4, 1, 1, 3)
 FDK_HYB(8, 4, 1, 2, 3)
 FDK_HYB(8, 2, 1, 1, 3)
 FDK_HYB(8, 2, 1, 2, 3)
 FDK_HYB(8, 2, 1, 3, 3)
+FDK_TEX(8, 1, 3)
+FDK_GTEX(8, 4, 3)
+FDK_GTEX(8, 1, 3)
+FDK_HCOL(8, 4, 1, 3)
+FDK_HCOL(8, 2, 1, 4)
+FDK_HHYB(8, 4, 1, 1, 3)
+FDK_HHYB(8, 4, 1, 1, 2)
+FDK_HHYB(8, 2, 1, 1, 4)
+FDK_HHYB(16, 2, 1, 1, 3)
+FDK_HHYB(8, 4, 1, 2, 3)
+FDK_HHYB(8, 4, 2, 2, 3)
+FDK_HHYB(8, 4, 3, 2, 3)
+FDK_HHHYB(8, 4, 1, 2, 3)
+FDK_HHHYB(8, 4, 2, 2, 3)
+FDK_HHHYB(8, 2, 1, 1, 4)
+FDK_HHHYB(8, 4, 1, 3, 3)
+FDK_HHHYB(8, 4, 2, 3, 3)
+FDK_HTEX(8, 2, 3)
+FDK_HTEX(8, 4, 3)
+FDK_GHTEX(8, 2, 3)
+FDK_HGEN(8, 4, 1, 3)
+FDK_GHYB(8, 4, 1, 1, 3)
+FDK_GHHYB(8, 4, 1, 1, 3)
+FDK_GHHYB(8, 4, 1, 2, 3)
 #endif

@@ -3,7 +3,7 @@
 // synthetic projections whose pixels are exact binary fractions (the same on host and device), a double-precision
 // reference on sampled voxels.
 //   nvcc -std=c++17 -O3 -arch=sm_90 -o fdkkernels fdkkernels.cu && ./fdkkernels [check] [time N NP] [general N NP]
-//   ./fdkkernels only NAME time N NP: one run of one kernel (for Nsight Compute)
+//   ./fdkkernels only NAME time N NP: one run of one kernel (for Nsight Compute); pick NAME,NAME...: those kernels alone
 // check: every kernel on awkward sizes (odd n, partial slab, a band not at row 0, the volume's top) against the
 // reference; time: every kernel on an n^3 volume from NP circular projections (general: a tilted, wobbling trajectory,
 // matrices with u and w depending on z), best of 3 after a warm-up, kernel time by CUDA events.
@@ -30,6 +30,7 @@
 
 struct Geo {
     int n, nz, np, cols = 1248, rows = 960;
+    bool general = false;
     double dso = 785, dsd = 1200, du = 0.308, dv = 0.308, cu = 623.5, cv = 479.5, s;
     std::vector<double> m;
 };
@@ -39,6 +40,7 @@ static Geo makeGeo(int n, int nz, int np, double fov, bool general) {
     g.n = n;
     g.nz = nz;
     g.np = np;
+    g.general = general;
     g.s = fov / n;
     g.m.resize((size_t)np * 12);
     for (int p = 0; p < np; p++) {
@@ -80,6 +82,11 @@ __global__ void fillBand(float* q, int np, int cols, int bandFirst, int bandRows
     }
 }
 
+__global__ void toHalf(__half* h, const float* q, long long count, float scale) {
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < count; t += (long long)gridDim.x * blockDim.x)
+        h[t] = __float2half_rn(q[t] * scale);
+}
+
 static double reference(const Geo& g, int i, int j, int k) {
     double x = (i - (g.n - 1) / 2.0) * g.s, y = (j - (g.n - 1) / 2.0) * g.s, z = (k - (g.nz - 1) / 2.0) * g.s, acc = 0;
     for (int p = 0; p < g.np; p++) {
@@ -115,13 +122,18 @@ static void band(const Geo& g, int k0, int k1, int& first, int& count) {
 }
 
 typedef void (*Kernel)(const float*, cudaTextureObject_t, float*, int, int, int, int, double, int, int, int, int, int, int, int, int);
+typedef void (*PairKernel)(const float*, cudaTextureObject_t, float*, int, int, int, int, double, int, int, int, int, int, int, int,
+                           int, float);
 
 struct Variant {
     const char* name;
     Kernel k;
     int z, c, b, t;  // z slices, c columns a thread, b tile projections and t texture projections a batch; z = 0: naive
     bool general, texture;
+    PairKernel pk = nullptr;  // the half-pair kernels (tiles from fdk_pairs)
+    int p = 0;                // 1: pair kernel, 2: pair kernel whose texture holds the scaled band in half precision
 };
+#define PAIR(NAME, Z, C, B, T, GEN, P) {#NAME, nullptr, Z, C, B, T, GEN, T > 0, NAME, P}
 
 static const std::vector<Variant> VARIANTS = {
     {"fdk_naive", fdk_naive, 0, 0, 0, 0, true, false},
@@ -141,7 +153,35 @@ static const std::vector<Variant> VARIANTS = {
     {"fdk_hyb_z8_c2_b1_t2_m3", fdk_hyb_z8_c2_b1_t2_m3, 8, 2, 1, 2, false, true},
     {"fdk_hyb_z8_c2_b1_t3_m3", fdk_hyb_z8_c2_b1_t3_m3, 8, 2, 1, 3, false, true},
     {"fdk_tex_z8_c1_m3", fdk_tex_z8_c1_m3, 8, 1, 0, 1, false, true},
+    {"fdk_gtex_z8_c4_m3", fdk_gtex_z8_c4_m3, 8, 4, 0, 1, true, true},
+    {"fdk_gtex_z8_c1_m3", fdk_gtex_z8_c1_m3, 8, 1, 0, 1, true, true},
+    PAIR(fdk_hcol_z8_c4_b1_m3, 8, 4, 1, 0, false, 1),
+    PAIR(fdk_hcol_z8_c2_b1_m4, 8, 2, 1, 0, false, 1),
+    PAIR(fdk_hhyb_z8_c4_b1_t1_m3, 8, 4, 1, 1, false, 1),
+    PAIR(fdk_hhyb_z8_c4_b1_t1_m2, 8, 4, 1, 1, false, 1),
+    PAIR(fdk_hhyb_z8_c2_b1_t1_m4, 8, 2, 1, 1, false, 1),
+    PAIR(fdk_hhyb_z16_c2_b1_t1_m3, 16, 2, 1, 1, false, 1),
+    PAIR(fdk_hhyb_z8_c4_b1_t2_m3, 8, 4, 1, 2, false, 1),
+    PAIR(fdk_hhyb_z8_c4_b2_t2_m3, 8, 4, 2, 2, false, 1),
+    PAIR(fdk_hhyb_z8_c4_b3_t2_m3, 8, 4, 3, 2, false, 1),
+    PAIR(fdk_hhhyb_z8_c4_b1_t1_m3, 8, 4, 1, 1, false, 2),
+    PAIR(fdk_hhhyb_z8_c4_b1_t2_m3, 8, 4, 1, 2, false, 2),
+    PAIR(fdk_hhhyb_z8_c4_b2_t2_m3, 8, 4, 2, 2, false, 2),
+    PAIR(fdk_hhhyb_z8_c2_b1_t1_m4, 8, 2, 1, 1, false, 2),
+    PAIR(fdk_hhhyb_z8_c4_b1_t3_m3, 8, 4, 1, 3, false, 2),
+    PAIR(fdk_hhhyb_z8_c4_b2_t3_m3, 8, 4, 2, 3, false, 2),
+    PAIR(fdk_htex_z8_c1_m3, 8, 1, 0, 1, false, 2),
+    PAIR(fdk_htex_z8_c2_m3, 8, 2, 0, 1, false, 2),
+    PAIR(fdk_htex_z8_c4_m3, 8, 4, 0, 1, false, 2),
+    PAIR(fdk_hgen_z8_c4_b1_m3, 8, 4, 1, 0, true, 1),
+    PAIR(fdk_ghyb_z8_c4_b1_t1_m3, 8, 4, 1, 1, true, 1),
+    PAIR(fdk_ghhyb_z8_c4_b1_t1_m3, 8, 4, 1, 1, true, 2),
+    PAIR(fdk_ghhyb_z8_c4_b1_t2_m3, 8, 4, 1, 2, true, 2),
+    PAIR(fdk_ghtex_z8_c1_m3, 8, 1, 0, 1, true, 2),
+    PAIR(fdk_ghtex_z8_c2_m3, 8, 2, 0, 1, true, 2),
 };
+
+static int perLaunch = 128;  // projections a launch at most (per N)
 
 struct Problem {
     Geo g;
@@ -151,6 +191,10 @@ struct Problem {
     cudaArray_t arr = nullptr;
     cudaTextureObject_t tex = 0;
     int* foot = nullptr;
+    unsigned* pairs = nullptr;  // fdk_pairs of q
+    float scale = 1;
+    cudaArray_t arrHalf = nullptr;  // q times scale in half precision, and its texture
+    cudaTextureObject_t texHalf = 0;
     std::vector<int> si, sj, sk;
     std::vector<double> ref;
     int lastCap = 0;
@@ -178,6 +222,32 @@ struct Problem {
         td.filterMode = cudaFilterModeLinear;
         td.readMode = cudaReadModeElementType;
         CK(cudaCreateTextureObject(&tex, &rd, &td, nullptr));
+        unsigned* mx;
+        CK(cudaMalloc(&mx, 4));
+        CK(cudaMemset(mx, 0, 4));
+        fdk_absmax<<<1024, 256>>>(mx, q, (long long)nq);
+        unsigned bits;
+        CK(cudaMemcpy(&bits, mx, 4, cudaMemcpyDeviceToHost));
+        cudaFree(mx);
+        float largest;
+        std::memcpy(&largest, &bits, 4);
+        int e;
+        std::frexp(largest, &e);
+        scale = std::ldexp(1.0f, 14 - e);
+        CK(cudaMalloc(&pairs, (size_t)g.np * (bandRows + 1) * g.cols * 4));
+        fdk_pairs<<<4096, 256>>>(pairs, q, g.np, bandRows, g.cols, scale);
+        __half* qh;
+        CK(cudaMalloc(&qh, nq * 2));
+        toHalf<<<4096, 256>>>(qh, q, (long long)nq, scale);
+        cudaChannelFormatDesc hd = cudaCreateChannelDescHalf();
+        CK(cudaMalloc3DArray(&arrHalf, &hd, make_cudaExtent(g.cols, bandRows, g.np), cudaArrayLayered));
+        c.srcPtr = make_cudaPitchedPtr(qh, g.cols * 2, g.cols, bandRows);
+        c.dstArray = arrHalf;
+        CK(cudaMemcpy3D(&c));
+        rd.res.array.array = arrHalf;
+        CK(cudaCreateTextureObject(&texHalf, &rd, &td, nullptr));
+        CK(cudaDeviceSynchronize());
+        cudaFree(qh);
         std::vector<float> mf(g.m.begin(), g.m.end());
         CK(cudaMemcpyToSymbol(c_fdk, g.m.data(), std::min(g.np, FDK_MAX_PROJECTIONS) * 12 * sizeof(double)));
         unsigned long long h = 88172645463325252ull;
@@ -196,11 +266,15 @@ struct Problem {
         cudaFree(q);
         cudaFree(slab);
         cudaFree(foot);
+        cudaFree(pairs);
+        cudaDestroyTextureObject(texHalf);
+        cudaFreeArray(arrHalf);
     }
 
-    int footprint(int tx, int ty, int tz, int p0, int np) {
+    // ends: the bound from the slab's end chunks (circular trajectories), as the product sizes tiles
+    int footprint(int tx, int ty, int tz, int p0, int np, bool ends = true) {
         CK(cudaMemset(foot, 0, 8));
-        fdk_footprint<<<2048, 256>>>(foot, g.n, g.nz, k0, slices, g.s, p0, np, tx, ty, tz);
+        fdk_footprint<<<2048, 256>>>(foot, g.n, g.nz, k0, slices, g.s, p0, np, tx, ty, tz, ends && !g.general);
         int f;
         CK(cudaMemcpy(&f, foot, 4, cudaMemcpyDeviceToHost));
         return f;
@@ -208,21 +282,35 @@ struct Problem {
 
     // Every launch of one back-projection (projections in launches of at most 256).
     std::function<void()> launcher(const Variant& v) {
-        int per = 128, launches = (g.np + per - 1) / per;
+        int per = perLaunch, launches = (g.np + per - 1) / per;
         per = (g.np + launches - 1) / launches;
         int cap = 0;
         dim3 grid, block(FDK_THREADS);
         if (v.z == 0) {
+            // blocks cover whole chunks of the volume's slices: the slab's first chunk may start below k0
             grid = dim3((g.n + FDK_NAIVE_X - 1) / FDK_NAIVE_X, (g.n + FDK_NAIVE_Y - 1) / FDK_NAIVE_Y,
-                        (slices + FDK_NAIVE_Z - 1) / FDK_NAIVE_Z);
+                        (k0 % FDK_NAIVE_Z + slices + FDK_NAIVE_Z - 1) / FDK_NAIVE_Z);
         } else {
             int ty = FDK_TILE_Y * v.c;
-            grid = dim3((g.n + FDK_TILE_X - 1) / FDK_TILE_X, (g.n + ty - 1) / ty, (slices + v.z - 1) / v.z);
+            grid = dim3((g.n + FDK_TILE_X - 1) / FDK_TILE_X, (g.n + ty - 1) / ty, (k0 % v.z + slices + v.z - 1) / v.z);
             if (v.b > 0) cap = footprint(FDK_TILE_X, ty, v.z, 0, g.np);
         }
         size_t shared = (size_t)per * sizeof(FdkLocal) + (size_t)2 * v.b * cap * 4;
         lastCap = cap;
         if (shared > 227 * 1024) return nullptr;
+        if (v.pk) {
+            CK(cudaFuncSetAttribute(v.pk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+            const float* pq = reinterpret_cast<const float*>(pairs);
+            float sc = scale;
+            cudaTextureObject_t t = v.p == 2 ? texHalf : tex;
+            return [=]() {
+                for (int p0 = 0; p0 < g.np; p0 += per) {
+                    int np = std::min(per, g.np - p0);
+                    v.pk<<<grid, block, shared>>>(pq, t, slab, g.n, g.nz, k0, slices, g.s, g.cols, g.rows, bandFirst, bandRows, 0,
+                                                  p0, np, cap, sc);
+                }
+            };
+        }
         CK(cudaFuncSetAttribute(v.k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
         return [=]() {
             for (int p0 = 0; p0 < g.np; p0 += per) {
@@ -289,12 +377,13 @@ static void check() {
         for (const Variant& v : VARIANTS) {
             if (!v.general && c.general) continue;
             double e = pr.run(v, 0).second;
-            std::printf("   %-24s rel. error %.2e  (tile %d px)\n", v.name, e, pr.lastCap);
+            std::printf("   %-28s rel. error %.2e  (tile %d px)\n", v.name, e, pr.lastCap);
         }
     }
 }
 
-static std::string only;  // run only the variant of this name (profiling), else every variant
+static std::string only;     // run only the variants of these names (comma-separated), else every variant
+static bool profile = false;  // one run of each, untimed (for Nsight Compute)
 
 static void timing(int n, int np, bool general, int reps) {
     Geo g = makeGeo(n, n, np, 256, general);
@@ -303,17 +392,32 @@ static void timing(int n, int np, bool general, int reps) {
     std::printf("== %d^3 from %d %s projections of %d x %d (footprints: z8c4 %d, z8c2 %d, z16c2 %d px)\n", n, np,
                 general ? "general (tilted, wobbling)" : "circular", g.cols, g.rows, pr.footprint(32, 32, 8, 0, np),
                 pr.footprint(32, 16, 8, 0, np), pr.footprint(32, 16, 16, 0, np));
+    {
+        cudaEvent_t a, b;
+        cudaEventCreate(&a);
+        cudaEventCreate(&b);
+        for (bool ends : {false, true}) {
+            pr.footprint(32, 32, 8, 0, np, ends);
+            cudaEventRecord(a);
+            int f = pr.footprint(32, 32, 8, 0, np, ends);
+            cudaEventRecord(b);
+            cudaEventSynchronize(b);
+            float ms;
+            cudaEventElapsedTime(&ms, a, b);
+            std::printf("   fdk_footprint (z8c4 blocks, every projection%s): %d px, %.2f ms\n", ends ? ", end chunks" : "", f, ms);
+        }
+    }
     float naive = 0;
     for (const Variant& v : VARIANTS) {
         if (general && !v.general) continue;
-        if (!only.empty() && only != v.name) continue;
+        if (!only.empty() && ("," + only + ",").find("," + std::string(v.name) + ",") == std::string::npos) continue;
         auto [ms, err] = pr.run(v, reps);
         if (v.z == 0) naive = ms;
         if (ms < 0) {
-            std::printf("   %-24s tile of %d px does not fit\n", v.name, pr.lastCap);
+            std::printf("   %-28s tile of %d px does not fit\n", v.name, pr.lastCap);
             continue;
         }
-        std::printf("   %-24s %9.2f ms %8.1f GUPS  x%5.2f naive  rel. error %.2e\n", v.name, ms, updates / ms / 1e6, naive / ms, err);
+        std::printf("   %-28s %9.2f ms %8.1f GUPS  x%5.2f naive  rel. error %.2e\n", v.name, ms, updates / ms / 1e6, naive / ms, err);
     }
 }
 
@@ -327,10 +431,13 @@ int main(int argc, char** argv) {
             check();
         } else if (w == "time" || w == "general") {
             int n = std::atoi(argv[a + 1]), np = std::atoi(argv[a + 2]);
-            timing(n, np, w == "general", only.empty() ? 3 : 0);
+            timing(n, np, w == "general", profile ? 0 : 3);
             a += 2;
-        } else if (w == "only") {
+        } else if (w == "per") {
+            perLaunch = std::atoi(argv[++a]);
+        } else if (w == "only" || w == "pick") {
             only = argv[++a];
+            profile = w == "only";
         }
     }
     return 0;

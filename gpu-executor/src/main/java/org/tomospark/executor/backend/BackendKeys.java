@@ -34,8 +34,9 @@ public final class BackendKeys {
             "Threads that copy between Java arrays and pinned buffers; 0: min(8, cores).", 0, 0, 1024);
     public static final ConfigKey<Boolean> CUDA_ALLOW_TEXTURE_WEIGHTS = ConfigKey.bool(CUDA, "cuda.allowTextureWeights",
             "Whether auto-tuning may choose variants interpolated with the texture unit's 8-bit weights (about 1.5e-3 off on "
-                    + "white noise, outside the 1e-5 float32 and 1e-3 half accuracy). Cone beam: whether FDK back-projects every "
-                    + "second projection through the texture unit (faster; within 5e-3 of the Java reference instead of 1e-5).",
+                    + "white noise, outside the 1e-5 float32 and 1e-3 half accuracy). Cone beam: whether FDK back-projects in its "
+                    + "texture mode, the band in half precision and a share of the projections filtered by the texture unit "
+                    + "(about 1.5x faster; within 5e-3 of the Java reference instead of 1e-5).",
             false);
     public static final ConfigKey<Boolean> CUDA_CORRECT_ON_DEVICE = ConfigKey.bool(CUDA, "cuda.correctOnDevice",
             "Upload uint16 counts as they are and do the flat/dark correction and -log on the device, when the job filters "

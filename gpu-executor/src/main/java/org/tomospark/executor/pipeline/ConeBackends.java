@@ -13,7 +13,8 @@ import org.tomospark.executor.cone.FdkBackprojector;
 /**
  * The FDK back-projector of a backend: the same backend ids and the same auto-selection as parallel beam
  * ({@link Backends#resolve}), each backend's cone-beam kernels behind {@link ConeBackprojector}. On cuda,
- * cuda.allowTextureWeights selects the texture-unit mode (faster, 5e-3 instead of 1e-5 of the Java reference).
+ * cuda.allowTextureWeights selects the texture mode (half precision and the texture unit: faster, 5e-3 instead of 1e-5
+ * of the Java reference).
  */
 public final class ConeBackends {
     private ConeBackends() {

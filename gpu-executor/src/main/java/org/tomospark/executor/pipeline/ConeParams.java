@@ -89,10 +89,17 @@ public record ConeParams(boolean required, Map<String, Double> given, int size, 
         return bandSamples(meta, slices) * (raw + 4) + 4L * volume.pixels() * slices;
     }
 
-    /** Device bytes of one slab: its band of projections and its slices, as floats. */
+    /**
+     * Device bytes of one slab at most: its band of projections as floats, with the CUDA texture mode's half-precision
+     * copies of it (pairs of halves, 4 bytes a sample; halves for the texture, and the texture's array, 2 bytes each),
+     * and its slices as floats.
+     */
     public long slabDeviceBytes(ScanMetadata meta, int slices) {
-        return 4 * (bandSamples(meta, slices) + (long) volume.pixels() * slices);
+        return DEVICE_BYTES_PER_SAMPLE * bandSamples(meta, slices) + 4L * volume.pixels() * slices;
     }
+
+    /** Device bytes of a band sample, {@link #slabDeviceBytes}: the float, its pair, its half and its texel. */
+    static final int DEVICE_BYTES_PER_SAMPLE = 4 + 4 + 2 + 2;
 
     private long bandSamples(ScanMetadata meta, int slices) {
         return (long) meta.numProjections() * meta.width() * SlabPlanner.maxRows(geometry, volume, slices);

@@ -31,22 +31,30 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32;
  *       per (x, y) column and 8 voxels of it sharing u, its weights and 1/w², the pixels interpolated in float32 on
  *       the ALU from shared-memory copies of each block's footprint;</li>
  *   <li>any other matrices: the general kernel, u, v, w per voxel from partial sums shared down the column;</li>
- *   <li>{@link Mode#TEXTURE} (z-independent u and w only): the column kernel with every second projection filtered by
- *       the texture unit, whose 8-bit weights hold it within {@link #TEXTURE_TOLERANCE} instead of 1e-5.</li>
+ *   <li>{@link Mode#TEXTURE}: the same kernels on the band in half precision (times a power of two that keeps its
+ *       largest value within half's range), their tiles holding pairs of halves (a pixel and the one below, so that
+ *       one load serves both rows and one half2 multiply-add interpolates both in u), and a share of the projections
+ *       (one in two; every one for matrices whose u and w depend on z, where the general kernel's arithmetic per voxel
+ *       makes the ALU share slower than the texture unit alone) filtered by the texture unit from a half-precision
+ *       texture: the texture unit and the ALU work side by side. Within {@link #TEXTURE_TOLERANCE}
+ *       instead of 1e-5 (the texture's 8-bit weights; half precision alone gives 2e-4).</li>
  * </ul>
  * A geometry whose footprints do not fit a block's shared memory falls back to the kernels without tiles (the naive
- * kernel, exact; the texture kernel in texture mode). One caller at a time.
+ * kernel, exact; the texture kernels in texture mode). One caller at a time.
  */
 public final class CudaFdk implements ConeBackprojector {
     /** How pixels are interpolated. */
     public enum Mode {
         /** Float32 on the ALU: within 1e-5 (relative L2 over the slab) of {@link org.tomospark.executor.cone.FdkBackprojector}. */
         EXACT,
-        /** A share of the projections through the texture unit's 8-bit weights: faster, within {@link #TEXTURE_TOLERANCE}. */
+        /**
+         * Half precision, and a share of the projections through the texture unit's 8-bit weights: faster, within
+         * {@link #TEXTURE_TOLERANCE}.
+         */
         TEXTURE
     }
 
-    /** Relative L2 error the texture mode is held to (1.2e-3 to 1.6e-3 measured on white noise). */
+    /** Relative L2 error the texture mode is held to (1.2e-3 to 1.5e-3 measured on white noise). */
     public static final double TEXTURE_TOLERANCE = 5e-3;
 
     private final ConeGeometry g;
@@ -55,6 +63,10 @@ public final class CudaFdk implements ConeBackprojector {
     private final DeviceCalls calls;
     private final FdkMatrices matrices;
     private final CUdeviceptr band = new CUdeviceptr(), slab = new CUdeviceptr();
+    /** The texture mode's band in half precision: its pairs (the tiles' source) and its halves (the texture's). */
+    private final CUdeviceptr pairs = new CUdeviceptr(), halves = new CUdeviceptr();
+    /** The factor on the band that pairs and halves hold (FdkKernels.halfScale). */
+    private float scale = 1f;
     private final CUdeviceptr weights = new CUdeviceptr(), twiddles = new CUdeviceptr(), response = new CUdeviceptr();
     /** The filter whose tables are on the device (one per back-projector). */
     private FdkFilter tablesOf;
@@ -76,8 +88,8 @@ public final class CudaFdk implements ConeBackprojector {
     }
 
     /**
-     * @param mode {@link Mode#TEXTURE} applies where u and w do not depend on z and there are at most
-     *             {@link FdkTexture#MAX_LAYERS} projections; elsewhere the exact kernels run
+     * @param mode {@link Mode#TEXTURE} applies where there are at most {@link FdkTexture#MAX_LAYERS} projections;
+     *             beyond, the exact kernels run
      */
     public CudaFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, String device, Mode mode) {
         if (maxBandRows < 1 || maxBandRows > g.rows())
@@ -90,14 +102,19 @@ public final class CudaFdk implements ConeBackprojector {
         this.maxSlices = maxSlices;
         this.matrices = new FdkMatrices(g);
         this.calls = new DeviceCalls(CudaDevice.get(CudaDevice.parseDevice(device)), "cuda fdk");
-        boolean textured = mode == Mode.TEXTURE && matrices.zInvariant() && g.numProjections() <= FdkTexture.MAX_LAYERS;
+        boolean textured = mode == Mode.TEXTURE && g.numProjections() <= FdkTexture.MAX_LAYERS;
         try {
             calls.run("loading kernels/fdk and allocating its buffers", () -> {
                 kernels = new FdkKernels();
                 // a row more: the filter's pitch is even (see backprojectFiltering)
                 allocated.alloc(band, (long) g.numProjections() * (maxBandRows + 1) * g.cols() * Sizeof.FLOAT);
                 allocated.alloc(slab, (long) vol.pixels() * maxSlices * Sizeof.FLOAT);
-                if (textured) texture = new FdkTexture(g.cols(), g.numProjections());
+                if (textured) {
+                    // pairs: a row more than the band (whose pitch may be a row more than its rows)
+                    allocated.alloc(pairs, (long) g.numProjections() * (maxBandRows + 2) * g.cols() * Sizeof.INT);
+                    allocated.alloc(halves, (long) g.numProjections() * (maxBandRows + 1) * g.cols() * FdkTexture.HALF_BYTES);
+                    texture = new FdkTexture(g.cols(), g.numProjections());
+                }
             });
         } catch (RuntimeException e) {
             close();
@@ -152,17 +169,17 @@ public final class CudaFdk implements ConeBackprojector {
     @Override
     public String description() {
         String kernelNames = lastKernels.isEmpty() ? preferred().name() : String.join(" + ", lastKernels);
-        String accuracy = texture != null ? "texture weights (within " + TEXTURE_TOLERANCE + ")" : "exact float32";
+        String accuracy = texture != null ? "half precision and texture weights (within " + TEXTURE_TOLERANCE + ")" : "exact float32";
         return "cuda fdk, " + kernelNames + ", " + accuracy + ", " + calls.device().describe();
     }
 
     /** The kernel this geometry and mode take, before the per-slab check that its tiles fit. */
     FdkVariant preferred() {
-        if (!matrices.zInvariant()) return FdkVariant.GENERAL;
-        return texture != null ? FdkVariant.HYBRID : FdkVariant.COLUMNS;
+        if (texture != null) return matrices.zInvariant() ? FdkVariant.HYBRID : FdkVariant.GENERAL_TEXTURE;
+        return matrices.zInvariant() ? FdkVariant.COLUMNS : FdkVariant.GENERAL;
     }
 
-    /** Uploads the band (and copies it into the texture, in texture mode). */
+    /** Uploads the band (and, in texture mode, makes its half-precision pairs and texture). */
     void upload(float[][] q, int bandFirst, int bandRows) {
         uploadBand(q, bandFirst, bandRows, bandRows);
         refreshTexture(bandRows);
@@ -178,8 +195,15 @@ public final class CudaFdk implements ConeBackprojector {
         });
     }
 
+    /** In texture mode: the band's scale, its pairs and halves, and the texture from the halves. */
     private void refreshTexture(int bandRows) {
-        if (texture != null) calls.run("copying the band into the texture", () -> texture.refresh(band, bandRows));
+        if (texture == null) return;
+        int np = g.numProjections();
+        calls.run("making the band's half-precision pairs and texture", () -> {
+            scale = kernels.halfScale(band, (long) np * bandRows * g.cols());
+            kernels.halfPrecision(band, pairs, halves, np, bandRows, g.cols(), scale);
+            texture.refresh(halves, bandRows);
+        });
     }
 
     /**
@@ -214,18 +238,18 @@ public final class CudaFdk implements ConeBackprojector {
      * launches. Returns the kernel each chunk ran (a kernel without tiles where wanted's do not fit).
      */
     List<FdkVariant> launchAll(FdkVariant wanted, int k0, int slices, int bandFirst, int bandRows) {
-        if (wanted.usesTexture() && texture == null)
+        if (wanted.kind().halfPrecision() && texture == null)
             throw new IllegalStateException("cuda fdk: kernel " + wanted.name() + " reads the texture: open with Mode.TEXTURE");
         return calls.run("the back-projection of slices " + k0 + ".." + (k0 + slices - 1), () -> {
             CUtexObject tex = texture != null ? texture.handle() : new CUtexObject();
-            FdkLaunch l = new FdkLaunch(band, tex, slab, vol, k0, slices, g.cols(), g.rows(), bandFirst, bandRows);
+            FdkLaunch l = new FdkLaunch(band, pairs, scale, tex, slab, vol, k0, slices, g.cols(), g.rows(), bandFirst, bandRows);
             List<FdkVariant> ran = new ArrayList<>();
             for (Range chunk : FdkMatrices.chunks(g.numProjections())) {
                 kernels.matrices(matrices.constants(chunk));
                 FdkVariant v = wanted;
                 int cap = 0;
                 if (v.usesTiles()) {
-                    Footprint f = kernels.footprint(v, l, 0, chunk.count());
+                    Footprint f = kernels.footprint(v, l, 0, chunk.count(), matrices.zInvariant());
                     if (v.tilesFit(f, calls.device().maxSharedOptin)) cap = FdkVariant.tileCap(f);
                     else v = v.withoutTiles();
                 }
@@ -234,6 +258,19 @@ public final class CudaFdk implements ConeBackprojector {
                 ran.add(v);
             }
             return ran;
+        });
+    }
+
+    /**
+     * The largest footprint of v's blocks for slab [k0, k0 + slices) over the first chunk of projections (tests): the
+     * bound from the slab's end chunks (ends, for z-independent u and w) or every block's.
+     */
+    Footprint footprint(FdkVariant v, int k0, int slices, boolean ends) {
+        return calls.run("sizing the tiles", () -> {
+            Range chunk = FdkMatrices.chunks(g.numProjections()).get(0);
+            kernels.matrices(matrices.constants(chunk));
+            FdkLaunch l = new FdkLaunch(band, pairs, scale, new CUtexObject(), slab, vol, k0, slices, g.cols(), g.rows(), 0, g.rows());
+            return kernels.footprint(v, l, 0, chunk.count(), ends);
         });
     }
 

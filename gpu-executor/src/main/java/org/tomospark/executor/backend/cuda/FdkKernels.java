@@ -9,6 +9,7 @@ import jcuda.driver.CUmodule;
 import org.tomospark.executor.cone.ConeGeometry;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static jcuda.driver.JCudaDriver.cuFuncSetAttribute;
@@ -42,7 +43,7 @@ final class FdkKernels implements AutoCloseable {
     private CUmodule filterModule;
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final Map<String, Integer> sharedAllowed = new HashMap<>();
-    private final CUdeviceptr constants = new CUdeviceptr(), footprintResult = new CUdeviceptr();
+    private final CUdeviceptr constants = new CUdeviceptr(), footprintResult = new CUdeviceptr(), largest = new CUdeviceptr();
     private final Allocations allocated = new Allocations();
     private final long constantBytes;
     private boolean closed;
@@ -55,9 +56,11 @@ final class FdkKernels implements AutoCloseable {
             cuModuleGetGlobal(constants, bytes, module, "c_fdk");
             constantBytes = bytes[0];
             allocated.alloc(footprintResult, 2L * Sizeof.INT);
+            allocated.alloc(largest, Sizeof.INT);
             for (FdkVariant v : FdkVariant.PRODUCT) functions.put(v.name(), CudaModules.function(build, module, v.name()));
             functions.put("fdk_footprint", CudaModules.function(build, module, "fdk_footprint"));
-            functions.put("fdk_weight", CudaModules.function(build, module, "fdk_weight"));
+            for (String name : List.of("fdk_weight", "fdk_absmax", "fdk_pairs", "fdk_halves"))
+                functions.put(name, CudaModules.function(build, module, name));
             filterModule = CudaModules.load(build, "filter");
             functions.put(FILTER, CudaModules.function(build, filterModule, FILTER));
         } catch (RuntimeException e) {
@@ -75,12 +78,17 @@ final class FdkKernels implements AutoCloseable {
         cuMemcpyHtoD(constants, Pointer.to(packed), bytes);
     }
 
-    /** The largest footprint of v's blocks over projections [p0, p0 + np) of the constant memory, for slab l. */
-    Footprint footprint(FdkVariant v, FdkLaunch l, int p0, int np) {
+    /**
+     * The largest footprint of v's blocks over projections [p0, p0 + np) of the constant memory, for slab l. zInvariant
+     * (u and w of every matrix independent of z): a bound from the blocks of the slab's first and last chunks of slices
+     * alone (fdk_footprint's ends), a row taller than theirs; else every block's.
+     */
+    Footprint footprint(FdkVariant v, FdkLaunch l, int p0, int np, boolean zInvariant) {
         cuMemsetD32(footprintResult, 0, 2);
         Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_FOOTPRINT).ptr("result", footprintResult).i32("n", l.vol().n())
                 .i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel()).i32("p0", p0)
-                .i32("np", np).i32("tileX", v.blockColumnsX()).i32("tileY", v.blockColumnsY()).i32("tileZ", v.z()).build();
+                .i32("np", np).i32("tileX", v.blockColumnsX()).i32("tileY", v.blockColumnsY()).i32("tileZ", v.z())
+                .i32("ends", zInvariant ? 1 : 0).build();
         cuLaunchKernel(functions.get("fdk_footprint"), FOOTPRINT_GRID, 1, 1, FOOTPRINT_THREADS, 1, 1, 0, null, args, null);
         int[] r = new int[2];
         cuMemcpyDtoH(Pointer.to(r), footprintResult, 2L * Sizeof.INT);
@@ -99,10 +107,14 @@ final class FdkKernels implements AutoCloseable {
             cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
             sharedAllowed.put(v.name(), shared);
         }
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK).ptr("q", l.band()).ptr("tex", l.texture()).ptr("slab", l.slab())
-                .i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel())
-                .i32("cols", l.cols()).i32("rows", l.rows()).i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows())
-                .i32("chunk", chunk).i32("p0", p0).i32("np", np).i32("cap", cap).build();
+        // the texture mode's kernels read the band's pairs, and take the scale that it and the texture are in
+        KernelArgs a = v.kind().halfPrecision()
+                ? KernelArgs.of(KernelArgs.Signature.FDK_PAIRS).ptr("q", l.pairs()).f32("scale", l.scale())
+                : KernelArgs.of(KernelArgs.Signature.FDK).ptr("q", l.band());
+        Pointer args = a.ptr("tex", l.texture()).ptr("slab", l.slab()).i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0())
+                .i32("slices", l.slices()).f64("voxel", l.vol().voxel()).i32("cols", l.cols()).i32("rows", l.rows())
+                .i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows()).i32("chunk", chunk).i32("p0", p0).i32("np", np)
+                .i32("cap", cap).build();
         int[] grid = v.grid(l.vol().n(), l.k0(), l.slices());
         cuLaunchKernel(f, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
     }
@@ -118,6 +130,45 @@ final class FdkKernels implements AutoCloseable {
                 .f64("dv", g.dv()).f64("cu", g.cu()).f64("cv", g.cv()).build();
         int blocks = (int) Math.min(1L << 20, (pixels + WEIGHT_THREADS - 1) / WEIGHT_THREADS);
         cuLaunchKernel(functions.get("fdk_weight"), Math.max(1, blocks), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+    }
+
+    /**
+     * The power of two the texture mode scales a band of {@code count} floats by: its largest |value| times it lies in
+     * [2^13, 2^14), well within half precision's range (65504), and the smallest values keep their relative precision
+     * down to 2^-24 of that. 1 for a band of zeros, or one holding an infinity or a NaN (which the sums then carry).
+     */
+    float halfScale(CUdeviceptr q, long count) {
+        cuMemsetD32(largest, 0, 1);
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_ABSMAX).ptr("result", largest).ptr("q", q).i64("count", count).build();
+        cuLaunchKernel(functions.get("fdk_absmax"), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+        int[] bits = new int[1];
+        cuMemcpyDtoH(Pointer.to(bits), largest, Sizeof.INT);
+        return scaleFor(Float.intBitsToFloat(bits[0]));
+    }
+
+    /** The scale of {@link #halfScale} for a band whose largest |value| is {@code largest}. */
+    static float scaleFor(float largest) {
+        if (largest == 0 || !Float.isFinite(largest)) return 1f;
+        return Math.scalb(1f, Math.max(-126, Math.min(127, 13 - Math.getExponent(largest))));
+    }
+
+    /**
+     * The texture mode's inputs from a band of np projections of bandRows × cols floats: its pairs ({@code pairs}, np ×
+     * (bandRows + 1) × cols words) and its halves ({@code halves}, np × bandRows × cols), both times scale.
+     */
+    void halfPrecision(CUdeviceptr band, CUdeviceptr pairs, CUdeviceptr halves, int np, int bandRows, int cols, float scale) {
+        long count = (long) np * bandRows * cols;
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_MAKE_PAIRS).ptr("pairs", pairs).ptr("q", band).i32("np", np)
+                .i32("bandRows", bandRows).i32("cols", cols).f32("scale", scale).build();
+        cuLaunchKernel(functions.get("fdk_pairs"), gridFor(count + (long) np * cols), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+        args = KernelArgs.of(KernelArgs.Signature.FDK_HALVES).ptr("halves", halves).ptr("q", band).i64("count", count)
+                .f32("scale", scale).build();
+        cuLaunchKernel(functions.get("fdk_halves"), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+    }
+
+    /** Blocks of a grid-stride loop over {@code count} items. */
+    private static int gridFor(long count) {
+        return (int) Math.max(1, Math.min(1L << 20, (count + WEIGHT_THREADS - 1) / WEIGHT_THREADS));
     }
 
     /**

@@ -7,7 +7,8 @@ import java.util.List;
  * reads them from the source). The column kernels give a thread {@code columns} (x, y) columns of {@code z} voxels
  * of a block of {@link #TILE_X} × {@link #TILE_Y}·columns columns and z slices; of every {@code tiles + textured}
  * projections, {@code tiles} are interpolated on the ALU from shared-memory copies of the block's footprint and
- * {@code textured} by the texture unit.
+ * {@code textured} by the texture unit. The texture mode's kernels ({@link Kind#halfPrecision}) read tiles of
+ * half-precision pairs and a half-precision texture, both of the band times a power of two.
  *
  * @param name     the kernel's symbol
  * @param kind     what it computes and how exactly
@@ -34,10 +35,15 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
         COLUMNS(true, false),
         /** Any matrix: u, v, w per voxel from shared-memory tiles, exact. */
         GENERAL(true, true),
-        /** COLUMNS with a share of the projections filtered by the texture unit (8-bit weights). */
+        /**
+         * The texture mode's column kernel: tiles of half-precision pairs, and a share of the projections filtered by the
+         * texture unit (8-bit weights) from the band in half precision.
+         */
         HYBRID(false, false),
-        /** Every projection filtered by the texture unit. */
-        TEXTURE(false, false);
+        /** Every projection filtered by the texture unit from the half-precision band (the texture mode without tiles). */
+        TEXTURE(false, false),
+        /** TEXTURE for any matrix. */
+        GENERAL_TEXTURE(false, true);
 
         final boolean exact, anyMatrix;
 
@@ -45,17 +51,27 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
             this.exact = exact;
             this.anyMatrix = anyMatrix;
         }
+
+        /**
+         * Whether its kernels read the band's half-precision pairs and scaled texture (the texture mode): parameters
+         * KernelArgs.Signature.FDK_PAIRS.
+         */
+        boolean halfPrecision() {
+            return !exact;
+        }
     }
 
     static final FdkVariant NAIVE = new FdkVariant("fdk_naive", Kind.NAIVE, NAIVE_Z, 1, 0, 0);
     static final FdkVariant COLUMNS = new FdkVariant("fdk_col_z8_c4_b1_m3", Kind.COLUMNS, 8, 4, 1, 0);
     static final FdkVariant GENERAL = new FdkVariant("fdk_gen_z8_c4_b1_m3", Kind.GENERAL, 8, 4, 1, 0);
-    static final FdkVariant HYBRID = new FdkVariant("fdk_hyb_z8_c4_b1_t1_m3", Kind.HYBRID, 8, 4, 1, 1);
-    static final FdkVariant TEXTURE = new FdkVariant("fdk_tex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1);
+    static final FdkVariant HYBRID = new FdkVariant("fdk_hhhyb_z8_c4_b1_t1_m3", Kind.HYBRID, 8, 4, 1, 1);
+    static final FdkVariant TEXTURE = new FdkVariant("fdk_htex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1);
+    static final FdkVariant GENERAL_TEXTURE = new FdkVariant("fdk_ghtex_z8_c1_m3", Kind.GENERAL_TEXTURE, 8, 1, 0, 1);
+
     /**
      * The kernel to run where this one's tiles do not fit (a footprint larger than a block's shared memory, or a block
-     * with a corner behind the source): the exact kernels fall back to the naive one, the texture ones to the texture
-     * kernel.
+     * with a corner behind the source): the exact kernels fall back to the naive one, the texture mode's to its
+     * texture-only kernel.
      */
     FdkVariant withoutTiles() {
         if (!usesTiles()) return this;
@@ -73,7 +89,7 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     }
 
     /** The kernels of the product build (kernels/fdk.cu, "The product set"). */
-    static final List<FdkVariant> PRODUCT = List.of(NAIVE, COLUMNS, GENERAL, HYBRID, TEXTURE);
+    static final List<FdkVariant> PRODUCT = List.of(NAIVE, COLUMNS, GENERAL, HYBRID, TEXTURE, GENERAL_TEXTURE);
 
     /** Whether it reads the projections through the layered texture. */
     boolean usesTexture() {
@@ -104,7 +120,10 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
         return new int[]{ceil(n, blockColumnsX()), ceil(n, blockColumnsY()), ceil(k0 % z + slices, z)};
     }
 
-    /** Dynamic shared memory of a launch over {@code projections} projections with tiles of {@code cap} pixels. */
+    /**
+     * Dynamic shared memory of a launch over {@code projections} projections with tiles of {@code cap} pixels (a float
+     * or a pair of halves each).
+     */
     long sharedBytes(int projections, int cap) {
         return (long) projections * LOCAL_BYTES + 2L * tiles * cap * Float.BYTES;
     }

@@ -59,8 +59,23 @@ final class KernelArgs {
         /** Every FDK back-projection kernel (kernels/fdk.cu): fdk_naive and the instantiations of FDK_KERNEL. */
         FDK("q", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "cols", "rows", "bandFirst", "bandRows", "chunk", "p0", "np",
                 "cap"),
-        /** fdk_footprint: the largest footprint of a block of the column kernels, and whether any block cannot take one. */
-        FDK_FOOTPRINT("result", "n", "nz", "k0", "slices", "voxel", "p0", "np", "tileX", "tileY", "tileZ"),
+        /**
+         * The texture mode's FDK kernels (FDK_PAIR_KERNEL): FDK's, q the band's half-precision pairs (fdk_pairs) and scale
+         * the factor on the band they and the texture hold.
+         */
+        FDK_PAIRS("q", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "cols", "rows", "bandFirst", "bandRows", "chunk", "p0",
+                "np", "cap", "scale"),
+        /** fdk_absmax: the largest |value| of a band, as float bits. */
+        FDK_ABSMAX("result", "q", "count"),
+        /** fdk_pairs: a band's half-precision pairs (a pixel and the one below), times scale. */
+        FDK_MAKE_PAIRS("pairs", "q", "np", "bandRows", "cols", "scale"),
+        /** fdk_halves: a band times scale in half precision. */
+        FDK_HALVES("halves", "q", "count", "scale"),
+        /**
+         * fdk_footprint: the largest footprint of a block of the column kernels, and whether any block cannot take one
+         * (ends: a bound from the slab's end chunks, for matrices whose u and w do not depend on z).
+         */
+        FDK_FOOTPRINT("result", "n", "nz", "k0", "slices", "voxel", "p0", "np", "tileX", "tileY", "tileZ", "ends"),
         /** fdk_weight: FDK's cosine and redundancy weights of a band, in place, before its ramp filter. */
         FDK_WEIGHT("q", "uw", "pixels", "bandRows", "cols", "bandFirst", "dsd", "du", "dv", "cu", "cv");
 

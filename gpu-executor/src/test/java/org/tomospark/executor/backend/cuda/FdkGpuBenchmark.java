@@ -26,8 +26,8 @@ import static jcuda.driver.JCudaDriver.cuEventSynchronize;
  * For each kernel: back-projection alone (the band already on the device; constant uploads, the footprint kernel and
  * the launches between two CUDA events), best of {@code reps} after a warm-up; GUPS = voxels × projections / s; the
  * speed-up over the naive kernel of the same run; the relative L2 error against double precision on 256 sampled voxels.
- * {@code rabbit512} also times one whole {@link CudaFdk#backproject} call (upload, kernels, download, adding into Java
- * arrays).
+ * {@code rabbit512} also times one whole {@link CudaFdk#backproject} call in each mode (upload, kernels, download, adding
+ * into Java arrays).
  *
  * <pre>FdkGpuBenchmark [reps [case,case...]]   (default 3 rabbit512,rabbit1024,general512)</pre>
  */
@@ -54,7 +54,8 @@ public final class FdkGpuBenchmark {
                 case "rabbit1024" -> run("RabbitCT 1024^3, matrices (circular)", CudaFdkGpuTest.asMatrices(rabbit),
                         new ConeVolume(1024, 1024, 0.25), q, reps, circular, false);
                 case "general512" -> run("RabbitCT detector 512^3, general matrices (tilted, wobbling)", CudaFdkGpuTest.tilted(rabbit),
-                        new ConeVolume(512, 512, 0.5), q, reps, List.of(FdkVariant.NAIVE, FdkVariant.GENERAL), false);
+                        new ConeVolume(512, 512, 0.5), q, reps, List.of(FdkVariant.NAIVE, FdkVariant.GENERAL,
+                                FdkVariant.GENERAL_TEXTURE), false);
                 default -> throw new IllegalArgumentException("unknown case " + c + ": rabbit512, rabbit1024, general512");
             }
         }
@@ -71,8 +72,8 @@ public final class FdkGpuBenchmark {
         try (CudaFdk fdk = new CudaFdk(g, vol, rows, nz, "", CudaFdk.Mode.TEXTURE)) {
             long t0 = System.nanoTime();
             fdk.upload(q, 0, rows);
-            System.out.printf(Locale.ROOT, "   band upload (and texture copy): %.0f ms; %s%n", (System.nanoTime() - t0) / 1e6,
-                    fdk.description());
+            System.out.printf(Locale.ROOT, "   band upload (and its half-precision pairs and texture): %.0f ms; %s%n",
+                    (System.nanoTime() - t0) / 1e6, fdk.description());
             float naive = 0;
             for (FdkVariant v : kernels) {
                 fdk.clear(nz);
@@ -88,15 +89,16 @@ public final class FdkGpuBenchmark {
         if (endToEnd) endToEnd(g, vol, q);
     }
 
-    /** One whole backproject() call of the exact mode: upload, kernels, download, adding into Java arrays. */
+    /** One whole backproject() call in each mode: upload, kernels, download, adding into Java arrays. */
     private static void endToEnd(ConeGeometry g, ConeVolume vol, float[][] q) {
         float[][] out = new float[vol.nz()][vol.pixels()];
-        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), vol.nz(), "")) {
-            long t0 = System.nanoTime();
-            fdk.backproject(q, 0, g.rows(), 0, out);
-            double ms = (System.nanoTime() - t0) / 1e6;
-            System.out.printf(Locale.ROOT, "   backproject() of the whole volume, host to host: %.0f ms (%s)%n", ms, fdk.description());
-        }
+        for (CudaFdk.Mode mode : CudaFdk.Mode.values())
+            try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), vol.nz(), "", mode)) {
+                long t0 = System.nanoTime();
+                fdk.backproject(q, 0, g.rows(), 0, out);
+                double ms = (System.nanoTime() - t0) / 1e6;
+                System.out.printf(Locale.ROOT, "   backproject() of the whole volume, host to host: %.0f ms (%s)%n", ms, fdk.description());
+            }
     }
 
     private static float time(CudaFdk fdk, Runnable r) {

@@ -57,7 +57,7 @@ class FdkVariantTest {
         assertTrue(explore > 0, "no exploration set in kernels/fdk.cu");
         String product = src.substring(0, explore);
         List<String> found = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^FDK_(COL|GEN|HYB|TEX)\\(([\\d, ]+)\\)$").matcher(product);
+        Matcher m = Pattern.compile("(?m)^FDK_(COL|GEN|HHHYB|HTEX|GHTEX)\\(([\\d, ]+)\\)$").matcher(product);
         while (m.find()) {
             int[] a = Arrays.stream(m.group(2).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
             FdkVariant v = switch (m.group(1)) {
@@ -65,9 +65,11 @@ class FdkVariantTest {
                         a[0], a[1], a[2], 0);
                 case "GEN" -> new FdkVariant("fdk_gen_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.GENERAL,
                         a[0], a[1], a[2], 0);
-                case "HYB" -> new FdkVariant("fdk_hyb_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
+                case "HHHYB" -> new FdkVariant("fdk_hhhyb_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
                         FdkVariant.Kind.HYBRID, a[0], a[1], a[2], a[3]);
-                default -> new FdkVariant("fdk_tex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1);
+                case "HTEX" -> new FdkVariant("fdk_htex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1);
+                default -> new FdkVariant("fdk_ghtex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.GENERAL_TEXTURE, a[0], a[1],
+                        0, 1);
             };
             found.add(v.name());
             assertTrue(FdkVariant.PRODUCT.contains(v), "kernels/fdk.cu's product kernel " + v + " is not a FdkVariant constant");
@@ -110,5 +112,8 @@ class FdkVariantTest {
         assertEquals(FdkVariant.NAIVE, FdkVariant.GENERAL.withoutTiles());
         assertEquals(FdkVariant.TEXTURE, FdkVariant.HYBRID.withoutTiles());
         assertEquals(FdkVariant.TEXTURE, FdkVariant.TEXTURE.withoutTiles());
+        assertEquals(FdkVariant.GENERAL_TEXTURE, FdkVariant.GENERAL_TEXTURE.withoutTiles());
+        assertTrue(FdkVariant.GENERAL_TEXTURE.kind().halfPrecision() && FdkVariant.GENERAL_TEXTURE.kind().anyMatrix);
+        assertTrue(!FdkVariant.COLUMNS.kind().halfPrecision() && !FdkVariant.NAIVE.kind().halfPrecision());
     }
 }

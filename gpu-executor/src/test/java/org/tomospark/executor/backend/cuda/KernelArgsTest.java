@@ -58,6 +58,10 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.IT_RATIO_UPDATE, params(iterative, "it_ratio_update("));
         declared.put(KernelArgs.Signature.IT_SUMS, params(iterative, "it_sums("));
         declared.put(KernelArgs.Signature.FDK, params(fdk, "fdk_naive("));
+        declared.put(KernelArgs.Signature.FDK_PAIRS, params(fdk, "#define FDK_PAIR_KERNEL("));
+        declared.put(KernelArgs.Signature.FDK_ABSMAX, params(fdk, "fdk_absmax("));
+        declared.put(KernelArgs.Signature.FDK_MAKE_PAIRS, params(fdk, "fdk_pairs("));
+        declared.put(KernelArgs.Signature.FDK_HALVES, params(fdk, "fdk_halves("));
         declared.put(KernelArgs.Signature.FDK_FOOTPRINT, params(fdk, "fdk_footprint("));
         declared.put(KernelArgs.Signature.FDK_WEIGHT, params(fdk, "fdk_weight("));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
