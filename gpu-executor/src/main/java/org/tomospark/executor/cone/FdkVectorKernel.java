@@ -16,22 +16,31 @@ import java.util.stream.IntStream;
  * consecutive slices of a pixel column, and no read is a gather.
  * <ul>
  *   <li>Layout: each projection's band is copied transposed, a detector column's rows contiguous, with zero rows above
- *       and below the band and a zero column either side; eight consecutive rows of a column are one vector load.</li>
- *   <li>Per pixel column (x, y) and projection, as in the scalar path: u, its column weight fu, 1/w², and
- *       v = v0 + z·dv/voxel down the column; four projections at once, in double.</li>
- *   <li>Per chunk of eight slices whose first lies at v = vb: lane l samples v = vb + l·dv, row floor(vb) + l + e_l.
- *       The offset e_l takes few values (7·|dv − 1| + 2 at most). For each value e, the rows floor(vb) + e + l of the
- *       two detector columns are two loads, interpolated in u; each lane keeps the one of its own e (a blend), then the
- *       chunk is interpolated in v. The cost grows with |dv − 1|, so volumes whose voxels span more than
- *       {@link #MAX_DV} detector rows take the scalar path. Two chunks go side by side, for the core's parallelism.</li>
+ *       and below the band and zero columns either side; eight consecutive rows of a column are one vector load.</li>
+ *   <li>Work goes by groups of four projections of a pixel column (x, y). Per group, in double, four projections at
+ *       once: as in the scalar path, u, its column weight fu, 1/w², and v = v0 + z·dv/voxel down the column; where
+ *       each chunk of eight slices starts (v rounded down, and its fraction); which rows of the band the chunks read.</li>
+ *   <li>Those rows of the two detector columns iu and iu + 1 are interpolated in u once, into a short array h per
+ *       projection (contiguous loads, the four projections side by side).</li>
+ *   <li>Per chunk whose first lane lies at v = vb: lane l samples v = vb + l·dv, row floor(vb) + l + e_l. The offset e_l
+ *       takes few values, the same range in every column and projection of the volume ({@link #offsets}: from the
+ *       volume's least and most rows per voxel step). For each value, the rows floor(vb) + e + l of h are one load;
+ *       each lane keeps the one of its own e (a blend), then the chunk is interpolated in v. Up to four values
+ *       (dv within about [0.86, 1.57)) in straight code; the cost grows with |dv − 1|, so volumes whose voxels span
+ *       more than {@link #MAX_DV} detector rows take the scalar path. The chunks of two projections go side by side,
+ *       for the core's parallelism, their sum kept in a register.</li>
  *   <li>Chunks start at multiples of eight slices of the volume, whatever the slab: a voxel's arithmetic does not depend
  *       on where its slab starts, so a slab's slices equal the same slices of the whole volume bit for bit.</li>
- *   <li>Precision: l·dv splits exactly into whole rows and a fraction (dv cut to 12 significant bits, so that l·dv is
- *       exact, plus the small rest), and each chunk's start is taken in double: the fraction within a few float ulps,
- *       as the scalar path's.</li>
+ *   <li>Precision: l·dv splits exactly into whole rows and a fraction (dv = hi + lo, hi a whole number of 1/1024 rows,
+ *       so that l·hi is exact in float, plus the small rest), and each chunk's start is taken in double: the fraction
+ *       within a few float ulps, as the scalar path's.</li>
  *   <li>Work: tiles of 16 × 16 columns are handed out one at a time to the threads of the caller's fork-join pool; a
  *       tile accumulates its columns over all projections in order in its own array, so every voxel's sum is the same
  *       whatever the number of threads.</li>
+ *   <li>The JIT keeps vectors in registers only within one compilation, and whether it inlines a call depends on a
+ *       budget of nodes: methods that pass vectors are small and called from small ones; conversions to float go
+ *       through the 256-bit species only (one class in the JIT's type profiles); scalar rounding and conversion to
+ *       float, which on x86 wait for their register's previous value, are done on vectors.</li>
  * </ul>
  */
 final class FdkVectorKernel {
@@ -47,9 +56,12 @@ final class FdkVectorKernel {
     private static final double ROUND_D = 0x1.8p52;
     /** Scales a fraction in [0, 1) so that it rounds to a float below 1. */
     private static final double BELOW_ONE = 1 - 0x1p-24;
+    /** Relative margin on the row steps against their rounding. */
+    private static final double MARGIN = 0x1p-20;
     private static final FloatVector LANE = FloatVector.fromArray(F, new float[]{0, 1, 2, 3, 4, 5, 6, 7}, 0);
-    private static final FloatVector ONE = FloatVector.broadcast(F, 1f), ZERO = FloatVector.zero(F);
-    private static final DoubleVector ONE_D = DoubleVector.broadcast(D, 1);
+    private static final FloatVector ONE = FloatVector.broadcast(F, 1f);
+    private static final DoubleVector ONE_D = DoubleVector.broadcast(D, 1), ZERO_D = DoubleVector.zero(D);
+    private static final DoubleVector LANE_D = DoubleVector.fromArray(D, new double[]{0, 1, 2, 3}, 0);
 
     private FdkVectorKernel() {
     }
@@ -83,12 +95,12 @@ final class FdkVectorKernel {
     static void backproject(ConeGeometry g, ConeVolume vol, double[] steps, float[][] q, int bandFirst, int bandRows, int k0,
                             float[][] out) {
         int np = q.length, cols = g.cols();
-        // zero rows a chunk may read beyond the band: eight, plus its blend's offsets (|7·dv − 7| + 1), plus one
-        int spread = Math.max(0, Math.max((int) Math.ceil(7 * steps[1]) - 7, 7 - (int) Math.floor(7 * steps[0])));
-        int pad = 10 + spread, stride = bandRows + 2 * pad;
+        // zero rows a chunk may read beyond the band: its eight lanes, its lanes' offsets, the interpolation's second row
+        int[] e = offsets(steps);
+        int pad = L + 2 + Math.max(3, e[1] - e[0]), stride = bandRows + 2 * pad;
         float[][] t = new float[np][];
         IntStream.range(0, np).parallel().forEach(p -> t[p] = transposed(q[p], cols, bandRows, pad, stride));
-        Geometry geo = new Geometry(g, vol, np, k0, out.length, bandFirst, bandRows, pad, stride);
+        Geometry geo = new Geometry(g, vol, steps, np, k0, out.length, bandFirst, bandRows, pad, stride);
         int n = vol.n(), tiles = (n + TILE - 1) / TILE;
         // tiles handed out one at a time, so that a thread slowed down holds the others back by one tile at most
         AtomicInteger next = new AtomicInteger();
@@ -101,9 +113,28 @@ final class FdkVectorKernel {
         });
     }
 
-    /** Detector column c (−1 to cols) at (c + 1)·stride, band row r at + pad + r; zeros around. */
+    /**
+     * The least and the most lane offset e over every column and projection, for row steps (detector rows per voxel) from
+     * steps[0] to steps[1]: lane l's e is floor(l·hi) − l plus a carry of 0 or 1, hi being dv rounded down to a whole
+     * number of 1/1024 rows; so it lies between min(0, e7) and max(0, e7) + 1, e7 = floor(7·hi) − 7, which grows with
+     * dv. The steps are widened by a margin against their rounding.
+     */
+    static int[] offsets(double[] steps) {
+        int least = e7(steps[0] * (1 - MARGIN)), most = e7(steps[1] * (1 + MARGIN));
+        return new int[]{Math.min(0, least), Math.max(0, most) + 1};
+    }
+
+    private static int e7(double dv) {
+        return (int) Math.floor(7 * (Math.floor(dv * 1024) * 0x1p-10)) - 7;
+    }
+
+    /**
+     * Detector column c (−1 to cols) at (c + 1)·stride, band row r at + pad + r; zeros around, and two more columns of
+     * zeros after the last, so that an interpolation of a fixed number of rows ({@link Geometry#rows}) from any column
+     * reads within the array.
+     */
     private static float[] transposed(float[] band, int cols, int bandRows, int pad, int stride) {
-        float[] d = new float[(cols + 2) * stride];
+        float[] d = new float[(cols + 4) * stride + L];
         for (int r = 0; r < bandRows; r++)
             for (int c = 0, o = stride + pad + r, i = r * cols; c < cols; c++, o += stride) d[o] = band[i + c];
         return d;
@@ -117,8 +148,14 @@ final class FdkVectorKernel {
         final double[] z;
         /** first: the slab's first slice within the first chunk. */
         final int np, cols, nz, first, chunks, vLo, vHi, rowOffset, stride;
+        /**
+         * Every lane's offset e (its row less the chunk's first row and its lane number) lies within [eLo, eLo + values − 1]
+         * in every column and projection; rows: how many rows of h a column's chunks read, at most.
+         */
+        final int eLo, values, rows;
 
-        Geometry(ConeGeometry g, ConeVolume vol, int np, int k0, int nz, int bandFirst, int bandRows, int pad, int stride) {
+        Geometry(ConeGeometry g, ConeVolume vol, double[] steps, int np, int k0, int nz, int bandFirst, int bandRows, int pad,
+                 int stride) {
             this.np = np;
             int padded = (np + DL - 1) / DL * DL;
             m = new double[12][padded];
@@ -138,6 +175,12 @@ final class FdkVectorKernel {
             this.vHi = bandFirst + bandRows - 1;
             this.rowOffset = pad - bandFirst;
             this.stride = stride;
+            int[] e = offsets(steps);
+            this.eLo = e[0];
+            this.values = e[1] - e[0] + 1;
+            // the last chunk's first row lies (chunks − 1)·8·dv rows beyond the first's, give or take one; then its lanes'
+            // rows, and at least four offsets (sample's straight code)
+            this.rows = Math.min(stride, (int) Math.ceil((chunks - 1) * L * steps[1] * (1 + MARGIN)) + 1 + Math.max(4, values) + L);
         }
     }
 
@@ -146,8 +189,23 @@ final class FdkVectorKernel {
         private final Geometry geo;
         private final int i0, i1, j0, j1;
         private final float[] acc;
-        private final double[] floorU = new double[DL], fracU = new double[DL], weight = new double[DL], vAt0 = new double[DL],
-                vPerZ = new double[DL];
+        /** Per projection of a group of four: floor(u), v at z = 0 and dv/dz. */
+        private final double[] floorU = new double[DL], vAt0 = new double[DL], vPerZ = new double[DL];
+        /**
+         * Per projection: where the rows its chunks read start in the transposed band, and which chunks' first lanes' rows
+         * the band holds: first to last (none: first > last).
+         */
+        private final double[] from = new double[DL], first = new double[DL], last = new double[DL];
+        /** Per projection, in a float vector's low half: u's fraction, 1/w², and dv = hi + lo. */
+        private final float[] fu = new float[2 * DL], w2 = new float[2 * DL], hi = new float[2 * DL], lo = new float[2 * DL];
+        /** Per projection, eight lanes each: the fraction of l·dv, and its whole rows less l and eLo. */
+        private final float[] frac = new float[DL * L], offset = new float[DL * L];
+        /** Per chunk and projection (chunk · 4 + projection): its first lane's v rounded down, and the fraction. */
+        private final double[] starts;
+        private final float[] fractions;
+        /** Per projection, hLength floats: the rows its chunks read, interpolated in u, from row first + eLo on. */
+        private final float[] h;
+        private final int hLength;
 
         Tile(Geometry geo, int i0, int i1, int j0, int j1) {
             this.geo = geo;
@@ -156,6 +214,10 @@ final class FdkVectorKernel {
             this.j0 = j0;
             this.j1 = j1;
             this.acc = new float[(i1 - i0) * (j1 - j0) * geo.chunks * L];
+            this.starts = new double[geo.chunks * DL];
+            this.fractions = new float[geo.chunks * DL + DL];
+            this.hLength = geo.stride + L;
+            this.h = new float[DL * hLength];
         }
 
         void run(float[][] t, float[][] out) {
@@ -164,8 +226,10 @@ final class FdkVectorKernel {
                 int p1 = Math.min(geo.np, p0 + PROJECTIONS_PER_PASS);
                 for (int j = j0, c = 0; j < j1; j++)
                     for (int i = i0; i < i1; i++, c++)
-                        for (int p = p0; p < p1; p += DL)
-                            column(t, geo.vol.x(i), geo.vol.y(j), p, Math.min(DL, p1 - p), c * geo.chunks * L);
+                        for (int p = p0; p < p1; p += DL) {
+                            group(t, geo.vol.x(i), geo.vol.y(j), p, Math.min(DL, p1 - p));
+                            chunks(c * geo.chunks * L);
+                        }
             }
             int n = geo.vol.n(), w = i1 - i0;
             for (int j = j0; j < j1; j++)
@@ -175,8 +239,11 @@ final class FdkVectorKernel {
                 }
         }
 
-        /** Column (x, y) for projections p to p + count − 1: where it projects in each, then its chunks. */
-        private void column(float[][] t, double x, double y, int p, int count, int base) {
+        /**
+         * Column (x, y) for projections p to p + count − 1 (at most four): where it projects in each, four projections at
+         * once in double; where its chunks start; the rows they read, interpolated in u.
+         */
+        private void group(float[][] t, double x, double y, int p, int count) {
             double[][] m = geo.m;
             DoubleVector iw = ONE_D.div(row(m[8], p, x).add(row(m[9], p, y)).add(at(m[11], p)));
             DoubleVector u = row(m[0], p, x).add(row(m[1], p, y)).add(at(m[3], p)).mul(iw);
@@ -185,135 +252,132 @@ final class FdkVectorKernel {
             at(m[6], p).mul(iw).intoArray(vPerZ, 0);
             DoubleVector fl = floor(u);
             fl.intoArray(floorU, 0);
-            u.sub(fl).intoArray(fracU, 0);
-            iw.mul(iw).intoArray(weight, 0);
-            for (int l = 0; l < count; l++) {
-                int iu = (int) floorU[l];
-                if (iu < -1 || iu >= geo.cols) continue;
-                chunks(t[p + l], base, (iu + 1) * geo.stride + geo.rowOffset, (float) fracU[l], (float) weight[l], vAt0[l], vPerZ[l]);
-            }
+            toFloat(u.sub(fl)).intoArray(fu, 0);
+            toFloat(iw.mul(iw)).intoArray(w2, 0);
+            prepare(count);
+            interpolate(t, p, count);
         }
 
         /**
-         * The column's chunks in one projection: o indexes detector row 0 of column iu in the transposed band (column
-         * iu + 1 follows at o + stride). Two chunks at a time: independent work side by side keeps the core busy.
+         * Where the group's chunks start, in the four projections at once (scalar rounding and conversions to float on x86
+         * wait for their register's previous value, which would chain chunk to chunk); which rows they read; each
+         * projection's lanes.
          */
-        private void chunks(float[] t, int base, int o, float fus, float w2s, double vAt0, double vPerZ) {
-            int stride = geo.stride;
-            double dv = vPerZ * geo.vol.voxel();
-            Lanes ln = new Lanes(dv);
-            FloatVector fu = FloatVector.broadcast(F, fus), w2 = FloatVector.broadcast(F, w2s);
-            FloatVector whole = floor(LANE.mul(ln.hi)), frac = LANE.mul(ln.hi).sub(whole).add(LANE.mul(ln.lo)), offset = whole.sub(LANE);
-            FloatVector eFirst = FloatVector.broadcast(F, ln.eLo + 1f);
-            int eLo = ln.eLo, reach = ln.eHi + L - 1, k = 0;
-            for (; k + 1 < geo.chunks; k += 2) {
-                double vb = vAt0 + geo.z[k] * vPerZ, start = Math.floor(vb), vb2 = vAt0 + geo.z[k + 1] * vPerZ, start2 = Math.floor(vb2);
-                int r = (int) start, r2 = (int) start2;
-                boolean in = r <= geo.vHi && r + reach >= geo.vLo, in2 = r2 <= geo.vHi && r2 + reach >= geo.vLo;
-                if (!in || !in2) {
-                    if (in) one(t, base + k * L, o + r, fus, w2s, dv, fraction(vb - start));
-                    if (in2) one(t, base + k * L + L, o + r2, fus, w2s, dv, fraction(vb2 - start2));
-                    continue;
-                }
-                float f = fraction(vb - start), f2 = fraction(vb2 - start2);
-                FloatVector sv = frac.add(f), sv2 = frac.add(f2);
-                FloatVector carry = ZERO.blend(ONE, sv.compare(VectorOperators.GE, 1f)), fv = sv.sub(carry), e = offset.add(carry);
-                FloatVector carry2 = ZERO.blend(ONE, sv2.compare(VectorOperators.GE, 1f)), fv2 = sv2.sub(carry2), e2 = offset.add(carry2);
-                int last = Math.max(ln.last(f), ln.last(f2)), at = o + r + eLo, at2 = o + r2 + eLo;
-                FloatVector a = FloatVector.fromArray(F, t, at);
-                FloatVector top = FloatVector.fromArray(F, t, at + stride).sub(a).fma(fu, a);
-                a = FloatVector.fromArray(F, t, at2);
-                FloatVector top2 = FloatVector.fromArray(F, t, at2 + stride).sub(a).fma(fu, a);
-                a = FloatVector.fromArray(F, t, ++at);
-                FloatVector bottom = FloatVector.fromArray(F, t, at + stride).sub(a).fma(fu, a), next = bottom;
-                a = FloatVector.fromArray(F, t, ++at2);
-                FloatVector bottom2 = FloatVector.fromArray(F, t, at2 + stride).sub(a).fma(fu, a), next2 = bottom2, ev = eFirst;
-                for (int ee = eLo + 1; ee <= last; ee++) {
-                    FloatVector cur = next, cur2 = next2;
-                    a = FloatVector.fromArray(F, t, ++at);
-                    next = FloatVector.fromArray(F, t, at + stride).sub(a).fma(fu, a);
-                    a = FloatVector.fromArray(F, t, ++at2);
-                    next2 = FloatVector.fromArray(F, t, at2 + stride).sub(a).fma(fu, a);
-                    VectorMask<Float> mine = e.compare(VectorOperators.EQ, ev), mine2 = e2.compare(VectorOperators.EQ, ev);
-                    top = top.blend(cur, mine);
-                    bottom = bottom.blend(next, mine);
-                    top2 = top2.blend(cur2, mine2);
-                    bottom2 = bottom2.blend(next2, mine2);
-                    ev = ev.add(ONE);
-                }
-                int ai = base + k * L;
-                bottom.sub(top).fma(fv, top).fma(w2, FloatVector.fromArray(F, acc, ai)).intoArray(acc, ai);
-                bottom2.sub(top2).fma(fv2, top2).fma(w2, FloatVector.fromArray(F, acc, ai + L)).intoArray(acc, ai + L);
+        private void prepare(int count) {
+            DoubleVector vAt0 = DoubleVector.fromArray(D, this.vAt0, 0), vPerZ = DoubleVector.fromArray(D, this.vPerZ, 0);
+            for (int k = 0; k < geo.chunks; k++) {
+                DoubleVector vb = vPerZ.mul(geo.z[k]).add(vAt0), start = floor(vb);
+                start.intoArray(starts, k * DL);
+                toFloat(vb.sub(start).mul(BELOW_ONE)).intoArray(fractions, k * DL);
             }
-            if (k < geo.chunks) {
-                double vb = vAt0 + geo.z[k] * vPerZ, start = Math.floor(vb);
-                int r = (int) start;
-                if (r <= geo.vHi && r + reach >= geo.vLo) one(t, base + k * L, o + r, fus, w2s, dv, fraction(vb - start));
-            }
+            // dv = hi + lo, hi a whole number of 1/1024 rows (so that l·hi is exact in float)
+            DoubleVector dv = vPerZ.mul(geo.vol.voxel()), hi = floor(dv.mul(1024)).mul(0x1p-10);
+            toFloat(hi).intoArray(this.hi, 0);
+            toFloat(dv.sub(hi)).intoArray(lo, 0);
+            // the chunks' first rows rise (or fall) with z: those within the band lie between the first and the last chunk's;
+            // none for a projection beyond the count, or whose column iu lies beyond [−1, cols)
+            DoubleVector r0 = DoubleVector.fromArray(D, starts, 0), rn = DoubleVector.fromArray(D, starts, (geo.chunks - 1) * DL);
+            DoubleVector a = r0.min(rn).max(geo.vLo - (geo.eLo + geo.values + L - 2)), b = r0.max(rn).min(geo.vHi);
+            DoubleVector fl = DoubleVector.fromArray(D, floorU, 0);
+            VectorMask<Double> any = a.compare(VectorOperators.LE, b).and(LANE_D.compare(VectorOperators.LT, (double) count))
+                    .and(fl.compare(VectorOperators.GE, -1.0)).and(fl.compare(VectorOperators.LT, (double) geo.cols));
+            ZERO_D.blend(a, any).intoArray(first, 0);
+            ONE_D.neg().blend(b, any).intoArray(last, 0);
+            ZERO_D.blend(fl.add(1).mul(geo.stride).add(geo.rowOffset + geo.eLo).add(a), any).intoArray(from, 0);
+            // where the band misses the projection, its interpolation reads the start of the band's array: zeros
+            for (int l = 0; l < DL; l++) if (last[l] >= first[l]) lanes(l);
         }
 
         /**
-         * A chunk alone (the last of an odd count, or beside one that misses the band), as in {@link #chunks}: its own
-         * vectors and lanes, so that no object crosses the call (it would be allocated); acc[ai ..], rows from or, the
-         * first lane at fraction f.
+         * The group's chunks, adding to the column's accumulators from base on: two projections side by side, each chunk's
+         * sum kept in a register over both (two: the Vector API's calls of both fit the JIT's budget of one compilation).
+         * The constants are made here rather than read from static vectors: a store into a float array in the loop might
+         * change those vectors' arrays as far as the JIT knows, so it would read them again every time.
          */
-        private void one(float[] t, int ai, int or, float fus, float w2s, double dv, float f) {
-            Lanes ln = new Lanes(dv);
-            int stride = geo.stride, at = or + ln.eLo;
-            FloatVector fu = FloatVector.broadcast(F, fus), whole = floor(LANE.mul(ln.hi));
-            FloatVector sv = LANE.mul(ln.hi).sub(whole).add(LANE.mul(ln.lo)).add(f);
-            FloatVector carry = ZERO.blend(ONE, sv.compare(VectorOperators.GE, 1f)), fv = sv.sub(carry), e = whole.sub(LANE).add(carry);
-            FloatVector a = FloatVector.fromArray(F, t, at);
-            FloatVector top = FloatVector.fromArray(F, t, at + stride).sub(a).fma(fu, a);
-            a = FloatVector.fromArray(F, t, ++at);
-            FloatVector bottom = FloatVector.fromArray(F, t, at + stride).sub(a).fma(fu, a), next = bottom;
-            FloatVector ev = FloatVector.broadcast(F, ln.eLo + 1f);
-            for (int ee = ln.eLo + 1, last = ln.last(f); ee <= last; ee++) {
-                FloatVector cur = next;
-                a = FloatVector.fromArray(F, t, ++at);
-                next = FloatVector.fromArray(F, t, at + stride).sub(a).fma(fu, a);
-                VectorMask<Float> mine = e.compare(VectorOperators.EQ, ev);
-                top = top.blend(cur, mine);
+        private void chunks(int base) {
+            FloatVector zero = FloatVector.zero(F), one = FloatVector.broadcast(F, 1f);
+            for (int l = 0; l < DL; l += 2)
+                for (int k = 0; k < geo.chunks; k++) {
+                    int ai = base + k * L;
+                    add(add(FloatVector.fromArray(F, acc, ai), l, k, zero, one), l + 1, k, zero, one).intoArray(acc, ai);
+                }
+        }
+
+        /** Projection l's lanes (eight floats each): the fraction of l·dv and its whole rows less l and eLo. */
+        private void lanes(int l) {
+            FloatVector lh = LANE.mul(hi[l]), whole = floor(lh);
+            lh.sub(whole).add(LANE.mul(lo[l])).intoArray(frac, l * L);
+            whole.sub(LANE).sub(geo.eLo).intoArray(offset, l * L);
+        }
+
+        /**
+         * h: the group's rows from `from` on of column iu interpolated towards column iu + 1's by fu, the four projections
+         * side by side, geo.rows rows each (a projection beyond the count reads the first's band).
+         */
+        private void interpolate(float[][] t, int p, int count) {
+            float[] t0 = t[p], t1 = count > 1 ? t[p + 1] : t0, t2 = count > 2 ? t[p + 2] : t0, t3 = count > 3 ? t[p + 3] : t0;
+            FloatVector f0 = FloatVector.broadcast(F, fu[0]), f1 = FloatVector.broadcast(F, fu[1]);
+            FloatVector f2 = FloatVector.broadcast(F, fu[2]), f3 = FloatVector.broadcast(F, fu[3]);
+            int a0 = (int) from[0], a1 = (int) from[1], a2 = (int) from[2], a3 = (int) from[3], stride = geo.stride, n = hLength;
+            for (int i = 0; i < geo.rows; i += L) {
+                interpolate(t0, a0 + i, stride, f0, i);
+                interpolate(t1, a1 + i, stride, f1, n + i);
+                interpolate(t2, a2 + i, stride, f2, 2 * n + i);
+                interpolate(t3, a3 + i, stride, f3, 3 * n + i);
+            }
+        }
+
+        /** h[at ..] = t[o ..] + fu·(t[o + stride ..] − t[o ..]). */
+        private void interpolate(float[] t, int o, int stride, FloatVector fu, int at) {
+            FloatVector a = FloatVector.fromArray(F, t, o);
+            FloatVector.fromArray(F, t, o + stride).sub(a).fma(fu, a).intoArray(h, at);
+        }
+
+        /**
+         * sum plus chunk k of projection l weighted by 1/w², unless the band misses it. Lane i samples v = vb + i·dv, row
+         * floor(vb) + i + e_i: the fraction sv of vb + i·dv (below 2) carries into e_i where it reaches 1.
+         */
+        private FloatVector add(FloatVector sum, int l, int k, FloatVector zero, FloatVector one) {
+            double start = starts[k * DL + l];
+            if (start < first[l] || start > last[l]) return sum;
+            FloatVector sv = FloatVector.fromArray(F, frac, l * L).add(fractions[k * DL + l]);
+            VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
+            FloatVector carry = zero.blend(one, over), fv = sv.sub(carry), e = FloatVector.fromArray(F, offset, l * L).add(carry);
+            return sample(l * hLength + (int) (start - first[l]), e, fv).fma(FloatVector.broadcast(F, w2[l]), sum);
+        }
+
+        /**
+         * The chunk whose first lane reads h[at] and whose lanes' offsets less eLo are e (0 to values − 1), interpolated in v
+         * by fv: lane i reads h[at + e + i] and the row after it. Up to four offsets (dv within about [0.86, 1.57)) in
+         * straight code: a blend whose offset no lane has changes nothing.
+         */
+        private FloatVector sample(int at, FloatVector e, FloatVector fv) {
+            FloatVector top = FloatVector.fromArray(F, h, at), next = FloatVector.fromArray(F, h, at + 1), bottom = next;
+            if (geo.values <= 4) {
+                VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
+                VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
+                FloatVector second = FloatVector.fromArray(F, h, at + 2), third = FloatVector.fromArray(F, h, at + 3);
+                FloatVector fourth = FloatVector.fromArray(F, h, at + 4);
+                top = top.blend(next, one).blend(second, two).blend(third, three);
+                bottom = bottom.blend(second, one).blend(third, two).blend(fourth, three);
+                return bottom.sub(top).fma(fv, top);
+            }
+            for (int s = 1; s < geo.values; s++) {
+                VectorMask<Float> mine = e.compare(VectorOperators.GE, (float) s);
+                top = top.blend(next, mine);
+                next = FloatVector.fromArray(F, h, at + s + 1);
                 bottom = bottom.blend(next, mine);
-                ev = ev.add(ONE);
             }
-            bottom.sub(top).fma(fv, top).fma(FloatVector.broadcast(F, w2s), FloatVector.fromArray(F, acc, ai)).intoArray(acc, ai);
+            return bottom.sub(top).fma(fv, top);
         }
     }
 
     /**
-     * The lane offsets l·dv of a column in one projection: dv split into hi (12 significant bits, so that l·hi is exact)
-     * and lo; lane l's row offset from the chunk's is floor(l·hi) plus a carry from the fraction, so its e (offset less l)
-     * lies within [eLo, eHi].
+     * Four doubles as floats, in the low half of a 256-bit vector: one float species throughout keeps the JIT's type
+     * profiles to one class (with two, it no longer knows a vector's class, and keeps it in memory).
      */
-    private static final class Lanes {
-        final float hi, lo, frac7;
-        final int eLo, eHi, e7;
-        final boolean rising;
-
-        Lanes(double dv) {
-            hi = Float.intBitsToFloat(Float.floatToRawIntBits((float) dv) & 0xFFFFF000);
-            lo = (float) (dv - hi);
-            e7 = (int) Math.floor(7.0 * hi) - 7;
-            eLo = Math.min(0, e7);
-            eHi = Math.max(0, e7) + 1;
-            // dv ≥ 1: e rises with the lane from e_0 = 0 (a 2⁻¹¹ margin per lane against rounding), so lane 7's e bounds a
-            // chunk's; its fraction from the lanes' own float operations
-            rising = hi >= 1;
-            float l7 = 7 * hi, whole7 = l7 + ROUND_F - ROUND_F;
-            if (whole7 > l7) whole7 -= 1;
-            frac7 = l7 - whole7 + 7 * lo;
-        }
-
-        /** The largest e of a chunk whose first lane lies at fraction f (when dv < 1, a bound: eHi). */
-        int last(float f) {
-            return rising ? e7 + (frac7 + f >= 1 ? 1 : 0) : eHi;
-        }
-    }
-
-    /** A fraction in [0, 1) as a float below 1. */
-    private static float fraction(double f) {
-        return (float) (f * BELOW_ONE);
+    private static FloatVector toFloat(DoubleVector x) {
+        return (FloatVector) x.convertShape(VectorOperators.D2F, F, 0);
     }
 
     /** Matrix element e of four projections from p. */
