@@ -38,9 +38,10 @@ import java.util.stream.IntStream;
  *       tile accumulates its columns over all projections in order in its own array, so every voxel's sum is the same
  *       whatever the number of threads.</li>
  *   <li>The JIT keeps vectors in registers only within one compilation, and whether it inlines a call depends on a
- *       budget of nodes: methods that pass vectors are small and called from small ones; conversions to float go
- *       through the 256-bit species only (one class in the JIT's type profiles); scalar rounding and conversion to
- *       float, which on x86 wait for their register's previous value, are done on vectors.</li>
+ *       budget of nodes and on what it compiled before: only tiny helpers take or return vectors, and the chunk loop
+ *       writes its two projections out; conversions to float go through the 256-bit species only (one class in the
+ *       JIT's type profiles); scalar rounding and conversion to float, which on x86 wait for their register's previous
+ *       value, are done on vectors.</li>
  * </ul>
  */
 final class FdkVectorKernel {
@@ -289,18 +290,20 @@ final class FdkVectorKernel {
         }
 
         /**
-         * The group's chunks, adding to the column's accumulators from base on: two projections side by side, each chunk's
-         * sum kept in a register over both (two: the Vector API's calls of both fit the JIT's budget of one compilation).
-         * The constants are made here rather than read from static vectors: a store into a float array in the loop might
-         * change those vectors' arrays as far as the JIT knows, so it would read them again every time.
+         * The group's chunks, adding to the column's accumulators from base on, two projections side by side (independent
+         * work in flight).
          */
         private void chunks(int base) {
-            FloatVector zero = FloatVector.zero(F), one = FloatVector.broadcast(F, 1f);
-            for (int l = 0; l < DL; l += 2)
-                for (int k = 0; k < geo.chunks; k++) {
-                    int ai = base + k * L;
-                    add(add(FloatVector.fromArray(F, acc, ai), l, k, zero, one), l + 1, k, zero, one).intoArray(acc, ai);
+            for (int l = 0; l < DL; l += 2) {
+                if (geo.values <= 4) {
+                    pairs(base, l);
+                    continue;
                 }
+                for (int k = 0; k < geo.chunks; k++) {
+                    addAny(base + k * L, l, k);
+                    addAny(base + k * L, l + 1, k);
+                }
+            }
         }
 
         /** Projection l's lanes (eight floats each): the fraction of l·dv and its whole rows less l and eLo. */
@@ -334,41 +337,71 @@ final class FdkVectorKernel {
         }
 
         /**
-         * sum plus chunk k of projection l weighted by 1/w², unless the band misses it. Lane i samples v = vb + i·dv, row
-         * floor(vb) + i + e_i: the fraction sv of vb + i·dv (below 2) carries into e_i where it reaches 1.
+         * The chunks of projections l and l + 1, each weighted by 1/w², added to the column's accumulators from base on,
+         * unless the band misses them; each chunk's sum kept in a register over both. Lane i samples v = vb + i·dv, row
+         * floor(vb) + i + e_i: the fraction sv of vb + i·dv (below 2) carries into e_i where it reaches 1. The lanes' rows
+         * are blended from h by offset e (e_i less eLo, 0 to values − 1), then interpolated in v: up to four offsets (dv
+         * within about [0.86, 1.57)), in straight code, where a blend whose offset no lane has changes nothing. The two
+         * projections are written out rather than left to a method that passes vectors: the JIT keeps vectors in registers
+         * only within one compilation, and whether it inlines a call depends on its budget and on what it compiled before.
          */
-        private FloatVector add(FloatVector sum, int l, int k, FloatVector zero, FloatVector one) {
-            double start = starts[k * DL + l];
-            if (start < first[l] || start > last[l]) return sum;
-            FloatVector sv = FloatVector.fromArray(F, frac, l * L).add(fractions[k * DL + l]);
-            VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
-            FloatVector carry = zero.blend(one, over), fv = sv.sub(carry), e = FloatVector.fromArray(F, offset, l * L).add(carry);
-            return sample(l * hLength + (int) (start - first[l]), e, fv).fma(FloatVector.broadcast(F, w2[l]), sum);
+        private void pairs(int base, int l) {
+            FloatVector fracA = FloatVector.fromArray(F, frac, l * L);
+            FloatVector fracB = FloatVector.fromArray(F, frac, l * L + L), offsetA = FloatVector.fromArray(F, offset, l * L);
+            FloatVector offsetB = FloatVector.fromArray(F, offset, l * L + L);
+            FloatVector w2a = FloatVector.broadcast(F, w2[l]), w2b = FloatVector.broadcast(F, w2[l + 1]);
+            for (int k = 0; k < geo.chunks; k++) {
+                int ai = base + k * L, a = firstRow(l, k), b = firstRow(l + 1, k);
+                FloatVector sum = FloatVector.fromArray(F, acc, ai);
+                if (a >= 0) {
+                    FloatVector sv = fracA.add(fractions[k * DL + l]);
+                    VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
+                    FloatVector fv = sv.sub(1f, over), e = offsetA.add(1f, over);
+                    VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
+                    VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
+                    FloatVector r1 = FloatVector.fromArray(F, h, a + 1), r2 = FloatVector.fromArray(F, h, a + 2);
+                    FloatVector r3 = FloatVector.fromArray(F, h, a + 3), top = FloatVector.fromArray(F, h, a).blend(r1, one).blend(r2, two);
+                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(FloatVector.fromArray(F, h, a + 4), three);
+                    top = top.blend(r3, three);
+                    sum = bottom.sub(top).fma(fv, top).fma(w2a, sum);
+                }
+                if (b >= 0) {
+                    FloatVector sv = fracB.add(fractions[k * DL + l + 1]);
+                    VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
+                    FloatVector fv = sv.sub(1f, over), e = offsetB.add(1f, over);
+                    VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
+                    VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
+                    FloatVector r1 = FloatVector.fromArray(F, h, b + 1), r2 = FloatVector.fromArray(F, h, b + 2);
+                    FloatVector r3 = FloatVector.fromArray(F, h, b + 3), top = FloatVector.fromArray(F, h, b).blend(r1, one).blend(r2, two);
+                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(FloatVector.fromArray(F, h, b + 4), three);
+                    top = top.blend(r3, three);
+                    sum = bottom.sub(top).fma(fv, top).fma(w2b, sum);
+                }
+                sum.intoArray(acc, ai);
+            }
         }
 
-        /**
-         * The chunk whose first lane reads h[at] and whose lanes' offsets less eLo are e (0 to values − 1), interpolated in v
-         * by fv: lane i reads h[at + e + i] and the row after it. Up to four offsets (dv within about [0.86, 1.57)) in
-         * straight code: a blend whose offset no lane has changes nothing.
-         */
-        private FloatVector sample(int at, FloatVector e, FloatVector fv) {
+        /** As {@link #pairs}, for one chunk k of projection l and any number of offsets. */
+        private void addAny(int ai, int l, int k) {
+            int at = firstRow(l, k);
+            if (at < 0) return;
+            FloatVector sv = FloatVector.fromArray(F, frac, l * L).add(fractions[k * DL + l]);
+            VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
+            FloatVector fv = sv.sub(1f, over), e = FloatVector.fromArray(F, offset, l * L).add(1f, over);
             FloatVector top = FloatVector.fromArray(F, h, at), next = FloatVector.fromArray(F, h, at + 1), bottom = next;
-            if (geo.values <= 4) {
-                VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
-                VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
-                FloatVector second = FloatVector.fromArray(F, h, at + 2), third = FloatVector.fromArray(F, h, at + 3);
-                FloatVector fourth = FloatVector.fromArray(F, h, at + 4);
-                top = top.blend(next, one).blend(second, two).blend(third, three);
-                bottom = bottom.blend(second, one).blend(third, two).blend(fourth, three);
-                return bottom.sub(top).fma(fv, top);
-            }
             for (int s = 1; s < geo.values; s++) {
                 VectorMask<Float> mine = e.compare(VectorOperators.GE, (float) s);
                 top = top.blend(next, mine);
                 next = FloatVector.fromArray(F, h, at + s + 1);
                 bottom = bottom.blend(next, mine);
             }
-            return bottom.sub(top).fma(fv, top);
+            bottom.sub(top).fma(fv, top).fma(FloatVector.broadcast(F, w2[l]), FloatVector.fromArray(F, acc, ai)).intoArray(acc, ai);
+        }
+
+        /** The index in h of chunk k's first row in projection l, or −1 where the band misses the chunk. */
+        private int firstRow(int l, int k) {
+            double start = starts[k * DL + l];
+            return start < first[l] || start > last[l] ? -1 : l * hLength + (int) (start - first[l]);
         }
     }
 
