@@ -344,6 +344,8 @@ final class FdkVectorKernel {
          * within about [0.86, 1.57)), in straight code, where a blend whose offset no lane has changes nothing. The two
          * projections are written out rather than left to a method that passes vectors: the JIT keeps vectors in registers
          * only within one compilation, and whether it inlines a call depends on its budget and on what it compiled before.
+         * Every array read of a chunk comes before its masks: a read's bounds check may deoptimize, and a mask live there
+         * would be converted to booleans for the interpreter on every pass, not only when it happens.
          */
         private void pairs(int base, int l) {
             FloatVector fracA = FloatVector.fromArray(F, frac, l * L);
@@ -353,28 +355,29 @@ final class FdkVectorKernel {
             for (int k = 0; k < geo.chunks; k++) {
                 int ai = base + k * L, a = firstRow(l, k), b = firstRow(l + 1, k);
                 FloatVector sum = FloatVector.fromArray(F, acc, ai);
+                float sa = fractions[k * DL + l], sb = fractions[k * DL + l + 1];
                 if (a >= 0) {
-                    FloatVector sv = fracA.add(fractions[k * DL + l]);
+                    FloatVector r0 = FloatVector.fromArray(F, h, a), r1 = FloatVector.fromArray(F, h, a + 1);
+                    FloatVector r2 = FloatVector.fromArray(F, h, a + 2), r3 = FloatVector.fromArray(F, h, a + 3);
+                    FloatVector r4 = FloatVector.fromArray(F, h, a + 4), sv = fracA.add(sa);
                     VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
                     FloatVector fv = sv.sub(1f, over), e = offsetA.add(1f, over);
                     VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
                     VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
-                    FloatVector r1 = FloatVector.fromArray(F, h, a + 1), r2 = FloatVector.fromArray(F, h, a + 2);
-                    FloatVector r3 = FloatVector.fromArray(F, h, a + 3), top = FloatVector.fromArray(F, h, a).blend(r1, one).blend(r2, two);
-                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(FloatVector.fromArray(F, h, a + 4), three);
-                    top = top.blend(r3, three);
+                    FloatVector top = r0.blend(r1, one).blend(r2, two).blend(r3, three);
+                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(r4, three);
                     sum = bottom.sub(top).fma(fv, top).fma(w2a, sum);
                 }
                 if (b >= 0) {
-                    FloatVector sv = fracB.add(fractions[k * DL + l + 1]);
+                    FloatVector r0 = FloatVector.fromArray(F, h, b), r1 = FloatVector.fromArray(F, h, b + 1);
+                    FloatVector r2 = FloatVector.fromArray(F, h, b + 2), r3 = FloatVector.fromArray(F, h, b + 3);
+                    FloatVector r4 = FloatVector.fromArray(F, h, b + 4), sv = fracB.add(sb);
                     VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
                     FloatVector fv = sv.sub(1f, over), e = offsetB.add(1f, over);
                     VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
                     VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
-                    FloatVector r1 = FloatVector.fromArray(F, h, b + 1), r2 = FloatVector.fromArray(F, h, b + 2);
-                    FloatVector r3 = FloatVector.fromArray(F, h, b + 3), top = FloatVector.fromArray(F, h, b).blend(r1, one).blend(r2, two);
-                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(FloatVector.fromArray(F, h, b + 4), three);
-                    top = top.blend(r3, three);
+                    FloatVector top = r0.blend(r1, one).blend(r2, two).blend(r3, three);
+                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(r4, three);
                     sum = bottom.sub(top).fma(fv, top).fma(w2b, sum);
                 }
                 sum.intoArray(acc, ai);
