@@ -207,40 +207,52 @@ __device__ __forceinline__ TileSource pairSource(const float* q, int cols, int b
     return {q, cols, bandFirst - 1, bandRows + 1, bandFirst - 1, bandFirst + bandRows};
 }
 
-// Starts copying the footprint of projection p (its local view L) into tile: rows by warps, columns by lanes.
-__device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const TileSource& s, int p) {
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    const float* plane = s.q + (size_t)p * s.planeRows * s.cols;
-    // rows of a multiple of 4 pixels start on 16-byte boundaries (u0 is a multiple of 4): 16-byte copies, each a whole
-    // word inside or outside the detector but at its edges
-    bool quads = (s.cols & 3) == 0;
-    for (int r = warp; r < L.h; r += FDK_THREADS / 32) {
-        int gv = L.v0 + r;
-        bool rowOk = gv >= s.rlo && gv < s.rhi;
-        const float* src = plane + (size_t)(rowOk ? gv - s.planeFirst : 0) * s.cols;
-        float* dst = tile + r * L.w;
-        if (quads) {
-            for (int c = 4 * lane; c < L.w; c += 128) {
-                int gu = L.u0 + c;
-                if (!rowOk || gu + 3 < 0 || gu >= s.cols) {
-                    copyQuad(dst + c, s.q, false);
-                } else if (gu >= 0 && gu + 3 < s.cols) {
-                    copyQuad(dst + c, src + gu, true);
-                } else {
-                    for (int e = 0; e < 4; e++) {
-                        bool in = gu + e >= 0 && gu + e < s.cols;
-                        copyWord(dst + c + e, in ? src + gu + e : s.q, in);
-                    }
-                }
-            }
-        } else {
-            for (int c = lane; c < L.w; c += 32) {
-                int gu = L.u0 + c;
-                bool ok = rowOk && gu >= 0 && gu < s.cols;
-                copyWord(dst + c, ok ? src + gu : s.q, ok);
-            }
+// Copies Q pixels of a detector row, from column gu on, to dst: the row starts at rowOffset in the plane and holds data
+// if rowOk; pixels beyond the detector read as zero. Q = 4: one 16-byte copy (both ends 16-byte aligned), a word at a
+// time only where the chunk straddles the detector's edge.
+template <int Q>
+__device__ __forceinline__ void copyChunk(float* dst, const float* plane, const TileSource& s, bool rowOk, int rowOffset, int gu) {
+    if (!rowOk || gu + Q - 1 < 0 || gu >= s.cols) {
+        Q == 4 ? copyQuad(dst, s.q, false) : copyWord(dst, s.q, false);
+    } else if (gu >= 0 && gu + Q - 1 < s.cols) {
+        Q == 4 ? copyQuad(dst, plane + rowOffset + gu, true) : copyWord(dst, plane + rowOffset + gu, true);
+    } else {
+#pragma unroll
+        for (int e = 0; e < Q; e++) {
+            bool in = gu + e >= 0 && gu + e < s.cols;
+            copyWord(dst + e, in ? plane + rowOffset + gu + e : s.q, in);
         }
     }
+}
+
+// Starts copying the footprint of projection p (its local view L) into tile: the tile's chunks of Q words (row-major,
+// L.w / Q a row) dealt out to the block's threads in turn, so that every thread copies about as many whatever the
+// footprint's shape. A thread keeps its chunk's row and column and steps them by the block's size, without a division.
+template <int Q>
+__device__ __forceinline__ void fillChunks(float* tile, const FdkLocal& L, const TileSource& s, int p) {
+    const int u0 = L.u0, v0 = L.v0, perRow = L.w / Q, chunks = perRow * L.h;
+    const float* plane = s.q + (size_t)p * s.planeRows * s.cols;
+    const int dr = FDK_THREADS / perRow, dc = FDK_THREADS - dr * perRow;
+    int r = (int)threadIdx.x / perRow, c = (int)threadIdx.x - r * perRow;
+    for (int k = threadIdx.x; k < chunks; k += FDK_THREADS) {
+        int gv = v0 + r;
+        copyChunk<Q>(tile + Q * k, plane, s, gv >= s.rlo && gv < s.rhi, (gv - s.planeFirst) * s.cols, u0 + Q * c);
+        r += dr;
+        c += dc;
+        if (c >= perRow) {
+            c -= perRow;
+            r++;
+        }
+    }
+}
+
+// Starts copying the footprint of projection p into tile: rows of a multiple of 4 pixels start on 16-byte boundaries
+// (u0 and the width are multiples of 4), so 16-byte copies unless the detector's rows are not.
+__device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const TileSource& s, int p) {
+    if ((s.cols & 3) == 0)
+        fillChunks<4>(tile, L, s, p);
+    else
+        fillChunks<1>(tile, L, s, p);
 }
 
 // Voxel offsets of this thread's columns from the block's reference voxel, and the reference voxel, for the column
@@ -603,13 +615,15 @@ extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int
     // the column kernels' blocks: whole chunks of tileZ slices of the volume (see the top of this file)
     int kfirst = k0 - k0 % tileZ;
     long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (k0 + slices - kfirst + tileZ - 1) / tileZ;
-    long long chunks = ends ? min(bz, 2LL) : bz, total = bx * by * chunks * np;
+    long long chunks = ends ? min(bz, 2LL) : bz, blocks = bx * by * chunks, total = blocks * np;
     const int extraRow = ends ? 1 : 0;
     int largest = 0;
     bool missing = false;
+    // neighbouring threads take neighbouring blocks of one projection: a warp's matrix reads from constant memory are
+    // then one address (a broadcast), not 32 served one after another
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total; t += (long long)gridDim.x * blockDim.x) {
-        int p = (int)(t % np);
-        long long b = t / np;
+        int p = (int)(t / blocks);
+        long long b = t % blocks;
         long long c = b / bx / by;
         int i0 = (int)(b % bx) * tileX, j0 = (int)(b / bx % by) * tileY, kk = kfirst + (int)(ends && c == 1 ? bz - 1 : c) * tileZ;
         FdkLocal L;
@@ -721,17 +735,20 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 // The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md). Exact:
 // the column and general kernels. The texture mode: half-precision tiles and the half-precision texture, the texture
 // filtering one projection in two (z-independent u and w); the texture alone for any matrix, and without tiles.
-FDK_COL(8, 4, 1, 3)
+FDK_COL(16, 2, 1, 3)
 FDK_GEN(8, 4, 1, 3)
-FDK_HHHYB(8, 4, 1, 1, 3)
+FDK_HHHYB(16, 2, 1, 1, 3)
 FDK_HTEX(8, 1, 3)
 FDK_GHTEX(8, 1, 3)
 
 // The other variants measured there, built by the exploration harness (-DFDK_EXPLORE) only.
 #ifdef FDK_EXPLORE
+FDK_COL(8, 4, 1, 3)
+FDK_HHHYB(8, 4, 1, 1, 3)
 FDK_COL(8, 4, 1, 2)
 FDK_COL(8, 2, 1, 3)
-FDK_COL(16, 2, 1, 3)
+FDK_COL(16, 2, 1, 2)
+FDK_GEN(16, 2, 1, 3)
 FDK_COL(4, 4, 1, 3)
 FDK_GEN(8, 4, 1, 2)
 FDK_GEN(8, 2, 1, 3)
@@ -757,6 +774,12 @@ FDK_HHYB(8, 4, 3, 2, 3)
 FDK_HHHYB(8, 4, 1, 2, 3)
 FDK_HHHYB(8, 4, 2, 2, 3)
 FDK_HHHYB(8, 2, 1, 1, 4)
+FDK_HHHYB(16, 1, 1, 1, 4)
+FDK_HHHYB(32, 1, 1, 1, 3)
+FDK_HHHYB(16, 4, 1, 1, 2)
+FDK_HHHYB(32, 2, 1, 1, 2)
+FDK_HHHYB(16, 2, 1, 1, 2)
+FDK_HHHYB(4, 4, 1, 1, 4)
 FDK_HHHYB(8, 4, 1, 3, 3)
 FDK_HHHYB(8, 4, 2, 3, 3)
 FDK_HTEX(8, 2, 3)

@@ -28,8 +28,8 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32;
  * the slab buffer, back-projects every projection into it and adds it into the caller's slices. The kernel:
  * <ul>
  *   <li>u and w independent of z (every circular trajectory, given as matrices or not): the column kernel, a thread
- *       per (x, y) column and 8 voxels of it sharing u, its weights and 1/w², the pixels interpolated in float32 on
- *       the ALU from shared-memory copies of each block's footprint;</li>
+ *       per (x, y) column and 16 voxels of it sharing u, its weights and 1/w² (two columns a thread), the pixels
+ *       interpolated in float32 on the ALU from shared-memory copies of each block's footprint;</li>
  *   <li>any other matrices: the general kernel, u, v, w per voxel from partial sums shared down the column;</li>
  *   <li>{@link Mode#TEXTURE}: the same kernels on the band in half precision (times a power of two that keeps its
  *       largest value within half's range), their tiles holding pairs of halves (a pixel and the one below, so that

@@ -62,9 +62,9 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     }
 
     static final FdkVariant NAIVE = new FdkVariant("fdk_naive", Kind.NAIVE, NAIVE_Z, 1, 0, 0);
-    static final FdkVariant COLUMNS = new FdkVariant("fdk_col_z8_c4_b1_m3", Kind.COLUMNS, 8, 4, 1, 0);
+    static final FdkVariant COLUMNS = new FdkVariant("fdk_col_z16_c2_b1_m3", Kind.COLUMNS, 16, 2, 1, 0);
     static final FdkVariant GENERAL = new FdkVariant("fdk_gen_z8_c4_b1_m3", Kind.GENERAL, 8, 4, 1, 0);
-    static final FdkVariant HYBRID = new FdkVariant("fdk_hhhyb_z8_c4_b1_t1_m3", Kind.HYBRID, 8, 4, 1, 1);
+    static final FdkVariant HYBRID = new FdkVariant("fdk_hhhyb_z16_c2_b1_t1_m3", Kind.HYBRID, 16, 2, 1, 1);
     static final FdkVariant TEXTURE = new FdkVariant("fdk_htex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1);
     static final FdkVariant GENERAL_TEXTURE = new FdkVariant("fdk_ghtex_z8_c1_m3", Kind.GENERAL_TEXTURE, 8, 1, 0, 1);
 

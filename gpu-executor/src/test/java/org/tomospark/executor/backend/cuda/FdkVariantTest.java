@@ -81,16 +81,24 @@ class FdkVariantTest {
 
     @Test
     void gridsAndSharedMemory() {
-        assertArrayEquals(new int[]{16, 16, 64}, FdkVariant.COLUMNS.grid(512, 0, 512));
-        assertArrayEquals(new int[]{2, 2, 5}, FdkVariant.COLUMNS.grid(45, 0, 37));
+        // blocks of 32 x 8·C columns and Z slices: general z8 c4, columns z16 c2
+        assertArrayEquals(new int[]{16, 16, 64}, FdkVariant.GENERAL.grid(512, 0, 512));
+        assertArrayEquals(new int[]{16, 32, 32}, FdkVariant.COLUMNS.grid(512, 0, 512));
+        assertArrayEquals(new int[]{2, 2, 5}, FdkVariant.GENERAL.grid(45, 0, 37));
+        assertArrayEquals(new int[]{2, 3, 3}, FdkVariant.COLUMNS.grid(45, 0, 37));
         assertArrayEquals(new int[]{6, 12, 5}, FdkVariant.NAIVE.grid(45, 0, 37));
         assertArrayEquals(new int[]{2, 6, 5}, FdkVariant.TEXTURE.grid(45, 0, 37));
-        // blocks cover whole chunks of 8 slices of the volume: slices 5..12 touch chunks 0 and 1, 5..13 chunks 0..1,
-        // 8..15 chunk 1 alone, 7..16 chunks 0..2
-        assertEquals(2, FdkVariant.COLUMNS.grid(45, 5, 8)[2]);
-        assertEquals(2, FdkVariant.COLUMNS.grid(45, 5, 9)[2]);
-        assertEquals(1, FdkVariant.COLUMNS.grid(45, 8, 8)[2]);
-        assertEquals(3, FdkVariant.COLUMNS.grid(45, 7, 10)[2]);
+        // blocks cover whole chunks of Z slices of the volume: for Z = 8, slices 5..12 touch chunks 0 and 1, 5..13
+        // chunks 0..1, 8..15 chunk 1 alone, 7..16 chunks 0..2
+        assertEquals(2, FdkVariant.GENERAL.grid(45, 5, 8)[2]);
+        assertEquals(2, FdkVariant.GENERAL.grid(45, 5, 9)[2]);
+        assertEquals(1, FdkVariant.GENERAL.grid(45, 8, 8)[2]);
+        assertEquals(3, FdkVariant.GENERAL.grid(45, 7, 10)[2]);
+        // for Z = 16: slices 5..12 chunk 0 alone, 10..21 chunks 0..1, 16..31 chunk 1 alone, 15..32 chunks 0..2
+        assertEquals(1, FdkVariant.COLUMNS.grid(45, 5, 8)[2]);
+        assertEquals(2, FdkVariant.COLUMNS.grid(45, 10, 12)[2]);
+        assertEquals(1, FdkVariant.COLUMNS.grid(45, 16, 16)[2]);
+        assertEquals(3, FdkVariant.COLUMNS.grid(45, 15, 18)[2]);
         // the launch's views, then two buffers of one tile each
         assertEquals(128 * 64 + 2 * 8140 * 4, FdkVariant.COLUMNS.sharedBytes(128, 8140));
         assertEquals(128 * 64, FdkVariant.TEXTURE.sharedBytes(128, 8140));
