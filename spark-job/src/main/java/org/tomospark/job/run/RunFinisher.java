@@ -134,7 +134,8 @@ public final class RunFinisher {
         for (int row : run.reused().keySet())
             if (!run.computed().containsKey(row)) readBack(out, row, preview, sg, coding);
         if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview, sg, coding);
-        out.writeFile(PREVIEW, preview.png(RunReport.previewTitle(run.meta(), run.summary().scan().centerOfRotation())));
+        double center = output.plan().request().params().coneBeam() != null ? Double.NaN : run.summary().scan().centerOfRotation();
+        out.writeFile(PREVIEW, preview.png(RunReport.previewTitle(run.meta(), center)));
     }
 
     /**
@@ -146,8 +147,8 @@ public final class RunFinisher {
         RunOutput.Plan plan = output.plan();
         ReconstructionParams p = plan.request().params();
         Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("index", "z is the detector row (the row bin with row binning); slices not reconstructed hold the "
-                + "fill value");
+        attrs.put("index", (p.coneBeam() != null ? "z is the volume's slice k, at height (k - (slices - 1) / 2) x voxel"
+                : "z is the detector row (the row bin with row binning)") + "; slices not reconstructed hold the fill value");
         attrs.put("reconstructedRows", List.of(plan.first(), plan.end()));
         attrs.put("geometry", report.get("geometry"));
         attrs.put("unit", report.get("unit"));

@@ -3,6 +3,7 @@ package org.tomospark.job.run;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeParams;
+import org.tomospark.executor.pipeline.ConeParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
 import java.util.ArrayList;
@@ -31,14 +32,7 @@ public final class RunReport {
         m.put("input", req.input());
         m.put("output", req.output());
         m.put("settings", req.settings().asMap());
-        Map<String, Object> geo = new LinkedHashMap<>();
-        geo.put("detectorWidth", s.scan().detectorWidth());
-        geo.put("projections", s.scan().numProjections());
-        geo.put("center", s.scan().centerOfRotation());
-        geo.put("angularCoverageDeg", Math.toDegrees(s.scan().angularCoverage()));
-        geo.put("slice", Map.of("width", s.slice().width(), "height", s.slice().height(), "roi",
-                List.of(s.slice().roiCol(), s.slice().roiRow(), s.slice().roiCols(), s.slice().roiRows())));
-        m.put("geometry", geo);
+        m.put("geometry", geometry(req.params().coneBeam(), s));
         m.put("unit", req.params().workflow().unit().describe(req.params().workflow().binColumns()));
         m.put("outputFormat", req.params().outputFormat().id());
         m.put("outputType", req.params().outputCoding().describe());
@@ -123,8 +117,33 @@ public final class RunReport {
     }
 
     /** The title line of preview.png: the scan's file name and the (effective) centre used. */
+    /**
+     * The report's geometry: the detector, the projections and the slice grid; parallel beam: the centre of rotation;
+     * cone beam (cone non-null): source and detector distances, pixel size, where the central ray lands, the trajectory
+     * and the volume instead (a cone-beam scan has no centre of rotation on the detector).
+     */
+    static Map<String, Object> geometry(ConeParams cone, VolumeReconstructor.Summary s) {
+        Map<String, Object> geo = new LinkedHashMap<>();
+        geo.put("type", cone == null ? "parallel" : "cone");
+        geo.put("detectorWidth", s.scan().detectorWidth());
+        geo.put("projections", s.scan().numProjections());
+        if (cone == null) {
+            geo.put("center", s.scan().centerOfRotation());
+        } else {
+            Map<String, Object> c = cone.describe();
+            for (String key : List.of("dsoMm", "dsdMm", "pixelMm", "centralRayPx", "trajectory", "volume"))
+                geo.put(key, c.get(key));
+        }
+        geo.put("angularCoverageDeg", Math.toDegrees(s.scan().angularCoverage()));
+        geo.put("slice", Map.of("width", s.slice().width(), "height", s.slice().height(), "roi",
+                List.of(s.slice().roiCol(), s.slice().roiRow(), s.slice().roiCols(), s.slice().roiRows())));
+        return geo;
+    }
+
+    /** The preview's title: the input file's name, and the centre of rotation unless it is NaN (cone beam has none). */
     public static String previewTitle(ScanMetadata meta, double center) {
-        return meta.source().replaceAll(".*/", "") + "  c=" + String.format(Locale.ROOT, "%.2f", center);
+        String name = meta.source().replaceAll(".*/", "");
+        return Double.isNaN(center) ? name : name + "  c=" + String.format(Locale.ROOT, "%.2f", center);
     }
 
     static String iterativeLine(IterativeParams it, Convergence c) {

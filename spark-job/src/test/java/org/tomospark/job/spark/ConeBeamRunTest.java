@@ -22,6 +22,7 @@ import org.tomospark.executor.util.ImageErrors;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.Json;
+import org.tomospark.job.io.ZarrMetadata;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
 
@@ -65,6 +66,17 @@ class ConeBeamRunTest {
         return TestScans.readSlices(out.toString(), new Configuration());
     }
 
+    @Test
+    @Timeout(300)
+    void volumeAttributesIndexTheVolumesSlices() throws Exception {
+        Path d = TestScans.tmp("cone-zarr").resolve("rec");
+        direct(scan("circular", SCAN), params(CoreKeys.OUTPUT_FORMAT.name(), "zarr"), d);
+        Map<?, ?> attrs = (Map<?, ?>) Json.read(Files.readAllBytes(d.resolve(ZarrMetadata.ZATTRS)), ".zattrs").get("tomospark");
+        String index = (String) attrs.get("index");
+        assertTrue(index.startsWith("z is the volume's slice k"), "cone beam: z is a slice of the volume, not a detector row: " + index);
+        assertEquals("cone", ((Map<?, ?>) attrs.get("geometry")).get("type"));
+    }
+
     /** FDK of the whole volume from the file's counts, −log((data − dark)/(flat − dark)) computed here in double. */
     static float[][] reference(Path file, ConeGeometry g, ConeVolume vol) {
         try (DataExchangeSource src = DataExchangeSource.open(file)) {
@@ -102,6 +114,13 @@ class ConeBeamRunTest {
         assertEquals(79, v.n(), "default size: the widest the field of view holds");
         assertEquals(v.nz(), direct.size());
         assertFalse(((String) cone.get("slicesOutsideCompleteData")).isEmpty(), "the top and bottom slices are reported");
+        // the report's top-level geometry is the cone's: distances and the volume, no centre of rotation
+        Map<?, ?> geo = (Map<?, ?>) rep.get("geometry");
+        assertEquals("cone", geo.get("type"));
+        assertEquals(g.dso(), ((Number) geo.get("dsoMm")).doubleValue(), 1e-12);
+        assertEquals(g.dsd(), ((Number) geo.get("dsdMm")).doubleValue(), 1e-12);
+        assertEquals(vol, geo.get("volume"));
+        assertFalse(geo.containsKey("center"), "a cone-beam scan has no centre of rotation on the detector: " + geo);
 
         // against the phantom itself (exact chords in the file, voxel-averaged truth here): the values are attenuation in 1/mm
         int mid = v.nz() / 2;
