@@ -4,6 +4,7 @@
 // reference on sampled voxels.
 //   nvcc -std=c++17 -O3 -arch=sm_90 -o fdkkernels fdkkernels.cu && ./fdkkernels [check] [time N NP] [general N NP]
 //   ./fdkkernels only NAME time N NP: one run of one kernel (for Nsight Compute); pick NAME,NAME...: those kernels alone
+//   FDK_CARVEOUT=P in the environment: the kernels' preferred shared-memory carve-out, in percent of the SM's L1
 // check: every kernel on awkward sizes (odd n, partial slab, a band not at row 0, the volume's top) against the
 // reference; time: every kernel on an n^3 volume from NP circular projections (general: a tilted, wobbling trajectory,
 // matrices with u and w depending on z), best of 3 after a warm-up, kernel time by CUDA events.
@@ -309,6 +310,7 @@ struct Problem {
         if (shared > 227 * 1024) return nullptr;
         if (v.pk) {
             CK(cudaFuncSetAttribute(v.pk, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+            if (getenv("FDK_CARVEOUT")) CK(cudaFuncSetAttribute(v.pk, cudaFuncAttributePreferredSharedMemoryCarveout, atoi(getenv("FDK_CARVEOUT"))));
             const float* pq = reinterpret_cast<const float*>(pairs);
             float sc = scale;
             cudaTextureObject_t t = v.p == 2 ? texHalf : tex;
@@ -321,6 +323,7 @@ struct Problem {
             };
         }
         CK(cudaFuncSetAttribute(v.k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared));
+        if (getenv("FDK_CARVEOUT")) CK(cudaFuncSetAttribute(v.k, cudaFuncAttributePreferredSharedMemoryCarveout, atoi(getenv("FDK_CARVEOUT"))));
         return [=]() {
             for (int p0 = 0; p0 < g.np; p0 += per) {
                 int np = std::min(per, g.np - p0);
