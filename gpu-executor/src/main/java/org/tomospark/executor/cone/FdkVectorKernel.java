@@ -27,8 +27,8 @@ import java.util.stream.IntStream;
  *       volume's least and most rows per voxel step). For each value, the rows floor(vb) + e + l of h are one load;
  *       each lane keeps the one of its own e (a blend), then the chunk is interpolated in v. Up to four values
  *       (dv within about [0.86, 1.57)) in straight code; the cost grows with |dv − 1|, so volumes whose voxels span
- *       more than {@link #MAX_DV} detector rows take the scalar path. The chunks of two projections go side by side,
- *       for the core's parallelism, their sum kept in a register.</li>
+ *       more than {@link #MAX_DV} detector rows take the scalar path. A chunk takes the group's four projections in one
+ *       loop, its sum kept in a register.</li>
  *   <li>Chunks start at multiples of eight slices of the volume, whatever the slab: a voxel's arithmetic does not depend
  *       on where its slab starts, so a slab's slices equal the same slices of the whole volume bit for bit.</li>
  *   <li>Precision: l·dv splits exactly into whole rows and a fraction (dv = hi + lo, hi a whole number of 1/1024 rows,
@@ -38,8 +38,9 @@ import java.util.stream.IntStream;
  *       tile accumulates its columns over all projections in order in its own array, so every voxel's sum is the same
  *       whatever the number of threads.</li>
  *   <li>The JIT keeps vectors in registers only within one compilation, and whether it inlines a call depends on a
- *       budget of nodes and on what it compiled before: only tiny helpers take or return vectors, and the chunk loop
- *       writes its two projections out; conversions to float go through the 256-bit species only (one class in the
+ *       budget of nodes and on what it compiled before (a helper compiled on its own first, with its vectors boxed, is
+ *       too large to inline later): only tiny helpers take or return vectors, the chunk loop's vectors live within one
+ *       pass of its loop over projections; conversions to float go through the 256-bit species only (one class in the
  *       JIT's type profiles); scalar rounding and conversion to float, which on x86 wait for their register's previous
  *       value, are done on vectors.</li>
  * </ul>
@@ -192,17 +193,17 @@ final class FdkVectorKernel {
         private final float[] acc;
         /** Per projection of a group of four: floor(u), v at z = 0 and dv/dz. */
         private final double[] floorU = new double[DL], vAt0 = new double[DL], vPerZ = new double[DL];
-        /**
-         * Per projection: where the rows its chunks read start in the transposed band, and which chunks' first lanes' rows
-         * the band holds: first to last (none: first > last).
-         */
-        private final double[] from = new double[DL], first = new double[DL], last = new double[DL];
+        /** Per projection: where the rows its chunks read start in the transposed band. */
+        private final double[] from = new double[DL];
         /** Per projection, in a float vector's low half: u's fraction, 1/w², and dv = hi + lo. */
         private final float[] fu = new float[2 * DL], w2 = new float[2 * DL], hi = new float[2 * DL], lo = new float[2 * DL];
         /** Per projection, eight lanes each: the fraction of l·dv, and its whole rows less l and eLo. */
         private final float[] frac = new float[DL * L], offset = new float[DL * L];
-        /** Per chunk and projection (chunk · 4 + projection): its first lane's v rounded down, and the fraction. */
-        private final double[] starts;
+        /**
+         * Per chunk and projection (chunk · 4 + projection): its first lane's v rounded down, and the fraction; the index in
+         * h of that row, or −1 where the band misses the chunk.
+         */
+        private final double[] starts, rowAt;
         private final float[] fractions;
         /** Per projection, hLength floats: the rows its chunks read, interpolated in u, from row first + eLo on. */
         private final float[] h;
@@ -216,6 +217,7 @@ final class FdkVectorKernel {
             this.j1 = j1;
             this.acc = new float[(i1 - i0) * (j1 - j0) * geo.chunks * L];
             this.starts = new double[geo.chunks * DL];
+            this.rowAt = new double[geo.chunks * DL];
             this.fractions = new float[geo.chunks * DL + DL];
             this.hLength = geo.stride + L;
             this.h = new float[DL * hLength];
@@ -261,8 +263,8 @@ final class FdkVectorKernel {
 
         /**
          * Where the group's chunks start, in the four projections at once (scalar rounding and conversions to float on x86
-         * wait for their register's previous value, which would chain chunk to chunk); which rows they read; each
-         * projection's lanes.
+         * wait for their register's previous value, which would chain chunk to chunk); which rows they read, and where in h;
+         * each projection's lanes.
          */
         private void prepare(int count) {
             DoubleVector vAt0 = DoubleVector.fromArray(D, this.vAt0, 0), vPerZ = DoubleVector.fromArray(D, this.vPerZ, 0);
@@ -282,35 +284,33 @@ final class FdkVectorKernel {
             DoubleVector fl = DoubleVector.fromArray(D, floorU, 0);
             VectorMask<Double> any = a.compare(VectorOperators.LE, b).and(LANE_D.compare(VectorOperators.LT, (double) count))
                     .and(fl.compare(VectorOperators.GE, -1.0)).and(fl.compare(VectorOperators.LT, (double) geo.cols));
-            ZERO_D.blend(a, any).intoArray(first, 0);
-            ONE_D.neg().blend(b, any).intoArray(last, 0);
-            ZERO_D.blend(fl.add(1).mul(geo.stride).add(geo.rowOffset + geo.eLo).add(a), any).intoArray(from, 0);
             // where the band misses the projection, its interpolation reads the start of the band's array: zeros
-            for (int l = 0; l < DL; l++) if (last[l] >= first[l]) lanes(l);
-        }
-
-        /**
-         * The group's chunks, adding to the column's accumulators from base on, two projections side by side (independent
-         * work in flight).
-         */
-        private void chunks(int base) {
-            for (int l = 0; l < DL; l += 2) {
-                if (geo.values <= 4) {
-                    pairs(base, l);
-                    continue;
-                }
-                for (int k = 0; k < geo.chunks; k++) {
-                    addAny(base + k * L, l, k);
-                    addAny(base + k * L, l + 1, k);
-                }
+            ZERO_D.blend(fl.add(1).mul(geo.stride).add(geo.rowOffset + geo.eLo).add(a), any).intoArray(from, 0);
+            // projection l's rows from a on lie in h from l·hLength on; a chunk whose first row lies within [a, b] reads them
+            DoubleVector first = ZERO_D.blend(a, any), last = ONE_D.neg().blend(b, any), at = LANE_D.mul(hLength).sub(first);
+            for (int k = 0; k < geo.chunks; k++) {
+                DoubleVector start = DoubleVector.fromArray(D, starts, k * DL);
+                VectorMask<Double> in = start.compare(VectorOperators.GE, first).and(start.compare(VectorOperators.LE, last));
+                ONE_D.neg().blend(start.add(at), in).intoArray(rowAt, k * DL);
+            }
+            // each projection's lanes: the fraction of l·dv and its whole rows less l and eLo; floor written out, as a
+            // helper that takes a vector, compiled on its own before, is not inlined into a method this large
+            for (int l = 0; l < DL; l++) {
+                FloatVector lh = LANE.mul(this.hi[l]), r = lh.add(ROUND_F).sub(ROUND_F);
+                FloatVector whole = r.sub(ONE, r.compare(VectorOperators.GT, lh));
+                lh.sub(whole).add(LANE.mul(lo[l])).intoArray(frac, l * L);
+                whole.sub(LANE).sub(geo.eLo).intoArray(offset, l * L);
             }
         }
 
-        /** Projection l's lanes (eight floats each): the fraction of l·dv and its whole rows less l and eLo. */
-        private void lanes(int l) {
-            FloatVector lh = LANE.mul(hi[l]), whole = floor(lh);
-            lh.sub(whole).add(LANE.mul(lo[l])).intoArray(frac, l * L);
-            whole.sub(LANE).sub(geo.eLo).intoArray(offset, l * L);
+        /** The group's chunks, adding to the column's accumulators from base on. */
+        private void chunks(int base) {
+            if (geo.values <= 4) {
+                fours(base);
+                return;
+            }
+            for (int k = 0; k < geo.chunks; k++)
+                for (int l = 0; l < DL; l++) addAny(base + k * L, l, k);
         }
 
         /**
@@ -319,8 +319,7 @@ final class FdkVectorKernel {
          */
         private void interpolate(float[][] t, int p, int count) {
             float[] t0 = t[p], t1 = count > 1 ? t[p + 1] : t0, t2 = count > 2 ? t[p + 2] : t0, t3 = count > 3 ? t[p + 3] : t0;
-            FloatVector f0 = FloatVector.broadcast(F, fu[0]), f1 = FloatVector.broadcast(F, fu[1]);
-            FloatVector f2 = FloatVector.broadcast(F, fu[2]), f3 = FloatVector.broadcast(F, fu[3]);
+            float f0 = fu[0], f1 = fu[1], f2 = fu[2], f3 = fu[3];
             int a0 = (int) from[0], a1 = (int) from[1], a2 = (int) from[2], a3 = (int) from[3], stride = geo.stride, n = hLength;
             for (int i = 0; i < geo.rows; i += L) {
                 interpolate(t0, a0 + i, stride, f0, i);
@@ -330,61 +329,49 @@ final class FdkVectorKernel {
             }
         }
 
-        /** h[at ..] = t[o ..] + fu·(t[o + stride ..] − t[o ..]). */
-        private void interpolate(float[] t, int o, int stride, FloatVector fu, int at) {
+        /**
+         * h[at ..] = t[o ..] + fu·(t[o + stride ..] − t[o ..]); fu comes as a float, so that no vector is passed where the
+         * JIT does not inline it.
+         */
+        private void interpolate(float[] t, int o, int stride, float fu, int at) {
             FloatVector a = FloatVector.fromArray(F, t, o);
-            FloatVector.fromArray(F, t, o + stride).sub(a).fma(fu, a).intoArray(h, at);
+            FloatVector.fromArray(F, t, o + stride).sub(a).fma(FloatVector.broadcast(F, fu), a).intoArray(h, at);
         }
 
         /**
-         * The chunks of projections l and l + 1, each weighted by 1/w², added to the column's accumulators from base on,
-         * unless the band misses them; each chunk's sum kept in a register over both. Lane i samples v = vb + i·dv, row
+         * The chunks of the four projections, each weighted by 1/w², added to the column's accumulators from base on, unless
+         * the band misses them; each chunk's sum kept in a register over the four. Lane i samples v = vb + i·dv, row
          * floor(vb) + i + e_i: the fraction sv of vb + i·dv (below 2) carries into e_i where it reaches 1. The lanes' rows
          * are blended from h by offset e (e_i less eLo, 0 to values − 1), then interpolated in v: up to four offsets (dv
-         * within about [0.86, 1.57)), in straight code, where a blend whose offset no lane has changes nothing. The two
-         * projections are written out rather than left to a method that passes vectors: the JIT keeps vectors in registers
-         * only within one compilation, and whether it inlines a call depends on its budget and on what it compiled before.
-         * Every array read of a chunk comes before its masks: a read's bounds check may deoptimize, and a mask live there
-         * would be converted to booleans for the interpreter on every pass, not only when it happens.
+         * within about [0.86, 1.57)), in straight code, where a blend whose offset no lane has changes nothing. Every array
+         * read of a projection comes before its masks: a read's bounds check may deoptimize, and a mask live there would be
+         * converted to booleans for the interpreter on every pass, not only when it happens.
          */
-        private void pairs(int base, int l) {
-            FloatVector fracA = FloatVector.fromArray(F, frac, l * L);
-            FloatVector fracB = FloatVector.fromArray(F, frac, l * L + L), offsetA = FloatVector.fromArray(F, offset, l * L);
-            FloatVector offsetB = FloatVector.fromArray(F, offset, l * L + L);
-            FloatVector w2a = FloatVector.broadcast(F, w2[l]), w2b = FloatVector.broadcast(F, w2[l + 1]);
+        private void fours(int base) {
             for (int k = 0; k < geo.chunks; k++) {
-                int ai = base + k * L, a = firstRow(l, k), b = firstRow(l + 1, k);
+                int ai = base + k * L;
                 FloatVector sum = FloatVector.fromArray(F, acc, ai);
-                float sa = fractions[k * DL + l], sb = fractions[k * DL + l + 1];
-                if (a >= 0) {
+                for (int l = 0; l < DL; l++) {
+                    int a = firstRow(l, k);
+                    if (a < 0) continue;
                     FloatVector r0 = FloatVector.fromArray(F, h, a), r1 = FloatVector.fromArray(F, h, a + 1);
                     FloatVector r2 = FloatVector.fromArray(F, h, a + 2), r3 = FloatVector.fromArray(F, h, a + 3);
-                    FloatVector r4 = FloatVector.fromArray(F, h, a + 4), sv = fracA.add(sa);
+                    FloatVector r4 = FloatVector.fromArray(F, h, a + 4), w = FloatVector.broadcast(F, w2[l]);
+                    FloatVector sv = FloatVector.fromArray(F, frac, l * L).add(fractions[k * DL + l]);
+                    FloatVector e0 = FloatVector.fromArray(F, offset, l * L);
                     VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
-                    FloatVector fv = sv.sub(1f, over), e = offsetA.add(1f, over);
+                    FloatVector fv = sv.sub(1f, over), e = e0.add(1f, over);
                     VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
                     VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
                     FloatVector top = r0.blend(r1, one).blend(r2, two).blend(r3, three);
                     FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(r4, three);
-                    sum = bottom.sub(top).fma(fv, top).fma(w2a, sum);
-                }
-                if (b >= 0) {
-                    FloatVector r0 = FloatVector.fromArray(F, h, b), r1 = FloatVector.fromArray(F, h, b + 1);
-                    FloatVector r2 = FloatVector.fromArray(F, h, b + 2), r3 = FloatVector.fromArray(F, h, b + 3);
-                    FloatVector r4 = FloatVector.fromArray(F, h, b + 4), sv = fracB.add(sb);
-                    VectorMask<Float> over = sv.compare(VectorOperators.GE, 1f);
-                    FloatVector fv = sv.sub(1f, over), e = offsetB.add(1f, over);
-                    VectorMask<Float> one = e.compare(VectorOperators.GE, 1f), two = e.compare(VectorOperators.GE, 2f);
-                    VectorMask<Float> three = e.compare(VectorOperators.GE, 3f);
-                    FloatVector top = r0.blend(r1, one).blend(r2, two).blend(r3, three);
-                    FloatVector bottom = r1.blend(r2, one).blend(r3, two).blend(r4, three);
-                    sum = bottom.sub(top).fma(fv, top).fma(w2b, sum);
+                    sum = bottom.sub(top).fma(fv, top).fma(w, sum);
                 }
                 sum.intoArray(acc, ai);
             }
         }
 
-        /** As {@link #pairs}, for one chunk k of projection l and any number of offsets. */
+        /** As {@link #fours}, for one chunk k of projection l and any number of offsets. */
         private void addAny(int ai, int l, int k) {
             int at = firstRow(l, k);
             if (at < 0) return;
@@ -403,8 +390,7 @@ final class FdkVectorKernel {
 
         /** The index in h of chunk k's first row in projection l, or −1 where the band misses the chunk. */
         private int firstRow(int l, int k) {
-            double start = starts[k * DL + l];
-            return start < first[l] || start > last[l] ? -1 : l * hLength + (int) (start - first[l]);
+            return (int) rowAt[k * DL + l];
         }
     }
 
@@ -424,11 +410,6 @@ final class FdkVectorKernel {
     /** Matrix element e of four projections from p times a coordinate. */
     private static DoubleVector row(double[] me, int p, double s) {
         return at(me, p).mul(s);
-    }
-
-    private static FloatVector floor(FloatVector x) {
-        FloatVector r = x.add(ROUND_F).sub(ROUND_F);
-        return r.sub(ONE, r.compare(VectorOperators.GT, x));
     }
 
     private static DoubleVector floor(DoubleVector x) {
