@@ -236,7 +236,8 @@ __device__ __forceinline__ void fillChunks(float* tile, const FdkLocal& L, const
     int r = (int)threadIdx.x / perRow, c = (int)threadIdx.x - r * perRow;
     for (int k = threadIdx.x; k < chunks; k += FDK_THREADS) {
         int gv = v0 + r;
-        copyChunk<Q>(tile + Q * k, plane, s, gv >= s.rlo && gv < s.rhi, (gv - s.planeFirst) * s.cols, u0 + Q * c);
+        bool rowOk = gv >= s.rlo && gv < s.rhi;
+        copyChunk<Q>(tile + Q * k, plane, s, rowOk, rowOk ? (gv - s.planeFirst) * s.cols : 0, u0 + Q * c);
         r += dr;
         c += dc;
         if (c >= perRow) {
@@ -307,18 +308,21 @@ __device__ __forceinline__ float4 gatherLayered(cudaTextureObject_t t, float x, 
 // byte offset from its start, so that a pixel's address is one multiply-add of the row's float bits (floorBits) and
 // a per-column constant.
 
-// A float of shared memory at a 32-bit shared-window address (and at 4 bytes beyond it). Written as loads of the
-// window so that a pixel's address stays one multiply-add; volatile keeps them after the barrier that fills the tile.
-__device__ __forceinline__ float lds(unsigned addr) {
-    float v;
-    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(addr));
+// A word of shared memory at a 32-bit shared-window address (and at 4 bytes beyond it): a float, or a pair of halves.
+// Written as loads of the window so that a pixel's address stays one multiply-add; volatile keeps them after the
+// barrier that fills the tile.
+__device__ __forceinline__ unsigned ldsWord(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr));
     return v;
 }
-__device__ __forceinline__ float ldsNext(unsigned addr) {
-    float v;
-    asm volatile("ld.shared.f32 %0, [%1+4];" : "=f"(v) : "r"(addr));
+__device__ __forceinline__ unsigned ldsWordNext(unsigned addr) {
+    unsigned v;
+    asm volatile("ld.shared.b32 %0, [%1+4];" : "=r"(v) : "r"(addr));
     return v;
 }
+__device__ __forceinline__ float lds(unsigned addr) { return __uint_as_float(ldsWord(addr)); }
+__device__ __forceinline__ float ldsNext(unsigned addr) { return __uint_as_float(ldsWordNext(addr)); }
 
 // The shared-window address of byte offset b of the dynamic shared memory, opaque to the compiler so that the sums
 // folded into it are not re-associated into the per-pixel arithmetic.
@@ -344,7 +348,7 @@ __device__ __forceinline__ unsigned floorBits(float x, float& frac) {
     return __float_as_uint(t);
 }
 
-// Half-precision arithmetic on words of two halves (low, high), and a 32- and 64-bit shared load of such words.
+// Half-precision arithmetic on words of two halves (low, high).
 __device__ __forceinline__ unsigned hsub2(unsigned a, unsigned b) {
     unsigned r;
     asm("sub.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
@@ -365,16 +369,6 @@ __device__ __forceinline__ float2 hwiden(unsigned a) {
     float2 r;
     asm("{.reg .f16 l, h;\n mov.b32 {l, h}, %2;\n cvt.f32.f16 %0, l;\n cvt.f32.f16 %1, h;}" : "=f"(r.x), "=f"(r.y) : "r"(a));
     return r;
-}
-__device__ __forceinline__ unsigned ldsWord(unsigned addr) {
-    unsigned v;
-    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(addr));
-    return v;
-}
-__device__ __forceinline__ unsigned ldsWordNext(unsigned addr) {
-    unsigned v;
-    asm volatile("ld.shared.b32 %0, [%1+4];" : "=r"(v) : "r"(addr));
-    return v;
 }
 
 // Bilinear from a tile of half pairs (fdk_pairs: a word a pixel, holding it and the pixel below): the column's pair and
