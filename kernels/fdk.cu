@@ -42,6 +42,8 @@
 //   fdk_hgen_zZ_cC_bB_mM            the general kernel on half pairs
 //   fdk_hhyb_zZ_cC_bB_tT_mM         hcol with T of every B + T projections filtered by the texture unit (float texture)
 //   fdk_hhhyb_zZ_cC_bB_tT_mM        the same from a texture of the scaled band in half precision (fdk_halves)
+//   fdk_split_zZ_cC_bB_tT_mM        hhhyb with its two shares on the two halves of the block (the same 32 x 4·C columns):
+//                                   the texture mode's column kernel
 //   fdk_ghyb_zZ_cC_bB_tT_mM,        hgen with a texture share, from the float or the half texture
 //   fdk_ghhyb_zZ_cC_bB_tT_mM
 //   fdk_htex_zZ_cC_mM,              every projection filtered from the half texture (circular, any matrix)
@@ -228,13 +230,13 @@ __device__ __forceinline__ void copyChunk(float* dst, const float* plane, const 
 // Starts copying the footprint of projection p (its local view L) into tile: the tile's chunks of Q words (row-major,
 // L.w / Q a row) dealt out to the block's threads in turn, so that every thread copies about as many whatever the
 // footprint's shape. A thread keeps its chunk's row and column and steps them by the block's size, without a division.
-template <int Q>
+template <int Q, int THREADS>
 __device__ __forceinline__ void fillChunks(float* tile, const FdkLocal& L, const TileSource& s, int p) {
     const int u0 = L.u0, v0 = L.v0, perRow = L.w / Q, chunks = perRow * L.h;
     const float* plane = s.q + (size_t)p * s.planeRows * s.cols;
-    const int dr = FDK_THREADS / perRow, dc = FDK_THREADS - dr * perRow;
+    const int dr = THREADS / perRow, dc = THREADS - dr * perRow;
     int r = (int)threadIdx.x / perRow, c = (int)threadIdx.x - r * perRow;
-    for (int k = threadIdx.x; k < chunks; k += FDK_THREADS) {
+    for (int k = threadIdx.x; k < chunks; k += THREADS) {
         int gv = v0 + r;
         bool rowOk = gv >= s.rlo && gv < s.rhi;
         copyChunk<Q>(tile + Q * k, plane, s, rowOk, rowOk ? (gv - s.planeFirst) * s.cols : 0, u0 + Q * c);
@@ -249,29 +251,32 @@ __device__ __forceinline__ void fillChunks(float* tile, const FdkLocal& L, const
 
 // Starts copying the footprint of projection p into tile: rows of a multiple of 4 pixels start on 16-byte boundaries
 // (u0 and the width are multiples of 4), so 16-byte copies unless the detector's rows are not.
+// THREADS: the threads 0 .. THREADS - 1 that copy it.
+template <int THREADS = FDK_THREADS>
 __device__ __forceinline__ void fillTile(float* tile, const FdkLocal& L, const TileSource& s, int p) {
     if ((s.cols & 3) == 0)
-        fillChunks<4>(tile, L, s, p);
+        fillChunks<4, THREADS>(tile, L, s, p);
     else
-        fillChunks<1>(tile, L, s, p);
+        fillChunks<1, THREADS>(tile, L, s, p);
 }
 
 // Voxel offsets of this thread's columns from the block's reference voxel, and the reference voxel, for the column
-// kernels' block of 32 x 8·C columns and Z slices.
-template <int C, int Z>
+// kernels' block of 32 x TY·C columns and Z slices (TY = FDK_TILE_Y: the block's 8 warps cover 32 x 8 columns; TY = 4:
+// its two halves cover the same 32 x 4, see splitKernel).
+template <int C, int Z, int TY = FDK_TILE_Y>
 struct ColumnBlock {
     int i, j;   // this thread's first column (voxel indices)
     int ir, jr, kr, kb;  // reference voxel (volume indices) and the block's first slice, from the slab's (may be < 0)
     float di, dj, dk;    // offsets of the first column and slice from the reference voxel
     __device__ ColumnBlock(int k0) {
         int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-        int tx = (warp & 3) * 8 + (lane & 7), ty = (warp >> 2) * 4 + (lane >> 3);
-        int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * FDK_TILE_Y * C;
+        int tx = (warp & 3) * 8 + (lane & 7), ty = (TY == 8 ? (warp >> 2) * 4 : 0) + (lane >> 3);
+        int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * TY * C;
         kb = blockIdx.z * Z - k0 % Z;
         i = bi + tx;
         j = bj + ty;
         ir = bi + FDK_TILE_X / 2;
-        jr = bj + FDK_TILE_Y * C / 2;
+        jr = bj + TY * C / 2;
         kr = k0 + kb + Z / 2;
         di = (float)(i - ir);
         dj = (float)(j - jr);
@@ -280,12 +285,12 @@ struct ColumnBlock {
 };
 
 // The local views of projections [p0, p0 + np) for this block, into table (one thread a projection).
-template <int C, int Z>
-__device__ void localViews(FdkLocal* table, const ColumnBlock<C, Z>& cb, int p0, int np, int n, int nz, int k0, double s,
+template <int C, int Z, int TY>
+__device__ void localViews(FdkLocal* table, const ColumnBlock<C, Z, TY>& cb, int p0, int np, int n, int nz, int k0, double s,
                            int cap) {
-    int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * FDK_TILE_Y * C, kk = k0 + cb.kb;
+    int bi = blockIdx.x * FDK_TILE_X, bj = blockIdx.y * TY * C, kk = k0 + cb.kb;
     for (int t = threadIdx.x; t < np; t += FDK_THREADS)
-        fdkLocal<FDK_VIEW_UNROLL>(p0 + t, n, nz, s, bi, bi + FDK_TILE_X - 1, bj, bj + FDK_TILE_Y * C - 1, kk, kk + Z - 1, cb.ir,
+        fdkLocal<FDK_VIEW_UNROLL>(p0 + t, n, nz, s, bi, bi + FDK_TILE_X - 1, bj, bj + TY * C - 1, kk, kk + Z - 1, cb.ir,
                                   cb.jr, cb.kr, cap, table[t]);
 }
 
@@ -382,13 +387,14 @@ __device__ __forceinline__ float pairBilinear(unsigned col, unsigned vbits, unsi
 
 // Adds projection p's contribution, from its shared-memory tile at byte offset tileBytes (floats, or half pairs: PAIRS),
 // to the C x Z voxels of this thread (u and w constant down a column, v stepping linearly).
-template <int C, int Z, bool PAIRS>
-__device__ __forceinline__ void columnsFromTile(float (&acc)[C][Z], unsigned tileBytes, const FdkLocal& view, const ColumnBlock<C, Z>& cb) {
+template <int C, int Z, bool PAIRS, int TY>
+__device__ __forceinline__ void columnsFromTile(float (&acc)[C][Z], unsigned tileBytes, const FdkLocal& view,
+                                                const ColumnBlock<C, Z, TY>& cb) {
     const FdkLocal L = view;  // in registers: the tile's loads below are asm the compiler cannot see through
     const unsigned rowBytes = 4u * L.w, magicRows = (unsigned)kMagicBits * rowBytes + 4u * (unsigned)kMagicBits;
 #pragma unroll
     for (int c = 0; c < C; c++) {
-        float dj = cb.dj + c * FDK_TILE_Y;
+        float dj = cb.dj + c * TY;
         float w = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, L.m[11]));
         float nu = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, L.m[3]));
         float nv = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
@@ -433,12 +439,12 @@ __device__ __forceinline__ void generalFromTile(float (&acc)[C][Z], unsigned til
 // Projection p through the texture unit (layers are projections, rows the band): filtered, or gathered and
 // interpolated on the ALU.
 // ws: a factor on the weights (the half-precision tiles' scale, so that both shares add in the same units).
-template <int C, int Z, int MODE>
+template <int C, int Z, int MODE, int TY>
 __device__ __forceinline__ void columnsFromTexture(float (&acc)[C][Z], cudaTextureObject_t tex, int p, const FdkLocal& L,
-                                                   const ColumnBlock<C, Z>& cb, int bandFirst, float ws) {
+                                                   const ColumnBlock<C, Z, TY>& cb, int bandFirst, float ws) {
 #pragma unroll
     for (int c = 0; c < C; c++) {
-        float dj = cb.dj + c * FDK_TILE_Y;
+        float dj = cb.dj + c * TY;
         float w = fmaf(L.m[8], cb.di, fmaf(L.m[9], dj, L.m[11]));
         float nu = fmaf(L.m[0], cb.di, fmaf(L.m[1], dj, L.m[3]));
         float nv = fmaf(L.m[4], cb.di, fmaf(L.m[5], dj, fmaf(L.m[6], cb.dk, L.m[7])));
@@ -483,13 +489,13 @@ __device__ __forceinline__ void generalFromTexture(float (&acc)[C][Z], cudaTextu
     }
 }
 
-template <int C, int Z>
-__device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* slab, const ColumnBlock<C, Z>& cb, int n, int slices,
-                                             float factor) {
+template <int C, int Z, int TY>
+__device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* slab, const ColumnBlock<C, Z, TY>& cb, int n,
+                                             int slices, float factor) {
     if (cb.i >= n) return;
 #pragma unroll
     for (int c = 0; c < C; c++) {
-        int j = cb.j + c * FDK_TILE_Y;
+        int j = cb.j + c * TY;
         if (j >= n) continue;
 #pragma unroll
         for (int z = 0; z < Z; z++) {
@@ -497,6 +503,14 @@ __device__ __forceinline__ void storeColumns(const float (&acc)[C][Z], float* sl
             if (kk >= 0 && kk < slices) slab[((size_t)kk * n + j) * n + cb.i] += acc[c][z] * factor;
         }
     }
+}
+
+template <int C, int Z>
+__device__ __forceinline__ void clearSums(float (&acc)[C][Z]) {
+#pragma unroll
+    for (int c = 0; c < C; c++)
+#pragma unroll
+        for (int z = 0; z < Z; z++) acc[c][z] = 0.f;
 }
 
 // The column kernels: B projections of every batch from shared-memory tiles, T through the texture. Tiles of the float
@@ -512,12 +526,9 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
     const unsigned tilesBytes = (unsigned)(np * sizeof(FdkLocal));
     const TileSource src = PAIRS ? pairSource(q, cols, bandFirst, bandRows) : bandSource(q, cols, rows, bandFirst, bandRows);
     ColumnBlock<C, Z> cb(k0);
-    localViews<C, Z>(table, cb, p0, np, n, nz, k0, voxel, cap);
+    localViews(table, cb, p0, np, n, nz, k0, voxel, cap);
     float acc[C][Z];
-#pragma unroll
-    for (int c = 0; c < C; c++)
-#pragma unroll
-        for (int z = 0; z < Z; z++) acc[c][z] = 0.f;
+    clearSums(acc);
     __syncthreads();
     constexpr int PER = B + T;
     int batches = (np + PER - 1) / PER;
@@ -564,7 +575,73 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
             __syncthreads();
         }
     }
-    storeColumns<C, Z>(acc, slab, cb, n, slices, PAIRS ? 1.0f / scale : 1.0f);
+    storeColumns(acc, slab, cb, n, slices, PAIRS ? 1.0f / scale : 1.0f);
+}
+
+// The texture mode's hybrid with its two shares on different warps: the block's first four warps interpolate B
+// projections of every B + T from shared-memory tiles of half pairs (double-buffered, synchronised among themselves by
+// barrier 1), the last four filter the other T through the half-precision texture. Both halves hold the same
+// 32 x 4·C columns of Z slices, so that the texture unit and the shared-memory loads are busy at once, not in turns as
+// when every warp takes both shares. At the end the texture half's sums are added through shared memory (the tiles'
+// space: at least 128·C·Z words) and the first half stores them.
+template <int Z, int C, int B, int T>
+__device__ void splitKernel(const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,
+                            int slices, double voxel, int cols, int bandFirst, int bandRows, int chunk, int p0, int np, int cap,
+                            float scale) {
+    constexpr int HALF = FDK_THREADS / 2, PER = B + T;
+    FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
+    float* tiles = reinterpret_cast<float*>(table + np);
+    const unsigned tilesBytes = (unsigned)(np * sizeof(FdkLocal));
+    ColumnBlock<C, Z, 4> cb(k0);
+    localViews(table, cb, p0, np, n, nz, k0, voxel, cap);
+    float acc[C][Z];
+    clearSums(acc);
+    __syncthreads();
+    const bool texHalf = threadIdx.x >= HALF;
+    if (!texHalf) {
+        const TileSource src = pairSource(q, cols, bandFirst, bandRows);
+        auto proj = [](int k) { return k / B * PER + k % B; };  // the k-th tile projection
+        const int count = np / PER * B + min(B, np % PER);
+        auto fill = [&](int k) {
+            const FdkLocal& L = table[proj(k)];
+            if (L.w > 0) fillTile<HALF>(tiles + (size_t)(k & 1) * cap, L, src, chunk + p0 + proj(k));
+            copyCommit();
+        };
+        if (count > 0) {
+            fill(0);
+            copyWait();
+            asm volatile("bar.sync 1, %0;" ::"n"(HALF));
+        }
+#pragma unroll 1
+        for (int k = 0; k < count; k++) {
+            if (k + 1 < count) fill(k + 1);
+            const FdkLocal& L = table[proj(k)];
+            if (L.w == 0) __trap();  // the caller sizes cap from fdk_footprint: never
+            columnsFromTile<C, Z, true>(acc, tilesBytes + 4u * (unsigned)((k & 1) * cap), L, cb);
+            copyWait();
+            asm volatile("bar.sync 1, %0;" ::"n"(HALF));
+        }
+    } else {
+#pragma unroll 1
+        for (int p = B; p < np; p += p % PER == PER - 1 ? B + 1 : 1)
+            columnsFromTexture<C, Z, TEX_HALF>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst, 1.0f);
+    }
+    __syncthreads();  // the tiles are free: the texture half's sums go there
+    float* sums = tiles + (threadIdx.x & (HALF - 1));
+    if (texHalf) {
+#pragma unroll
+        for (int c = 0; c < C; c++)
+#pragma unroll
+            for (int z = 0; z < Z; z++) sums[(c * Z + z) * HALF] = acc[c][z];
+    }
+    __syncthreads();
+    if (!texHalf) {
+#pragma unroll
+        for (int c = 0; c < C; c++)
+#pragma unroll
+            for (int z = 0; z < Z; z++) acc[c][z] += sums[(c * Z + z) * HALF];
+        storeColumns(acc, slab, cb, n, slices, 1.0f / scale);
+    }
 }
 
 }  // namespace
@@ -719,6 +796,14 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 #define FDK_HCOL(Z, C, B, M) FDK_PAIR_KERNEL(fdk_hcol_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_FILTERED, false, M)
 #define FDK_HHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_hhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, false, M)
 #define FDK_HHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_hhhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, false, M)
+// the hybrid's shares on separate warps (splitKernel): blocks of 32 x 4·C columns
+#define FDK_SPLIT(Z, C, B, T, M)                                                                                     \
+    extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_split_z##Z##_c##C##_b##B##_t##T##_m##M(         \
+        const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
+        double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap, float scale) {    \
+        splitKernel<Z, C, B, T>(q, tex, slab, n, nz, k0, slices, voxel, cols, bandFirst, bandRows, chunk, p0, np, cap,   \
+                                scale);                                                                             \
+    }
 #define FDK_HGEN(Z, C, B, M) FDK_PAIR_KERNEL(fdk_hgen_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_FILTERED, true, M)
 #define FDK_GHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, true, M)
 #define FDK_GHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, true, M)
@@ -727,16 +812,19 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 #define FDK_GHTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_ghtex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, true, M)
 
 // The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md). Exact:
-// the column and general kernels. The texture mode: half-precision tiles and the half-precision texture, the texture
-// filtering one projection in two (z-independent u and w); the texture alone for any matrix, and without tiles.
+// the column and general kernels. The texture mode: half-precision tiles and the half-precision texture on separate
+// warps, the texture filtering one projection in two, or four in seven for large footprints (z-independent u and w);
+// the texture alone for any matrix, and without tiles.
 FDK_COL(16, 2, 1, 3)
 FDK_GEN(8, 4, 1, 3)
-FDK_HHHYB(16, 2, 1, 1, 3)
+FDK_SPLIT(16, 4, 1, 1, 2)
+FDK_SPLIT(16, 4, 3, 4, 2)
 FDK_HTEX(8, 1, 3)
 FDK_GHTEX(8, 1, 3)
 
 // The other variants measured there, built by the exploration harness (-DFDK_EXPLORE) only.
 #ifdef FDK_EXPLORE
+FDK_HHHYB(16, 2, 1, 1, 3)
 FDK_COL(8, 4, 1, 3)
 FDK_HHHYB(8, 4, 1, 1, 3)
 FDK_COL(8, 4, 1, 2)
@@ -783,4 +871,13 @@ FDK_HGEN(8, 4, 1, 3)
 FDK_GHYB(8, 4, 1, 1, 3)
 FDK_GHHYB(8, 4, 1, 1, 3)
 FDK_GHHYB(8, 4, 1, 2, 3)
+FDK_SPLIT(16, 2, 1, 1, 3)
+FDK_SPLIT(16, 2, 1, 2, 3)
+FDK_SPLIT(16, 2, 3, 4, 3)
+FDK_SPLIT(8, 4, 1, 1, 3)
+FDK_SPLIT(16, 4, 1, 2, 2)
+FDK_SPLIT(16, 4, 2, 3, 2)
+FDK_SPLIT(16, 4, 4, 5, 2)
+FDK_SPLIT(16, 4, 5, 7, 2)
+FDK_SPLIT(16, 4, 3, 2, 2)
 #endif

@@ -133,9 +133,12 @@ struct Variant {
     bool general, texture;
     PairKernel pk = nullptr;  // the half-pair kernels (tiles from fdk_pairs)
     int p = 0;                // 1: pair kernel, 2: pair kernel whose texture holds the scaled band in half precision
+    int ty = FDK_TILE_Y;      // block rows a column pass (4: the split kernels, whose halves hold the same columns)
 };
+#define SPLIT(Z, C, B, T, M)                                                                                     \
+    {"fdk_split_z" #Z "_c" #C "_b" #B "_t" #T "_m" #M, nullptr, Z, C, B, T, false, true,                           \
+     fdk_split_z##Z##_c##C##_b##B##_t##T##_m##M, 2, 4}
 #define PAIR(NAME, Z, C, B, T, GEN, P) {#NAME, nullptr, Z, C, B, T, GEN, T > 0, NAME, P}
-
 static const std::vector<Variant> VARIANTS = {
     {"fdk_naive", fdk_naive, 0, 0, 0, 0, true, false},
     {"fdk_col_z8_c4_b1_m2", fdk_col_z8_c4_b1_m2, 8, 4, 1, 0, false, false},
@@ -189,6 +192,17 @@ static const std::vector<Variant> VARIANTS = {
     PAIR(fdk_ghhyb_z8_c4_b1_t2_m3, 8, 4, 1, 2, true, 2),
     PAIR(fdk_ghtex_z8_c1_m3, 8, 1, 0, 1, true, 2),
     PAIR(fdk_ghtex_z8_c2_m3, 8, 2, 0, 1, true, 2),
+    SPLIT(16, 2, 1, 1, 3),
+    SPLIT(8, 4, 1, 1, 3),
+    SPLIT(16, 4, 1, 1, 2),
+    SPLIT(16, 2, 1, 2, 3),
+    SPLIT(16, 2, 3, 4, 3),
+    SPLIT(16, 4, 1, 2, 2),
+    SPLIT(16, 4, 2, 3, 2),
+    SPLIT(16, 4, 3, 4, 2),
+    SPLIT(16, 4, 3, 2, 2),
+    SPLIT(16, 4, 4, 5, 2),
+    SPLIT(16, 4, 5, 7, 2),
 };
 
 static int perLaunch = 128;  // projections a launch at most (per N)
@@ -301,11 +315,12 @@ struct Problem {
             grid = dim3((g.n + FDK_NAIVE_X - 1) / FDK_NAIVE_X, (g.n + FDK_NAIVE_Y - 1) / FDK_NAIVE_Y,
                         (k0 % FDK_NAIVE_Z + slices + FDK_NAIVE_Z - 1) / FDK_NAIVE_Z);
         } else {
-            int ty = FDK_TILE_Y * v.c;
+            int ty = v.ty * v.c;
             grid = dim3((g.n + FDK_TILE_X - 1) / FDK_TILE_X, (g.n + ty - 1) / ty, (k0 % v.z + slices + v.z - 1) / v.z);
             if (v.b > 0) cap = footprint(FDK_TILE_X, ty, v.z, 0, g.np);
         }
-        size_t shared = (size_t)per * sizeof(FdkLocal) + (size_t)2 * v.b * cap * 4;
+        size_t words = v.ty == 4 ? std::max((size_t)2 * cap, (size_t)FDK_THREADS / 2 * v.z * v.c) : (size_t)2 * v.b * cap;
+        size_t shared = (size_t)per * sizeof(FdkLocal) + words * 4;
         lastCap = cap;
         if (shared > 227 * 1024) return nullptr;
         if (v.pk) {

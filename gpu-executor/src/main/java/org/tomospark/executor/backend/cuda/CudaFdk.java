@@ -129,7 +129,7 @@ public final class CudaFdk implements ConeBackprojector {
         if (out.length == 0 || bandRows == 0) return;  // a slab that sees no detector row adds nothing
         upload(q, bandFirst, bandRows);
         clear(out.length);
-        for (FdkVariant v : launchAll(preferred(), k0, out.length, bandFirst, bandRows)) lastKernels.add(v.name());
+        for (FdkVariant v : launchAll(preferred(), true, k0, out.length, bandFirst, bandRows)) lastKernels.add(v.name());
         addInto(out);
     }
 
@@ -162,7 +162,7 @@ public final class CudaFdk implements ConeBackprojector {
         });
         refreshTexture(pitch);
         clear(out.length);
-        for (FdkVariant v : launchAll(preferred(), k0, out.length, bandFirst, pitch)) lastKernels.add(v.name());
+        for (FdkVariant v : launchAll(preferred(), true, k0, out.length, bandFirst, pitch)) lastKernels.add(v.name());
         addInto(out);
     }
 
@@ -233,11 +233,16 @@ public final class CudaFdk implements ConeBackprojector {
     }
 
     /**
-     * Adds the back-projection of the uploaded band into the slab buffer with {@code wanted} (the preferred kernel, or
-     * another for tests and benchmarks): per chunk of matrices in constant memory, the footprint check, then the
-     * launches. Returns the kernel each chunk ran (a kernel without tiles where wanted's do not fit).
+     * Adds the back-projection of the uploaded band into the slab buffer with {@code wanted} (tests and benchmarks): per
+     * chunk of matrices in constant memory, the footprint check, then the launches. Returns the kernel each chunk ran (a
+     * kernel without tiles where wanted's do not fit).
      */
     List<FdkVariant> launchAll(FdkVariant wanted, int k0, int slices, int bandFirst, int bandRows) {
+        return launchAll(wanted, false, k0, slices, bandFirst, bandRows);
+    }
+
+    /** The same; byFootprint: the kernel that suits the chunk's footprints (FdkVariant.forFootprint), as the product runs. */
+    private List<FdkVariant> launchAll(FdkVariant wanted, boolean byFootprint, int k0, int slices, int bandFirst, int bandRows) {
         if (wanted.kind().halfPrecision() && texture == null)
             throw new IllegalStateException("cuda fdk: kernel " + wanted.name() + " reads the texture: open with Mode.TEXTURE");
         return calls.run("the back-projection of slices " + k0 + ".." + (k0 + slices - 1), () -> {
@@ -250,8 +255,12 @@ public final class CudaFdk implements ConeBackprojector {
                 int cap = 0;
                 if (v.usesTiles()) {
                     Footprint f = kernels.footprint(v, l, 0, chunk.count(), matrices.zInvariant());
-                    if (v.tilesFit(f, calls.device().maxSharedOptin)) cap = FdkVariant.tileCap(f);
-                    else v = v.withoutTiles();
+                    if (v.tilesFit(f, calls.device().maxSharedOptin)) {
+                        cap = FdkVariant.tileCap(f);
+                        if (byFootprint) v = v.forFootprint(f);
+                    } else {
+                        v = v.withoutTiles();
+                    }
                 }
                 for (Range launch : FdkMatrices.launches(chunk))
                     kernels.launch(v, l, chunk.first(), launch.first() - chunk.first(), launch.count(), cap);

@@ -8,7 +8,10 @@ import java.util.List;
  * of a block of {@link #TILE_X} × {@link #TILE_Y}·columns columns and z slices; of every {@code tiles + textured}
  * projections, {@code tiles} are interpolated on the ALU from shared-memory copies of the block's footprint and
  * {@code textured} by the texture unit. The texture mode's kernels ({@link Kind#halfPrecision}) read tiles of
- * half-precision pairs and a half-precision texture, both of the band times a power of two.
+ * half-precision pairs and a half-precision texture, both of the band times a power of two. The texture mode's column
+ * kernels ({@link Kind#HYBRID}) give the two shares to the two halves of the block, both on the same
+ * {@link #TILE_X} × {@link #SPLIT_TILE_Y}·columns columns: the first half interpolates the tiles, the second filters
+ * through the texture, so that the texture unit and the shared-memory loads work at once.
  *
  * @param name     the kernel's symbol
  * @param kind     what it computes and how exactly
@@ -22,6 +25,14 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     static final int THREADS = 256;
     /** Columns of a column kernel's block along x, and along y per column of a thread (FDK_TILE_X, FDK_TILE_Y). */
     static final int TILE_X = 32, TILE_Y = 8;
+    /** Columns of a texture-mode column kernel's block along y per column of a thread (its halves take the same ones). */
+    static final int SPLIT_TILE_Y = 4;
+    /**
+     * Footprints (pixels) from which the texture mode's column kernel gives the texture unit four projections of every
+     * seven rather than one of two: copying a large tile costs the tile half more per voxel update (H200: 8584-pixel
+     * footprints 46.2 against 49.2 ms, 6000 pixels a tie, 4284 pixels 144 against 139 ms).
+     */
+    static final int LARGE_FOOTPRINT = 7000;
     /** Voxels of the naive kernel's block along x, y and z (FDK_NAIVE_X, FDK_NAIVE_Y, FDK_NAIVE_Z). */
     static final int NAIVE_X = 8, NAIVE_Y = 4, NAIVE_Z = 8;
     /** Bytes of a block's view of one projection in shared memory (struct FdkLocal). */
@@ -36,8 +47,8 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
         /** Any matrix: u, v, w per voxel from shared-memory tiles, exact. */
         GENERAL(true, true),
         /**
-         * The texture mode's column kernel: tiles of half-precision pairs, and a share of the projections filtered by the
-         * texture unit (8-bit weights) from the band in half precision.
+         * The texture mode's column kernel: tiles of half-precision pairs on one half of the block, and a share of the
+         * projections filtered by the texture unit (8-bit weights) from the band in half precision on the other.
          */
         HYBRID(false, false),
         /** Every projection filtered by the texture unit from the half-precision band (the texture mode without tiles). */
@@ -64,7 +75,8 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     static final FdkVariant NAIVE = new FdkVariant("fdk_naive", Kind.NAIVE, NAIVE_Z, 1, 0, 0);
     static final FdkVariant COLUMNS = new FdkVariant("fdk_col_z16_c2_b1_m3", Kind.COLUMNS, 16, 2, 1, 0);
     static final FdkVariant GENERAL = new FdkVariant("fdk_gen_z8_c4_b1_m3", Kind.GENERAL, 8, 4, 1, 0);
-    static final FdkVariant HYBRID = new FdkVariant("fdk_hhhyb_z16_c2_b1_t1_m3", Kind.HYBRID, 16, 2, 1, 1);
+    static final FdkVariant HYBRID = new FdkVariant("fdk_split_z16_c4_b1_t1_m2", Kind.HYBRID, 16, 4, 1, 1);
+    static final FdkVariant HYBRID_LARGE_TILES = new FdkVariant("fdk_split_z16_c4_b3_t4_m2", Kind.HYBRID, 16, 4, 3, 4);
     static final FdkVariant TEXTURE = new FdkVariant("fdk_htex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1);
     static final FdkVariant GENERAL_TEXTURE = new FdkVariant("fdk_ghtex_z8_c1_m3", Kind.GENERAL_TEXTURE, 8, 1, 0, 1);
 
@@ -78,6 +90,15 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
         return kind.exact ? NAIVE : TEXTURE;
     }
 
+    /**
+     * The kernel for blocks whose footprints reach footprint.pixels(): the texture mode's column kernel gives large
+     * footprints' blocks a larger texture share ({@link #LARGE_FOOTPRINT}); the others are as they are. Both have the
+     * same blocks, so the same footprints and tiles.
+     */
+    FdkVariant forFootprint(FdkKernels.Footprint footprint) {
+        return this == HYBRID && footprint.pixels() >= LARGE_FOOTPRINT ? HYBRID_LARGE_TILES : this;
+    }
+
     /** Whether this kernel's tiles of footprint.pixels() pixels fit a block's shared memory for a full launch. */
     boolean tilesFit(FdkKernels.Footprint footprint, int maxShared) {
         return footprint.complete() && sharedBytes(FdkMatrices.LAUNCH_PROJECTIONS, tileCap(footprint)) <= maxShared;
@@ -89,7 +110,8 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     }
 
     /** The kernels of the product build (kernels/fdk.cu, "The product set"). */
-    static final List<FdkVariant> PRODUCT = List.of(NAIVE, COLUMNS, GENERAL, HYBRID, TEXTURE, GENERAL_TEXTURE);
+    static final List<FdkVariant> PRODUCT = List.of(NAIVE, COLUMNS, GENERAL, HYBRID, HYBRID_LARGE_TILES, TEXTURE,
+            GENERAL_TEXTURE);
 
     /** Whether it reads the projections through the layered texture. */
     boolean usesTexture() {
@@ -103,7 +125,11 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
 
     /** Columns of a block along y. */
     int blockColumnsY() {
-        return kind == Kind.NAIVE ? NAIVE_Y : TILE_Y * columns;
+        return switch (kind) {
+            case NAIVE -> NAIVE_Y;
+            case HYBRID -> SPLIT_TILE_Y * columns;
+            default -> TILE_Y * columns;
+        };
     }
 
     /** Columns of a block along x. */
@@ -122,10 +148,13 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
 
     /**
      * Dynamic shared memory of a launch over {@code projections} projections with tiles of {@code cap} pixels (a float
-     * or a pair of halves each).
+     * or a pair of halves each): the views, then two buffers of {@code tiles} tiles; the texture mode's column kernel
+     * has one tile a buffer, and its space takes at the end the texture half's sums (a float per voxel of the block).
      */
     long sharedBytes(int projections, int cap) {
-        return (long) projections * LOCAL_BYTES + 2L * tiles * cap * Float.BYTES;
+        long views = (long) projections * LOCAL_BYTES;
+        if (kind == Kind.HYBRID) return views + Math.max(2L * cap, (long) THREADS / 2 * columns * z) * Float.BYTES;
+        return views + 2L * tiles * cap * Float.BYTES;
     }
 
     private static int ceil(int a, int b) {

@@ -295,7 +295,27 @@ class CudaFdkGpuTest {
                 double e = compare(fdk, g, vol, slab[0], slab[1], 21 + slab[0]);
                 assertTrue(e <= CudaFdk.TEXTURE_TOLERANCE, "hybrid: " + e);
             }
-            assertTrue(withoutTiles(fdk, g, vol, FdkVariant.TEXTURE) <= CudaFdk.TEXTURE_TOLERANCE);
+            assertTrue(withKernel(fdk, g, vol, FdkVariant.TEXTURE) <= CudaFdk.TEXTURE_TOLERANCE);
+            // the larger texture share on the same blocks; 60 projections are no whole number of its batches of 7
+            assertTrue(withKernel(fdk, g, vol, FdkVariant.HYBRID_LARGE_TILES) <= CudaFdk.TEXTURE_TOLERANCE);
+        }
+    }
+
+    /**
+     * Voxels of 4 detector pixels: footprints of more than FdkVariant.LARGE_FOOTPRINT pixels, and the texture mode takes
+     * its column kernel with the larger texture share.
+     */
+    @Test
+    void textureModeLargeFootprints() {
+        ConeGeometry g = ConeGeometry.builder().dso(200).dsd(400).pixel(0.1, 0.1).centre(299.5, 249.5).detector(600, 500)
+                .anglesRange(360, 45).build();
+        ConeVolume vol = new ConeVolume(64, 24, 0.2);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 24, "", CudaFdk.Mode.TEXTURE)) {
+            FdkKernels.Footprint f = fdk.footprint(FdkVariant.HYBRID, 0, 24, true);
+            assertTrue(f.pixels() >= FdkVariant.LARGE_FOOTPRINT, "footprint " + f.pixels());
+            for (int[] slab : new int[][]{{0, 24}, {5, 19}})
+                assertTrue(compare(fdk, g, vol, slab[0], slab[1], 61 + slab[0]) <= CudaFdk.TEXTURE_TOLERANCE);
+            assertTrue(fdk.description().contains(FdkVariant.HYBRID_LARGE_TILES.name()), fdk.description());
         }
     }
 
@@ -359,7 +379,7 @@ class CudaFdkGpuTest {
     }
 
     /** Slices 3..16 with kernel v (a texture-mode kernel without tiles) against the Java reference. */
-    private static double withoutTiles(CudaFdk fdk, ConeGeometry g, ConeVolume vol, FdkVariant v) {
+    private static double withKernel(CudaFdk fdk, ConeGeometry g, ConeVolume vol, FdkVariant v) {
         int k0 = 3, k1 = 17;
         int[] b = SlabPlanner.rows(g, vol, k0, k1);
         float[][] q = band(g, b[1], 8);

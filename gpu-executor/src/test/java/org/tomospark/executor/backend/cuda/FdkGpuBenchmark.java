@@ -46,7 +46,8 @@ public final class FdkGpuBenchmark {
         float[][] q = projections(rabbit);
         System.out.printf(Locale.ROOT, "projections: %d x %d x %d synthetic (%.1f s)%n", q.length, rabbit.rows(), rabbit.cols(),
                 (System.nanoTime() - t0) / 1e9);
-        List<FdkVariant> circular = List.of(FdkVariant.NAIVE, FdkVariant.COLUMNS, FdkVariant.HYBRID, FdkVariant.TEXTURE);
+        List<FdkVariant> circular = List.of(FdkVariant.NAIVE, FdkVariant.COLUMNS, FdkVariant.HYBRID,
+                FdkVariant.HYBRID_LARGE_TILES, FdkVariant.TEXTURE);
         for (String c : cases) {
             switch (c) {
                 case "rabbit512" -> run("RabbitCT 512^3, matrices (circular)", CudaFdkGpuTest.asMatrices(rabbit),

@@ -57,7 +57,7 @@ class FdkVariantTest {
         assertTrue(explore > 0, "no exploration set in kernels/fdk.cu");
         String product = src.substring(0, explore);
         List<String> found = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^FDK_(COL|GEN|HHHYB|HTEX|GHTEX)\\(([\\d, ]+)\\)$").matcher(product);
+        Matcher m = Pattern.compile("(?m)^FDK_(COL|GEN|SPLIT|HTEX|GHTEX)\\(([\\d, ]+)\\)$").matcher(product);
         while (m.find()) {
             int[] a = Arrays.stream(m.group(2).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
             FdkVariant v = switch (m.group(1)) {
@@ -65,7 +65,7 @@ class FdkVariantTest {
                         a[0], a[1], a[2], 0);
                 case "GEN" -> new FdkVariant("fdk_gen_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.GENERAL,
                         a[0], a[1], a[2], 0);
-                case "HHHYB" -> new FdkVariant("fdk_hhhyb_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
+                case "SPLIT" -> new FdkVariant("fdk_split_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
                         FdkVariant.Kind.HYBRID, a[0], a[1], a[2], a[3]);
                 case "HTEX" -> new FdkVariant("fdk_htex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1);
                 default -> new FdkVariant("fdk_ghtex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.GENERAL_TEXTURE, a[0], a[1],
@@ -103,7 +103,27 @@ class FdkVariantTest {
         assertEquals(128 * 64 + 2 * 8140 * 4, FdkVariant.COLUMNS.sharedBytes(128, 8140));
         assertEquals(128 * 64, FdkVariant.TEXTURE.sharedBytes(128, 8140));
         assertTrue(FdkVariant.HYBRID.usesTexture() && FdkVariant.HYBRID.usesTiles() && !FdkVariant.HYBRID.kind().exact);
+        // the texture mode's column kernels: both halves of a block on the same 32 x 4·C columns (z16 c4: 32 x 16);
+        // one tile a buffer, and at least room for the texture half's 128 threads x 64 sums at the end
+        assertArrayEquals(new int[]{16, 32, 32}, FdkVariant.HYBRID.grid(512, 0, 512));
+        assertArrayEquals(new int[]{2, 3, 3}, FdkVariant.HYBRID_LARGE_TILES.grid(45, 0, 37));
+        assertEquals(128 * 64 + 2 * 8140 * 4, FdkVariant.HYBRID.sharedBytes(128, 8140));
+        assertEquals(128 * 64 + 2 * 8140 * 4, FdkVariant.HYBRID_LARGE_TILES.sharedBytes(128, 8140));
+        assertEquals(128 * 64 + 128 * 64 * 4, FdkVariant.HYBRID.sharedBytes(128, 1000));
         assertTrue(FdkVariant.GENERAL.kind().anyMatrix && !FdkVariant.COLUMNS.kind().anyMatrix);
+    }
+
+    /** Large footprints take the texture-mode kernel with the larger texture share; nothing else changes with them. */
+    @Test
+    void largeFootprintsTakeTheLargerTextureShare() {
+        FdkKernels.Footprint small = new FdkKernels.Footprint(FdkVariant.LARGE_FOOTPRINT - 4, true);
+        FdkKernels.Footprint large = new FdkKernels.Footprint(FdkVariant.LARGE_FOOTPRINT, true);
+        assertEquals(FdkVariant.HYBRID, FdkVariant.HYBRID.forFootprint(small));
+        assertEquals(FdkVariant.HYBRID_LARGE_TILES, FdkVariant.HYBRID.forFootprint(large));
+        assertEquals(3, FdkVariant.HYBRID_LARGE_TILES.tiles());
+        assertEquals(4, FdkVariant.HYBRID_LARGE_TILES.textured());
+        for (FdkVariant v : List.of(FdkVariant.COLUMNS, FdkVariant.GENERAL, FdkVariant.TEXTURE, FdkVariant.HYBRID_LARGE_TILES))
+            assertEquals(v, v.forFootprint(large));
     }
 
     /** Tiles too large for shared memory, or a block without a footprint: the kernels without tiles take over. */
@@ -119,6 +139,7 @@ class FdkVariantTest {
         assertEquals(FdkVariant.NAIVE, FdkVariant.COLUMNS.withoutTiles());
         assertEquals(FdkVariant.NAIVE, FdkVariant.GENERAL.withoutTiles());
         assertEquals(FdkVariant.TEXTURE, FdkVariant.HYBRID.withoutTiles());
+        assertEquals(FdkVariant.TEXTURE, FdkVariant.HYBRID_LARGE_TILES.withoutTiles());
         assertEquals(FdkVariant.TEXTURE, FdkVariant.TEXTURE.withoutTiles());
         assertEquals(FdkVariant.GENERAL_TEXTURE, FdkVariant.GENERAL_TEXTURE.withoutTiles());
         assertTrue(FdkVariant.GENERAL_TEXTURE.kind().halfPrecision() && FdkVariant.GENERAL_TEXTURE.kind().anyMatrix);
