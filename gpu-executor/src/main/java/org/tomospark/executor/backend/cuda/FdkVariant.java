@@ -96,7 +96,7 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
      * same blocks, so the same footprints and tiles.
      */
     FdkVariant forFootprint(FdkKernels.Footprint footprint) {
-        return this == HYBRID && footprint.pixels() >= LARGE_FOOTPRINT ? HYBRID_LARGE_TILES : this;
+        return equals(HYBRID) && footprint.pixels() >= LARGE_FOOTPRINT ? HYBRID_LARGE_TILES : this;
     }
 
     /** Whether this kernel's tiles of footprint.pixels() pixels fit a block's shared memory for a full launch. */
