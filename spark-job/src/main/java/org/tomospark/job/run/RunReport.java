@@ -116,7 +116,6 @@ public final class RunReport {
         return w;
     }
 
-    /** The title line of preview.png: the scan's file name and the (effective) centre used. */
     /**
      * The report's geometry: the detector, the projections and the slice grid; parallel beam: the centre of rotation;
      * cone beam (cone non-null): source and detector distances, pixel size, where the central ray lands, the trajectory

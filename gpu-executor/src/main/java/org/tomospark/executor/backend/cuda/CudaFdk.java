@@ -34,9 +34,11 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32;
  *   <li>{@link Mode#TEXTURE}: the same kernels on the band in half precision (times a power of two that keeps its
  *       largest value within half's range), their tiles holding pairs of halves (a pixel and the one below, so that
  *       one load serves both rows and one half2 multiply-add interpolates both in u), and a share of the projections
- *       (one in two; every one for matrices whose u and w depend on z, where the general kernel's arithmetic per voxel
- *       makes the ALU share slower than the texture unit alone) filtered by the texture unit from a half-precision
- *       texture: the texture unit and the ALU work side by side. Within {@link #TEXTURE_TOLERANCE}
+ *       filtered by the texture unit from a half-precision texture. For z-independent u and w, half of each block's
+ *       warps take the tiles and the other half the texture share, on the same voxels, so that the texture unit and
+ *       the shared-memory loads work at once; the share is one projection in two, four in seven where footprints are
+ *       large ({@link FdkVariant#forFootprint}). Other matrices take the texture alone, where the general kernel's
+ *       arithmetic per voxel makes the ALU share slower than the texture unit. Within {@link #TEXTURE_TOLERANCE}
  *       instead of 1e-5 (the texture's 8-bit weights; half precision alone gives 2e-4).</li>
  * </ul>
  * A geometry whose footprints do not fit a block's shared memory falls back to the kernels without tiles (the naive
