@@ -4,11 +4,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkException;
-import org.apache.spark.SparkJobInfo;
-import org.apache.spark.SparkStageInfo;
 import org.apache.spark.api.java.JavaFutureAction;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.api.java.JavaSparkStatusTracker;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.resource.ResourceInformation;
 import org.apache.spark.util.LongAccumulator;
@@ -297,19 +294,19 @@ public final class SparkReconstruction {
                 }
             } catch (InterruptedException e) {
                 f.cancel(true);
-                awaitTasksStopped(jsc, scope, f.jobIds());
+                awaitTasksStopped(scope, f.jobIds());
                 Thread.currentThread().interrupt();
                 throw new RunFailedException("interrupted; the output is unfinished (rerun with " + resume + ")", e);
             } catch (CancellationException e) {
-                awaitTasksStopped(jsc, scope, f.jobIds());
+                awaitTasksStopped(scope, f.jobIds());
                 throw new RunFailedException("cancelled; the output is unfinished (committed slices are kept for "
                         + resume + ")", e);
             } catch (ExecutionException e) {
-                awaitTasksStopped(jsc, scope, f.jobIds());
+                awaitTasksStopped(scope, f.jobIds());
                 throw new RunFailedException("Spark job failed or was cancelled; the output is unfinished (committed "
                         + "slices are kept for " + resume + "): " + rootMessage(e), e.getCause());
             } catch (RuntimeException e) {
-                awaitTasksStopped(jsc, scope, f.jobIds());
+                awaitTasksStopped(scope, f.jobIds());
                 throw e;
             }
         } finally {
@@ -325,30 +322,15 @@ public final class SparkReconstruction {
      * writes into _temporary (or commits a slice) after the run has cleaned up and said it failed. A task that will not
      * stop in {@link #STOP_WAIT_MS} is left, with a warning.
      */
-    private static void awaitTasksStopped(JavaSparkContext jsc, JobScope scope, List<Integer> jobs) {
+    private static void awaitTasksStopped(JobScope scope, List<Integer> jobs) {
         scope.cancel();
-        JavaSparkStatusTracker st = jsc.statusTracker();
-        long deadline = System.currentTimeMillis() + STOP_WAIT_MS;
-        while (System.currentTimeMillis() < deadline) {
-            int active = 0;
-            for (int job : jobs) {
-                SparkJobInfo info = st.getJobInfo(job);
-                if (info == null) continue;
-                for (int stage : info.stageIds()) {
-                    SparkStageInfo si = st.getStageInfo(stage);
-                    if (si != null) active += si.numActiveTasks();
-                }
-            }
-            if (active == 0) return;
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        try {
+            if (scope.awaitStopped(jobs, STOP_WAIT_MS)) return;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        LOG.warn("tasks of {} still run {} s after the job failed; they may still commit whole slices", scope.tag(),
-                STOP_WAIT_MS / 1000);
+        LOG.warn("{} task(s) of {} may still run after the job failed; they may still commit whole slices", scope.running(),
+                scope.tag());
     }
 
     /**
