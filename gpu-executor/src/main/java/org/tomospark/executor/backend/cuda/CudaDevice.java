@@ -33,6 +33,8 @@ final class CudaDevice {
     final int ccMajor, ccMinor;
     final long totalMem;
     final int maxSharedOptin;
+    /** Shared memory of an SM, and what the driver reserves of it for each block. */
+    final int sharedPerSm, reservedSharedPerBlock;
     private volatile String unusable;
 
     private CudaDevice(int index) {
@@ -49,6 +51,8 @@ final class CudaDevice {
         ccMajor = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
         ccMinor = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
         maxSharedOptin = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+        sharedPerSm = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR);
+        reservedSharedPerBlock = attr(CUdevice_attribute.CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
         long[] tm = new long[1];
         JCudaDriver.cuDeviceTotalMem(tm, device);
         totalMem = tm[0];

@@ -74,6 +74,8 @@ public final class CudaFdk implements ConeBackprojector {
     private FdkFilter tablesOf;
     private final Allocations allocated = new Allocations();
     private final Set<String> lastKernels = new LinkedHashSet<>();
+    /** The projections of each launch of the last back-projection (tests). */
+    private final List<Range> launched = new ArrayList<>();
     private FdkKernels kernels;
     private FdkTexture texture;
     private boolean closed;
@@ -251,6 +253,7 @@ public final class CudaFdk implements ConeBackprojector {
             CUtexObject tex = texture != null ? texture.handle() : new CUtexObject();
             FdkLaunch l = new FdkLaunch(band, pairs, scale, tex, slab, vol, k0, slices, g.cols(), g.rows(), bandFirst, bandRows);
             List<FdkVariant> ran = new ArrayList<>();
+            launched.clear();
             for (Range chunk : FdkMatrices.chunks(g.numProjections())) {
                 kernels.matrices(matrices.constants(chunk));
                 FdkVariant v = wanted;
@@ -264,8 +267,13 @@ public final class CudaFdk implements ConeBackprojector {
                         v = v.withoutTiles();
                     }
                 }
-                for (Range launch : FdkMatrices.launches(chunk))
+                CudaDevice dev = calls.device();
+                int most = v.launchProjections(chunk.count(), cap,
+                        new FdkVariant.SmShared(dev.sharedPerSm, dev.reservedSharedPerBlock, dev.maxSharedOptin));
+                for (Range launch : FdkMatrices.launches(chunk, most)) {
                     kernels.launch(v, l, chunk.first(), launch.first() - chunk.first(), launch.count(), cap);
+                    launched.add(launch);
+                }
                 ran.add(v);
             }
             return ran;
@@ -283,6 +291,11 @@ public final class CudaFdk implements ConeBackprojector {
             FdkLaunch l = new FdkLaunch(band, pairs, scale, new CUtexObject(), slab, vol, k0, slices, g.cols(), g.rows(), 0, g.rows());
             return kernels.footprint(v, l, 0, chunk.count(), ends);
         });
+    }
+
+    /** The projections of each launch of the last back-projection, in order (tests). */
+    List<Range> lastLaunches() {
+        return List.copyOf(launched);
     }
 
     /** Voxel (i, j) of slab slice kk, read back (tests and benchmarks). */

@@ -16,7 +16,10 @@ import java.util.List;
 final class FdkMatrices {
     /** Matrices in constant memory at once (FDK_MAX_PROJECTIONS of kernels/fdk.cu). */
     static final int CONSTANT_PROJECTIONS = 512;
-    /** Projections of one launch: its blocks hold FdkVariant.LOCAL_BYTES of shared memory for each. */
+    /**
+     * Projections of one launch unless the kernel takes more (FdkVariant.launchProjections): its blocks hold
+     * FdkVariant.LOCAL_BYTES of shared memory for each.
+     */
     static final int LAUNCH_PROJECTIONS = 128;
 
     /** Projections [first, first + count). */
@@ -61,7 +64,13 @@ final class FdkMatrices {
 
     /** Launches of a chunk: at most {@link #LAUNCH_PROJECTIONS} projections each, as even as possible. */
     static List<Range> launches(Range chunk) {
-        return split(chunk, LAUNCH_PROJECTIONS);
+        return launches(chunk, LAUNCH_PROJECTIONS);
+    }
+
+    /** Launches of a chunk: at most {@code most} projections each (FdkVariant.launchProjections), as even as possible. */
+    static List<Range> launches(Range chunk, int most) {
+        if (most < 1) throw new IllegalArgumentException("cuda fdk: launches of " + most + " projections");
+        return split(chunk, most);
     }
 
     private static List<Range> split(Range r, int most) {

@@ -320,6 +320,23 @@ class CudaFdkGpuTest {
     }
 
     /**
+     * 700 projections: two chunks of 350 in constant memory, each back-projected by the texture mode's column kernel in
+     * one launch (its blocks hold the views of every projection of the chunk), within the mode's tolerance.
+     */
+    @Test
+    void textureModeLaunchesOfAWholeChunk() {
+        ConeGeometry g = scan(128, 97, 700);
+        ConeVolume vol = new ConeVolume(45, 40, 0.9);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 16, "", CudaFdk.Mode.TEXTURE)) {
+            for (int[] slab : new int[][]{{0, 13}, {20, 36}}) {
+                double e = compare(fdk, g, vol, slab[0], slab[1], 81 + slab[0]);
+                assertTrue(e <= CudaFdk.TEXTURE_TOLERANCE, "hybrid, 700 projections: " + e);
+                assertEquals(List.of(new FdkMatrices.Range(0, 350), new FdkMatrices.Range(350, 350)), fdk.lastLaunches());
+            }
+        }
+    }
+
+    /**
      * The texture mode holds the band in half precision times a power of two: bands of values around 1e-7 (below half's
      * smallest normal number, 6e-5) and 1e5 (beyond its largest, 65504) come out as accurate as values around 1.
      */

@@ -11,6 +11,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -66,5 +67,10 @@ class FdkMatricesTest {
         assertEquals(List.of(new Range(0, 124), new Range(124, 124), new Range(248, 124), new Range(372, 124)),
                 FdkMatrices.launches(new Range(0, 496)));
         assertEquals(List.of(new Range(0, 480), new Range(480, 480), new Range(960, 480)), FdkMatrices.chunks(1440));
+        // launches of at most 308 (FdkVariant.launchProjections): two of 248; of the whole chunk: one
+        assertEquals(List.of(new Range(0, 248), new Range(248, 248)), FdkMatrices.launches(new Range(0, 496), 308));
+        assertEquals(List.of(new Range(16, 496)), FdkMatrices.launches(new Range(16, 496), 496));
+        assertEquals(List.of(new Range(0, 171), new Range(171, 171), new Range(342, 170)), FdkMatrices.launches(new Range(0, 512), 200));
+        assertThrows(IllegalArgumentException.class, () -> FdkMatrices.launches(new Range(0, 10), 0));
     }
 }

@@ -62,14 +62,15 @@ class FdkVariantTest {
             int[] a = Arrays.stream(m.group(2).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
             FdkVariant v = switch (m.group(1)) {
                 case "COL" -> new FdkVariant("fdk_col_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.COLUMNS,
-                        a[0], a[1], a[2], 0);
+                        a[0], a[1], a[2], 0, a[3]);
                 case "GEN" -> new FdkVariant("fdk_gen_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.GENERAL,
-                        a[0], a[1], a[2], 0);
+                        a[0], a[1], a[2], 0, a[3]);
                 case "SPLIT" -> new FdkVariant("fdk_split_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
-                        FdkVariant.Kind.HYBRID, a[0], a[1], a[2], a[3]);
-                case "HTEX" -> new FdkVariant("fdk_htex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1);
+                        FdkVariant.Kind.HYBRID, a[0], a[1], a[2], a[3], a[4]);
+                case "HTEX" -> new FdkVariant("fdk_htex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1,
+                        a[2]);
                 default -> new FdkVariant("fdk_ghtex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.GENERAL_TEXTURE, a[0], a[1],
-                        0, 1);
+                        0, 1, a[2]);
             };
             found.add(v.name());
             assertTrue(FdkVariant.PRODUCT.contains(v), "kernels/fdk.cu's product kernel " + v + " is not a FdkVariant constant");
@@ -124,6 +125,53 @@ class FdkVariantTest {
         assertEquals(4, FdkVariant.HYBRID_LARGE_TILES.textured());
         for (FdkVariant v : List.of(FdkVariant.COLUMNS, FdkVariant.GENERAL, FdkVariant.TEXTURE, FdkVariant.HYBRID_LARGE_TILES))
             assertEquals(v, v.forFootprint(large));
+    }
+
+    /** An H200's SM: 228 KB shared by its blocks, 1 KB of it reserved for each, 227 KB a block at most. */
+    static final FdkVariant.SmShared H200 = new FdkVariant.SmShared(228 * 1024, 1024, 227 * 1024);
+
+    /**
+     * The texture mode's column kernel takes launches of as many projections as keep as many of its blocks on an SM as a
+     * launch of 128 (here against a plain search down from the chunk); the other kernels take 128; a chunk of up to 128
+     * is one launch whatever the kernel.
+     */
+    @Test
+    void launchesAsLargeAsKeepTheBlocksOnAnSm() {
+        for (int cap : new int[]{0, 2000, 8584, 12000, 14288, 20000, 26000})
+            for (int count : new int[]{60, 128, 129, 300, 496, 512}) {
+                for (FdkVariant v : List.of(FdkVariant.HYBRID, FdkVariant.HYBRID_LARGE_TILES)) {
+                    int got = v.launchProjections(count, cap, H200);
+                    assertEquals(searched(v, count, cap), got, v.name() + ", " + count + " projections, tiles of " + cap);
+                    assertTrue(got >= FdkMatrices.LAUNCH_PROJECTIONS && got <= Math.max(count, FdkMatrices.LAUNCH_PROJECTIONS));
+                }
+                for (FdkVariant v : List.of(FdkVariant.COLUMNS, FdkVariant.GENERAL, FdkVariant.TEXTURE, FdkVariant.NAIVE))
+                    assertEquals(FdkMatrices.LAUNCH_PROJECTIONS, v.launchProjections(count, cap, H200), v.name());
+            }
+        // RabbitCT at 512³ (footprints of 8584 pixels): two blocks an SM either way, every projection in one launch
+        assertEquals(2, FdkVariant.HYBRID_LARGE_TILES.resident(128, 8584, H200));
+        assertEquals(2, FdkVariant.HYBRID_LARGE_TILES.resident(496, 8584, H200));
+        assertEquals(496, FdkVariant.HYBRID_LARGE_TILES.launchProjections(496, 8584, H200));
+        // tiles of 12000 pixels: two blocks an SM hold the views of 308 projections each, not 309
+        assertEquals(308, FdkVariant.HYBRID.launchProjections(496, 12000, H200));
+        assertEquals(2, FdkVariant.HYBRID.resident(308, 12000, H200));
+        assertEquals(1, FdkVariant.HYBRID.resident(309, 12000, H200));
+        // 384³ (14288 pixels): one block an SM already at 128, so all 496 in one launch
+        assertEquals(1, FdkVariant.HYBRID.resident(128, 14288, H200));
+        assertEquals(496, FdkVariant.HYBRID.launchProjections(496, 14288, H200));
+        // no more blocks than the kernel's launch bounds ask for, however little shared memory it takes
+        assertEquals(2, FdkVariant.HYBRID.resident(1, 0, H200));
+        assertEquals(0, FdkVariant.HYBRID.resident(128, 30000, H200));
+    }
+
+    /** The largest launch, down from the chunk, that keeps the blocks an SM of a launch of 128 (the reference). */
+    private static int searched(FdkVariant v, int count, int cap) {
+        int base = FdkMatrices.LAUNCH_PROJECTIONS;
+        if (count <= base) return base;
+        int want = v.resident(base, cap, H200);
+        if (want == 0) return base;
+        for (int np = count; np > base; np--)
+            if (v.resident(np, cap, H200) == want) return np;
+        return base;
     }
 
     /** Tiles too large for shared memory, or a block without a footprint: the kernels without tiles take over. */
