@@ -116,7 +116,8 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
      * {@link FdkMatrices#LAUNCH_PROJECTIONS} does (all of a chunk, where they fit): the slab is then read and added to
      * once, not once a launch, and the launches' last, partly filled waves of blocks are fewer. H200, RabbitCT's
      * geometry, a launch of all 496 projections against four: 1024³ 313 → 299 ms, 768³ 140 → 130, 640³ 85 → 81, 384³
-     * 34 → 29, 512³ as fast. The other kernels, not measured so, take LAUNCH_PROJECTIONS.
+     * 34 → 29, 512³ as fast. The other kernels take LAUNCH_PROJECTIONS: larger launches gave them 1% at most (the
+     * exact column kernel and the texture-only one, 512³ and 1024³), and fewer blocks an SM cost the column kernel 8%.
      */
     int launchProjections(int count, int cap, SmShared sm) {
         int base = FdkMatrices.LAUNCH_PROJECTIONS;
