@@ -578,6 +578,41 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
     storeColumns(acc, slab, cb, n, slices, PAIRS ? 1.0f / scale : 1.0f);
 }
 
+// The split kernels' texture half: of every B + T projections of the launch's np (band projections chunk + p0 on), the
+// last T filtered through the half-precision texture.
+template <int Z, int C, int B, int T>
+__device__ __forceinline__ void splitTextureShare(float (&acc)[C][Z], cudaTextureObject_t tex, const FdkLocal* table,
+                                                  const ColumnBlock<C, Z, 4>& cb, int chunk, int p0, int np, int bandFirst) {
+    constexpr int PER = B + T;
+#pragma unroll 1
+    for (int p = B; p < np; p += p % PER == PER - 1 ? B + 1 : 1)
+        columnsFromTexture<C, Z, TEX_HALF>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst, 1.0f);
+}
+
+// The end of a split kernel, once every thread is past its share and the tiles are free (at least 128·C·Z words at
+// sums): the texture half's sums (texHalf: this thread's half) are added to the tile half's through shared memory, and
+// the tile half stores them.
+template <int C, int Z>
+__device__ __forceinline__ void joinSplitHalves(float (&acc)[C][Z], bool texHalf, float* sums, float* slab,
+                                                const ColumnBlock<C, Z, 4>& cb, int n, int slices, float scale) {
+    constexpr int HALF = FDK_THREADS / 2;
+    float* mine = sums + (threadIdx.x & (HALF - 1));
+    if (texHalf) {
+#pragma unroll
+        for (int c = 0; c < C; c++)
+#pragma unroll
+            for (int z = 0; z < Z; z++) mine[(c * Z + z) * HALF] = acc[c][z];
+    }
+    __syncthreads();
+    if (!texHalf) {
+#pragma unroll
+        for (int c = 0; c < C; c++)
+#pragma unroll
+            for (int z = 0; z < Z; z++) acc[c][z] += mine[(c * Z + z) * HALF];
+        storeColumns(acc, slab, cb, n, slices, 1.0f / scale);
+    }
+}
+
 // The texture mode's hybrid with its two shares on different warps: the block's first four warps interpolate B
 // projections of every B + T from shared-memory tiles of half pairs (double-buffered, synchronised among themselves by
 // barrier 1), the last four filter the other T through the half-precision texture. Both halves hold the same
@@ -622,26 +657,10 @@ __device__ void splitKernel(const float* __restrict__ q, cudaTextureObject_t tex
             asm volatile("bar.sync 1, %0;" ::"n"(HALF));
         }
     } else {
-#pragma unroll 1
-        for (int p = B; p < np; p += p % PER == PER - 1 ? B + 1 : 1)
-            columnsFromTexture<C, Z, TEX_HALF>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst, 1.0f);
+        splitTextureShare<Z, C, B, T>(acc, tex, table, cb, chunk, p0, np, bandFirst);
     }
     __syncthreads();  // the tiles are free: the texture half's sums go there
-    float* sums = tiles + (threadIdx.x & (HALF - 1));
-    if (texHalf) {
-#pragma unroll
-        for (int c = 0; c < C; c++)
-#pragma unroll
-            for (int z = 0; z < Z; z++) sums[(c * Z + z) * HALF] = acc[c][z];
-    }
-    __syncthreads();
-    if (!texHalf) {
-#pragma unroll
-        for (int c = 0; c < C; c++)
-#pragma unroll
-            for (int z = 0; z < Z; z++) acc[c][z] += sums[(c * Z + z) * HALF];
-        storeColumns(acc, slab, cb, n, slices, 1.0f / scale);
-    }
+    joinSplitHalves(acc, texHalf, tiles, slab, cb, n, slices, scale);
 }
 
 }  // namespace

@@ -83,26 +83,10 @@ __device__ void tmaSplit(const CUtensorMap* map, cudaTextureObject_t tex, float*
             }
         }
     } else {
-#pragma unroll 1
-        for (int p = B; p < np; p += p % PER == PER - 1 ? B + 1 : 1)
-            columnsFromTexture<C, Z, TEX_HALF>(acc, tex, chunk + p0 + p, table[p], cb, bandFirst, 1.0f);
+        splitTextureShare<Z, C, B, T>(acc, tex, table, cb, chunk, p0, np, bandFirst);
     }
     __syncthreads();
-    float* sums = tiles + (threadIdx.x & (HALF - 1));
-    if (texHalf) {
-#pragma unroll
-        for (int c = 0; c < C; c++)
-#pragma unroll
-            for (int z = 0; z < Z; z++) sums[(c * Z + z) * HALF] = acc[c][z];
-    }
-    __syncthreads();
-    if (!texHalf) {
-#pragma unroll
-        for (int c = 0; c < C; c++)
-#pragma unroll
-            for (int z = 0; z < Z; z++) acc[c][z] += sums[(c * Z + z) * HALF];
-        storeColumns(acc, slab, cb, n, slices, 1.0f / scale);
-    }
+    joinSplitHalves(acc, texHalf, tiles, slab, cb, n, slices, scale);
 }
 
 // the largest footprint width and height (pixels) of any block over the projections
@@ -222,24 +206,7 @@ static void runTma(Problem& pr, int reps, const std::string& pick) {
                 v.k<<<grid, FDK_THREADS, shared>>>(map, t, pr.slab, g.n, g.nz, pr.k0, pr.slices, g.s, pr.bandFirst, 0, p0, np, cap, sc, bw, boxes);
             }
         };
-        CK(cudaMemset(pr.slab, 0, (size_t)g.n * g.n * pr.slices * 4));
-        launch();
-        CK(cudaDeviceSynchronize());
-        double err = pr.error();
-        float best = 1e30f;
-        cudaEvent_t a, b;
-        cudaEventCreate(&a);
-        cudaEventCreate(&b);
-        for (int rr = 0; rr < reps; rr++) {
-            cudaEventRecord(a);
-            launch();
-            cudaEventRecord(b);
-            cudaEventSynchronize(b);
-            float ms;
-            cudaEventElapsedTime(&ms, a, b);
-            best = std::min(best, ms);
-        }
-        CK(cudaGetLastError());
+        auto [best, err] = pr.measure(launch, reps);
         if (reps == 0)
             std::printf("   %-28s rel. error %.2e  (tile %d words)\n", v.name, err, cap);
         else

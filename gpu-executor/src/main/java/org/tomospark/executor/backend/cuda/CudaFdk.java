@@ -254,22 +254,22 @@ public final class CudaFdk implements ConeBackprojector {
             FdkLaunch l = new FdkLaunch(band, pairs, scale, tex, slab, vol, k0, slices, g.cols(), g.rows(), bandFirst, bandRows);
             List<FdkVariant> ran = new ArrayList<>();
             launched.clear();
+            CudaDevice dev = calls.device();
+            FdkVariant.SmShared sm = new FdkVariant.SmShared(dev.sharedPerSm, dev.reservedSharedPerBlock, dev.maxSharedOptin);
             for (Range chunk : FdkMatrices.chunks(g.numProjections())) {
                 kernels.matrices(matrices.constants(chunk));
                 FdkVariant v = wanted;
                 int cap = 0;
                 if (v.usesTiles()) {
                     Footprint f = kernels.footprint(v, l, 0, chunk.count(), matrices.zInvariant());
-                    if (v.tilesFit(f, calls.device().maxSharedOptin)) {
+                    if (v.tilesFit(f, dev.maxSharedOptin)) {
                         cap = FdkVariant.tileCap(f);
                         if (byFootprint) v = v.forFootprint(f);
                     } else {
                         v = v.withoutTiles();
                     }
                 }
-                CudaDevice dev = calls.device();
-                int most = v.launchProjections(chunk.count(), cap,
-                        new FdkVariant.SmShared(dev.sharedPerSm, dev.reservedSharedPerBlock, dev.maxSharedOptin));
+                int most = v.launchProjections(chunk.count(), cap, sm);
                 for (Range launch : FdkMatrices.launches(chunk, most)) {
                     kernels.launch(v, l, chunk.first(), launch.first() - chunk.first(), launch.count(), cap);
                     launched.add(launch);
