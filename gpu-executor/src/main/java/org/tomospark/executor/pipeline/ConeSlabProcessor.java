@@ -75,11 +75,7 @@ final class ConeSlabProcessor implements AutoCloseable {
         PreprocessStats stats;
         if (cone.prefiltered()) {
             q = new float[np][];
-            IntStream.range(0, np).parallel().forEach(p -> {
-                float[] img = new float[rows * cols];
-                for (int i = 0; i < img.length; i++) img[i] = band.get(p * img.length + i);
-                q[p] = img;
-            });
+            IntStream.range(0, np).parallel().forEach(p -> q[p] = band.frame(p));
             stats = new PreprocessStats((long) np * rows * cols, 0, 0, 0);
         } else {
             Preprocessor.Frames pre = preprocessor.applyPerFrame(band, fields, dataName, flatName);

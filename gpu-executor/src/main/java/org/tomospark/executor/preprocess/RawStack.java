@@ -69,6 +69,20 @@ public final class RawStack {
         return get((frame * rows + row) * width + col);
     }
 
+    /** Frame {@code frame} (rows × width values, row-major) as a new float array: uint16 read unsigned. */
+    public float[] frame(int frame) {
+        if (frame < 0 || frame >= frames)
+            throw new IndexOutOfBoundsException("frame " + frame + " of a stack of " + frames);
+        int size = rows * width, from = frame * size;
+        float[] out = new float[size];
+        if (u16 == null) {
+            System.arraycopy(f32, from, out, 0, size);
+        } else {
+            for (int i = 0; i < size; i++) out[i] = u16[from + i] & 0xffff;
+        }
+        return out;
+    }
+
     public short[] uint16Data() {
         return u16;
     }
