@@ -16,6 +16,7 @@ done
 # slabs of 20 slices: they start at slices that are not multiples of the kernel's 8-slice chunks
 rm -rf /tmp/cd-cuda-spark20; bash .gpu/run org.tomospark.job.cli.TomoCli reconstruct demo --geometry cone --backend cuda --engine spark --output /tmp/cd-cuda-spark20 --output-format zarr --conf job.progress=false --conf group.rows=20 > $OUT/cd-cuda-spark20.log 2>&1; echo "spark20 exit $?"; grep -E "spark:|GU/s" $OUT/cd-cuda-spark20.log
 rm -rf /tmp/cd-cuda-tex; bash .gpu/run org.tomospark.job.cli.TomoCli reconstruct demo --geometry cone --backend cuda --engine direct --output /tmp/cd-cuda-tex --output-format zarr --conf job.progress=false --conf cuda.allowTextureWeights=true > $OUT/cd-cuda-tex.log 2>&1; echo "tex exit $?"; grep -E "backend|GU/s" $OUT/cd-cuda-tex.log
+rm -rf /tmp/cd-cuda-tex-spark; bash .gpu/run org.tomospark.job.cli.TomoCli reconstruct demo --geometry cone --backend cuda --engine spark --output /tmp/cd-cuda-tex-spark --output-format zarr --conf job.progress=false --conf cuda.allowTextureWeights=true > $OUT/cd-cuda-tex-spark.log 2>&1; echo "tex spark exit $?"; grep -E "backend|GU/s" $OUT/cd-cuda-tex-spark.log
 python3 - <<'PY'
 import numpy as np, json, glob, os
 def vol(d):
@@ -30,5 +31,7 @@ for o in ['cuda-direct','cuda-spark','opencl-direct','cuda-tex']:
 a=vol('/tmp/cd-cuda-direct'); b=vol('/tmp/cd-cuda-spark'); print('cuda spark == direct bit for bit:', np.array_equal(a.view(np.uint32), b.view(np.uint32)))
 if os.path.exists('/tmp/cd-cuda-spark20/_SUCCESS'):
     c=vol('/tmp/cd-cuda-spark20'); print('cuda spark, slabs of 20 slices == direct bit for bit:', np.array_equal(a.view(np.uint32), c.view(np.uint32)))
+if os.path.exists('/tmp/cd-cuda-tex-spark/_SUCCESS') and os.path.exists('/tmp/cd-cuda-tex/_SUCCESS'):
+    t=vol('/tmp/cd-cuda-tex'); u=vol('/tmp/cd-cuda-tex-spark'); print('cuda texture mode, spark == direct bit for bit:', np.array_equal(t.view(np.uint32), u.view(np.uint32)))
 print('centre value', ref[ref.shape[0]//2, ref.shape[1]//2, ref.shape[2]//2])
 PY

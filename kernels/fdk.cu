@@ -44,6 +44,8 @@
 //   fdk_hhhyb_zZ_cC_bB_tT_mM        the same from a texture of the scaled band in half precision (fdk_halves)
 //   fdk_split_zZ_cC_bB_tT_mM        hhhyb with its two shares on the two halves of the block (the same 32 x 4·C columns):
 //                                   the texture mode's column kernel
+//   fdk_tsplit_zZ_cC_bB_tT_mM       split with its tiles filled by Hopper's tensor copies (sm_90 on, from a tensor map of
+//                                   the pairs): the texture mode's column kernel where the device and module have it
 //   fdk_ghyb_zZ_cC_bB_tT_mM,        hgen with a texture share, from the float or the half texture
 //   fdk_ghhyb_zZ_cC_bB_tT_mM
 //   fdk_htex_zZ_cC_mM,              every projection filtered from the half texture (circular, any matrix)
@@ -55,12 +57,17 @@
 //
 // The tiles are sized by the caller from fdk_footprint (the largest footprint of any block over the launch's
 // projections); a footprint larger than cap stops the kernel with a trap (a sticky error), never a wrong sum.
+#include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #define FDK_MAX_PROJECTIONS 512
 #define FDK_THREADS 256
+// Rows of zeros in the band's half-precision pairs (fdk_pairs) before the first projection's entries and after each
+// projection's: a tensor copy of 8 rows that reaches past a projection's entries by up to 7 rows reads zeros there
+// instead of leaving the tensor (see tensorSplit).
+#define FDK_PAIR_GUARD 8
 // Block tile of the column kernels: 32 columns along x by 8·C along y; warps cover 8 x 4 columns each, so that a
 // warp's pixels lie close together on the detector.
 #define FDK_TILE_X 32
@@ -204,9 +211,10 @@ __device__ __forceinline__ TileSource bandSource(const float* q, int cols, int r
     return {q, cols, bandFirst, bandRows, max(0, bandFirst), min(rows, bandFirst + bandRows)};
 }
 
-// The half-precision pairs of a band (fdk_pairs): entry rows bandFirst - 1 .. bandFirst + bandRows - 1.
+// The half-precision pairs of a band (fdk_pairs): entry rows bandFirst - 1 .. bandFirst + bandRows - 1 of each
+// projection, after FDK_PAIR_GUARD rows of zeros and followed by as many.
 __device__ __forceinline__ TileSource pairSource(const float* q, int cols, int bandFirst, int bandRows) {
-    return {q, cols, bandFirst - 1, bandRows + 1, bandFirst - 1, bandFirst + bandRows};
+    return {q + (size_t)FDK_PAIR_GUARD * cols, cols, bandFirst - 1, bandRows + 1 + FDK_PAIR_GUARD, bandFirst - 1, bandFirst + bandRows};
 }
 
 // Copies Q pixels of a detector row, from column gu on, to dst: the row starts at rowOffset in the plane and holds data
@@ -663,6 +671,99 @@ __device__ void splitKernel(const float* __restrict__ q, cudaTextureObject_t tex
     joinSplitHalves(acc, texHalf, tiles, slab, cb, n, slices, scale);
 }
 
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+// Hopper's tensor copies (TMA, sm_90 on): a box of a tensor in global memory copied into shared memory by the copy
+// engine, completing on an mbarrier (a shared-memory word counting arrivals and the bytes still to come).
+__device__ __forceinline__ void mbarrierInit(unsigned bar, unsigned count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+__device__ __forceinline__ void mbarrierInitFence() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+// arrives, and expects `bytes` more to complete the phase
+__device__ __forceinline__ void mbarrierExpect(unsigned bar, unsigned bytes) {
+    asm volatile("{.reg .b64 state;\n mbarrier.arrive.expect_tx.shared::cta.b64 state, [%0], %1;}" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbarrierWait(unsigned bar, unsigned parity) {
+    asm volatile("{.reg .pred done;\nWAIT_%=:\n mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n @!done bra WAIT_%=;}" ::"r"(bar),
+                 "r"(parity) : "memory");
+}
+// the box of `map` whose first element is (x, y), to shared-memory address dst, completing on bar
+__device__ __forceinline__ void tensorBox(unsigned dst, const CUtensorMap* map, int x, int y, unsigned bar) {
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
+                 ::"r"(dst), "l"((unsigned long long)map), "r"(x), "r"(y), "r"(bar) : "memory");
+}
+
+// The split kernel (splitKernel) with its tiles filled by tensor copies: map is the band's pairs (fdk_pairs, guard rows
+// included) as a tensor of cols x rows words with boxes of bw x FDK_PAIR_GUARD words. One thread issues a tile's boxes
+// (its footprint's height in boxes) one tile ahead; the tile half waits on the tile's mbarrier, so that its warps spend
+// nothing on the copy. A tile's rows lie bw words apart (bw: at least the launch's widest footprint, a multiple of 4).
+// A box that reaches past a projection's entries by up to 7 rows reads the guard rows' zeros; one wholly above or below
+// them copies the guard rows next to them. The copy engine then never fills rows outside the tensor, which on the H200
+// made the blocks at the volume's top and bottom, whose footprints leave the detector, much slower (and one zero region
+// for every block's outside boxes, read by all SMs at once, slower still). Columns beyond the detector's are filled
+// with zeros by the copy engine. Dynamic shared memory: the views, then (from a 128-byte
+// boundary) two tiles of bw x FDK_PAIR_GUARD·boxes words.
+template <int Z, int C, int B, int T>
+__device__ void tensorSplit(const CUtensorMap* map, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,
+                            int slices, double voxel, int bandFirst, int bandRows, int chunk, int p0, int np, int bw, int boxes,
+                            float scale) {
+    constexpr int HALF = FDK_THREADS / 2, PER = B + T, BOX_ROWS = FDK_PAIR_GUARD;
+    __shared__ __align__(8) unsigned long long bars[2];
+    FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
+    const unsigned base = (unsigned)__cvta_generic_to_shared(fdkShared);
+    const unsigned tilesBytes = ((base + (unsigned)(np * sizeof(FdkLocal)) + 127u) & ~127u) - base;
+    float* tiles = reinterpret_cast<float*>(reinterpret_cast<char*>(fdkShared) + tilesBytes);
+    const unsigned bar0 = (unsigned)__cvta_generic_to_shared(bars);
+    const int cap = bw * BOX_ROWS * boxes;
+    if (threadIdx.x == 0) {
+        mbarrierInit(bar0, 1);
+        mbarrierInit(bar0 + 8, 1);
+        mbarrierInitFence();
+    }
+    ColumnBlock<C, Z, 4> cb(k0);
+    localViews(table, cb, p0, np, n, nz, k0, voxel, 1 << 30);
+    float acc[C][Z];
+    clearSums(acc);
+    __syncthreads();
+    const bool texHalf = threadIdx.x >= HALF;
+    if (!texHalf) {
+        auto proj = [](int k) { return k / B * PER + k % B; };  // the k-th tile projection
+        const int count = np / PER * B + min(B, np % PER), planeRows = bandRows + 1 + FDK_PAIR_GUARD;
+        const unsigned boxBytes = 4u * (unsigned)(bw * BOX_ROWS);
+        auto fill = [&](int k) {
+            if (threadIdx.x != 0) return;
+            const FdkLocal& L = table[proj(k)];
+            const int nb = (L.h + BOX_ROWS - 1) / BOX_ROWS;
+            if (L.w == 0 || L.w > bw || nb > boxes) __trap();  // the caller sizes bw and boxes from fdk_footprint: never
+            const unsigned bar = bar0 + 8u * (k & 1), dst = base + tilesBytes + 4u * (unsigned)((k & 1) * cap);
+            const int plane = FDK_PAIR_GUARD + (chunk + p0 + proj(k)) * planeRows;
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            mbarrierExpect(bar, boxBytes * nb);
+            for (int b = 0; b < nb; b++) {
+                // the box's first entry row of the projection; a box wholly above or below the entries reads the guard
+                // rows just before or after them
+                const int e = L.v0 - (bandFirst - 1) + b * BOX_ROWS;
+                const int y = e + BOX_ROWS <= 0 ? -FDK_PAIR_GUARD : e > bandRows ? bandRows + 1 : e;
+                tensorBox(dst + boxBytes * b, map, L.u0, plane + y, bar);
+            }
+        };
+        if (count > 0) fill(0);
+#pragma unroll 1
+        for (int k = 0; k < count; k++) {
+            if (k + 1 < count) fill(k + 1);
+            FdkLocal L = table[proj(k)];
+            L.w = bw;
+            mbarrierWait(bar0 + 8u * (k & 1), (unsigned)(k >> 1) & 1u);
+            columnsFromTile<C, Z, true>(acc, tilesBytes + 4u * (unsigned)((k & 1) * cap), L, cb);
+            asm volatile("bar.sync 1, %0;" ::"n"(HALF));  // the buffer is free for the tile after next
+        }
+    } else {
+        splitTextureShare<Z, C, B, T>(acc, tex, table, cb, chunk, p0, np, bandFirst);
+    }
+    __syncthreads();
+    joinSplitHalves(acc, texHalf, tiles, slab, cb, n, slices, scale);
+}
+#endif
+
 }  // namespace
 
 // The baseline: a thread per voxel (8 x 4 x 8 voxels a block, a warp per 8 x 4 of one slice: a small block keeps the
@@ -694,7 +795,8 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
 
 // The largest footprint (pixels) of any block of tileX x tileY columns and tileZ slices of the slab over projections
 // [p0, p0 + np), atomically into result[0], and 1 into result[1] if some block has none (a corner behind the source, or
-// a footprint millions of pixels off the detector); result zeroed by the caller. Sizes the column kernels' tiles. A
+// a footprint millions of pixels off the detector), the widest and the tallest footprint into result[2] and result[3];
+// result zeroed by the caller. Sizes the column kernels' tiles. A
 // thread per (block, projection).
 // ends (matrices whose u and w do not depend on z): only the blocks of the slab's first and last chunk of slices, each
 // footprint a row taller. A block's footprint then has the same width whatever its chunk, and its height spans
@@ -707,7 +809,7 @@ extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int
     long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (k0 + slices - kfirst + tileZ - 1) / tileZ;
     long long chunks = ends ? min(bz, 2LL) : bz, blocks = bx * by * chunks, total = blocks * np;
     const int extraRow = ends ? 1 : 0;
-    int largest = 0;
+    int largest = 0, widest = 0, tallest = 0;
     bool missing = false;
     // neighbouring threads take neighbouring blocks of one projection: a warp's matrix reads from constant memory are
     // then one address (a broadcast), not 32 served one after another
@@ -721,13 +823,19 @@ extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int
                                   0x7fffffff, L);
         missing |= L.w == 0;
         largest = max(largest, (int)min((long long)L.w * (L.h + extraRow), 0x7fffffffLL));
+        widest = max(widest, L.w);
+        tallest = max(tallest, L.h + extraRow);
     }
     // one atomic a warp: millions on one address would serialise in L2
     largest = __reduce_max_sync(0xffffffffu, largest);
+    widest = __reduce_max_sync(0xffffffffu, widest);
+    tallest = __reduce_max_sync(0xffffffffu, tallest);
     missing = __any_sync(0xffffffffu, missing);
     if ((threadIdx.x & 31) == 0) {
         atomicMax(result, largest);
         if (missing) atomicOr(result + 1, 1);
+        atomicMax(result + 2, widest);
+        atomicMax(result + 3, tallest);
     }
 }
 
@@ -762,18 +870,25 @@ extern "C" __global__ void fdk_absmax(unsigned* result, const float* __restrict_
 // The half-precision pairs of a band, the tiles of the FDK_PAIRS kernels: for each projection, entry (r, c) for
 // r = 0 .. bandRows (detector row bandFirst - 1 + r) holds band rows r - 1 and r of column c (rows outside the band
 // zero) times scale (a power of two that keeps the band's largest value below 2^15), as the low and high half of a
-// word. A grid-stride loop over the entries.
+// word. Layout: FDK_PAIR_GUARD rows of zeros, then per projection its bandRows + 1 rows of entries and FDK_PAIR_GUARD
+// rows of zeros (np · (bandRows + 1 + FDK_PAIR_GUARD) + FDK_PAIR_GUARD rows of cols words). A grid-stride loop.
 extern "C" __global__ void fdk_pairs(unsigned* pairs, const float* __restrict__ q, int np, int bandRows, int cols, float scale) {
-    long long entries = (long long)np * (bandRows + 1) * cols;
-    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < entries; t += (long long)gridDim.x * blockDim.x) {
+    const int planeRows = bandRows + 1 + FDK_PAIR_GUARD;
+    long long words = ((long long)np * planeRows + FDK_PAIR_GUARD) * cols;
+    for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < words; t += (long long)gridDim.x * blockDim.x) {
         int c = (int)(t % cols);
-        long long pr = t / cols;
-        int r = (int)(pr % (bandRows + 1));
-        long long p = pr / (bandRows + 1);
-        const float* column = q + p * bandRows * (long long)cols + c;
-        float a = r > 0 ? column[(long long)(r - 1) * cols] * scale : 0.f, b = r < bandRows ? column[(long long)r * cols] * scale : 0.f;
-        __half2 h = __floats2half2_rn(a, b);
-        pairs[t] = *reinterpret_cast<unsigned*>(&h);
+        long long pr = t / cols - FDK_PAIR_GUARD;  // the row from the first projection's entries
+        int r = pr < 0 ? bandRows + 1 : (int)(pr % planeRows);
+        long long p = pr < 0 ? 0 : pr / planeRows;
+        unsigned word = 0;
+        if (r <= bandRows) {
+            const float* column = q + p * bandRows * (long long)cols + c;
+            float a = r > 0 ? column[(long long)(r - 1) * cols] * scale : 0.f;
+            float b = r < bandRows ? column[(long long)r * cols] * scale : 0.f;
+            __half2 h = __floats2half2_rn(a, b);
+            word = *reinterpret_cast<unsigned*>(&h);
+        }
+        pairs[t] = word;
     }
 }
 
@@ -826,6 +941,13 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 #define FDK_HGEN(Z, C, B, M) FDK_PAIR_KERNEL(fdk_hgen_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_FILTERED, true, M)
 #define FDK_GHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, true, M)
 #define FDK_GHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, true, M)
+// splitKernel with tensor copies (tensorSplit): sm_90 on, so in the fatbins' sm_90 code and compute_90 PTX only, not in
+// the compute_80 PTX (KernelArgs.Signature.FDK_TENSOR)
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define FDK_TSPLIT(Z, C, B, T, M)                                                                                        extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_tsplit_z##Z##_c##C##_b##B##_t##T##_m##M(                const __grid_constant__ CUtensorMap map, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,         int slices, double voxel, int bandFirst, int bandRows, int chunk, int p0, int np, int bw, int boxes, float scale) {         tensorSplit<Z, C, B, T>(&map, tex, slab, n, nz, k0, slices, voxel, bandFirst, bandRows, chunk, p0, np, bw, boxes,                                  scale);                                                                                 }
+#else
+#define FDK_TSPLIT(Z, C, B, T, M)
+#endif
 // every projection filtered from the half-precision texture (the texture mode's kernels without tiles)
 #define FDK_HTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_htex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, false, M)
 #define FDK_GHTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_ghtex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, true, M)
@@ -833,11 +955,12 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 // The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md). Exact:
 // the column and general kernels. The texture mode: half-precision tiles and the half-precision texture on separate
 // warps, the texture filtering one projection in two, or four in seven for large footprints (z-independent u and w);
-// the texture alone for any matrix, and without tiles.
+// the texture alone for any matrix, and without tiles. On sm_90 on, the split kernel one in two with tensor copies.
 FDK_COL(16, 2, 1, 3)
 FDK_GEN(8, 4, 1, 3)
 FDK_SPLIT(16, 4, 1, 1, 2)
 FDK_SPLIT(16, 4, 3, 4, 2)
+FDK_TSPLIT(16, 4, 1, 1, 2)
 FDK_HTEX(8, 1, 3)
 FDK_GHTEX(8, 1, 3)
 
@@ -899,4 +1022,8 @@ FDK_SPLIT(16, 4, 2, 3, 2)
 FDK_SPLIT(16, 4, 4, 5, 2)
 FDK_SPLIT(16, 4, 5, 7, 2)
 FDK_SPLIT(16, 4, 3, 2, 2)
+FDK_TSPLIT(16, 4, 1, 2, 2)
+FDK_TSPLIT(16, 4, 3, 4, 2)
+FDK_TSPLIT(16, 4, 6, 7, 2)
+FDK_TSPLIT(16, 4, 3, 2, 2)
 #endif

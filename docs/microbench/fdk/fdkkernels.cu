@@ -229,7 +229,7 @@ struct Problem {
         CK(cudaMalloc(&q, nq * 4));
         fillBand<<<4096, 256>>>(q, g.np, g.cols, bandFirst, bandRows);
         CK(cudaMalloc(&slab, (size_t)g.n * g.n * slices * 4));
-        CK(cudaMalloc(&foot, 8));
+        CK(cudaMalloc(&foot, 16));
         cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
         CK(cudaMalloc3DArray(&arr, &fd, make_cudaExtent(g.cols, bandRows, g.np), cudaArrayLayered));
         cudaMemcpy3DParms c = {};
@@ -258,7 +258,7 @@ struct Problem {
         int e;
         std::frexp(largest, &e);
         scale = std::ldexp(1.0f, 14 - e);
-        CK(cudaMalloc(&pairs, (size_t)g.np * (bandRows + 1) * g.cols * 4));
+        CK(cudaMalloc(&pairs, ((size_t)g.np * (bandRows + 1 + FDK_PAIR_GUARD) + FDK_PAIR_GUARD) * g.cols * 4));
         fdk_pairs<<<4096, 256>>>(pairs, q, g.np, bandRows, g.cols, scale);
         __half* qh;
         CK(cudaMalloc(&qh, nq * 2));
@@ -295,13 +295,18 @@ struct Problem {
         cudaFreeArray(arrHalf);
     }
 
+    // the widest and tallest footprint of the last footprint() call
+    int widest = 0, tallest = 0;
+
     // ends: the bound from the slab's end chunks (circular trajectories), as the product sizes tiles
     int footprint(int tx, int ty, int tz, int p0, int np, bool ends = true) {
-        CK(cudaMemset(foot, 0, 8));
+        CK(cudaMemset(foot, 0, 16));
         fdk_footprint<<<2048, 256>>>(foot, g.n, g.nz, k0, slices, g.s, p0, np, tx, ty, tz, ends && !g.general);
-        int f;
-        CK(cudaMemcpy(&f, foot, 4, cudaMemcpyDeviceToHost));
-        return f;
+        int f[4];
+        CK(cudaMemcpy(f, foot, 16, cudaMemcpyDeviceToHost));
+        widest = f[2];
+        tallest = f[3];
+        return f[0];
     }
 
     // Every launch of one back-projection (projections in launches of at most 256).

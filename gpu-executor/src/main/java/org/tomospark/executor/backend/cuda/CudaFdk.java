@@ -3,6 +3,7 @@ package org.tomospark.executor.backend.cuda;
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUdeviceptr;
+import jcuda.driver.CUpointer_attribute;
 import jcuda.driver.CUtexObject;
 import org.tomospark.executor.backend.cuda.FdkKernels.Footprint;
 import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
@@ -12,6 +13,8 @@ import org.tomospark.executor.cone.ConeVolume;
 import org.tomospark.executor.cone.FdkFilter;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.filter.RampFilter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -21,6 +24,7 @@ import java.util.Set;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD32;
+import static jcuda.driver.JCudaDriver.cuPointerGetAttribute;
 
 /**
  * FDK back-projection of z-slabs on a CUDA device (kernels/fdk.cu, {@link FdkKernels}), on the executor's shared
@@ -37,7 +41,9 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32;
  *       filtered by the texture unit from a half-precision texture. For z-independent u and w, half of each block's
  *       warps take the tiles and the other half the texture share, on the same voxels, so that the texture unit and
  *       the shared-memory loads work at once; the share is one projection in two, four in seven where footprints are
- *       large ({@link FdkVariant#forFootprint}). Other matrices take the texture alone, where the general kernel's
+ *       large ({@link FdkVariant#forFootprint}); on sm_90 on, with the fatbin, the copy engine fills the tiles from a
+ *       tensor map of the pairs ({@link FdkVariant#TENSOR_SPLIT}, {@link TensorMaps}: one in two, the same sums as the
+ *       split kernel's). Other matrices take the texture alone, where the general kernel's
  *       arithmetic per voxel makes the ALU share slower than the texture unit. Within {@link #TEXTURE_TOLERANCE}
  *       instead of 1e-5 (the texture's 8-bit weights; half precision alone gives 2e-4).</li>
  * </ul>
@@ -58,6 +64,7 @@ public final class CudaFdk implements ConeBackprojector {
 
     /** Relative L2 error the texture mode is held to (1.2e-3 to 1.5e-3 measured on white noise). */
     public static final double TEXTURE_TOLERANCE = 5e-3;
+    private static final Logger LOG = LoggerFactory.getLogger(CudaFdk.class);
 
     private final ConeGeometry g;
     private final ConeVolume vol;
@@ -78,6 +85,10 @@ public final class CudaFdk implements ConeBackprojector {
     private final List<Range> launched = new ArrayList<>();
     private FdkKernels kernels;
     private FdkTexture texture;
+    /** Whether the texture mode's column kernel fills its tiles by tensor copies ({@link FdkVariant#TENSOR_SPLIT}). */
+    private boolean tensorCopies;
+    /** The device address of {@link #pairs} (the tensor maps' base). */
+    private long pairsAddress;
     private boolean closed;
 
     /**
@@ -114,16 +125,35 @@ public final class CudaFdk implements ConeBackprojector {
                 allocated.alloc(band, (long) g.numProjections() * (maxBandRows + 1) * g.cols() * Sizeof.FLOAT);
                 allocated.alloc(slab, (long) vol.pixels() * maxSlices * Sizeof.FLOAT);
                 if (textured) {
-                    // pairs: a row more than the band (whose pitch may be a row more than its rows)
-                    allocated.alloc(pairs, (long) g.numProjections() * (maxBandRows + 2) * g.cols() * Sizeof.INT);
+                    // pairs of a band whose pitch may be a row more than its rows
+                    allocated.alloc(pairs, FdkKernels.pairWords(g.numProjections(), maxBandRows + 1, g.cols()) * Sizeof.INT);
                     allocated.alloc(halves, (long) g.numProjections() * (maxBandRows + 1) * g.cols() * FdkTexture.HALF_BYTES);
                     texture = new FdkTexture(g.cols(), g.numProjections());
+                    tensorCopies = tensorCopies(g.cols());
                 }
             });
         } catch (RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    /**
+     * Whether the texture mode's column kernel can take tensor copies here: the module has it (sm_90 code, so a fatbin
+     * on such a device), the detector's rows are whole 16-byte words, and the driver's tensor-map encoder loads (else
+     * a warning says why, and the kernel copies its tiles itself).
+     */
+    private boolean tensorCopies(int cols) {
+        if (!kernels.hasTensorSplit() || calls.device().ccMajor < 9) return false;
+        if (cols % 4 != 0) return false;
+        if (!TensorMaps.available()) {
+            LOG.warn("cuda fdk: {}; the texture mode's kernel copies its tiles without the copy engine", TensorMaps.unavailableReason());
+            return false;
+        }
+        long[] address = new long[1];
+        cuPointerGetAttribute(Pointer.to(address), CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_POINTER, pairs);
+        pairsAddress = address[0];
+        return true;
     }
 
     @Override
@@ -179,7 +209,8 @@ public final class CudaFdk implements ConeBackprojector {
 
     /** The kernel this geometry and mode take, before the per-slab check that its tiles fit. */
     FdkVariant preferred() {
-        if (texture != null) return matrices.zInvariant() ? FdkVariant.HYBRID : FdkVariant.GENERAL_TEXTURE;
+        if (texture != null && matrices.zInvariant()) return tensorCopies ? FdkVariant.TENSOR_SPLIT : FdkVariant.HYBRID;
+        if (texture != null) return FdkVariant.GENERAL_TEXTURE;
         return matrices.zInvariant() ? FdkVariant.COLUMNS : FdkVariant.GENERAL;
     }
 
@@ -249,6 +280,9 @@ public final class CudaFdk implements ConeBackprojector {
     private List<FdkVariant> launchAll(FdkVariant wanted, boolean byFootprint, int k0, int slices, int bandFirst, int bandRows) {
         if (wanted.kind().halfPrecision() && texture == null)
             throw new IllegalStateException("cuda fdk: kernel " + wanted.name() + " reads the texture: open with Mode.TEXTURE");
+        if (wanted.kind() == FdkVariant.Kind.TENSOR_HYBRID && !tensorCopies)
+            throw new IllegalStateException("cuda fdk: kernel " + wanted.name() + " needs tensor copies, which this device, module or "
+                    + "detector does not allow");
         return calls.run("the back-projection of slices " + k0 + ".." + (k0 + slices - 1), () -> {
             CUtexObject tex = texture != null ? texture.handle() : new CUtexObject();
             FdkLaunch l = new FdkLaunch(band, pairs, scale, tex, slab, vol, k0, slices, g.cols(), g.rows(), bandFirst, bandRows);
@@ -259,25 +293,49 @@ public final class CudaFdk implements ConeBackprojector {
             for (Range chunk : FdkMatrices.chunks(g.numProjections())) {
                 kernels.matrices(matrices.constants(chunk));
                 FdkVariant v = wanted;
-                int cap = 0;
+                int cap = 0, bw = 0, boxes = 0;
+                byte[] map = null;
                 if (v.usesTiles()) {
                     Footprint f = kernels.footprint(v, l, 0, chunk.count(), matrices.zInvariant());
-                    if (v.tilesFit(f, dev.maxSharedOptin)) {
-                        cap = FdkVariant.tileCap(f);
-                        if (byFootprint) v = v.forFootprint(f);
-                    } else {
-                        v = v.withoutTiles();
+                    if (v.kind() == FdkVariant.Kind.TENSOR_HYBRID) {
+                        if (FdkVariant.tensorTilesFit(f, dev.maxSharedOptin)) {
+                            bw = f.width();
+                            boxes = FdkVariant.tensorBoxes(f);
+                            cap = FdkVariant.tensorCap(bw, boxes);
+                            map = pairsMap(bandRows, bw);
+                        } else {
+                            v = FdkVariant.HYBRID;  // the same blocks and footprints, tiles copied by the block
+                        }
+                    }
+                    if (map == null) {
+                        if (v.tilesFit(f, dev.maxSharedOptin)) {
+                            cap = FdkVariant.tileCap(f);
+                            if (byFootprint) v = v.forFootprint(f);
+                        } else {
+                            v = v.withoutTiles();
+                        }
                     }
                 }
                 int most = v.launchProjections(chunk.count(), cap, sm);
                 for (Range launch : FdkMatrices.launches(chunk, most)) {
-                    kernels.launch(v, l, chunk.first(), launch.first() - chunk.first(), launch.count(), cap);
+                    int p0 = launch.first() - chunk.first();
+                    if (map != null) kernels.launchTensor(l, map, chunk.first(), p0, launch.count(), bw, boxes);
+                    else kernels.launch(v, l, chunk.first(), p0, launch.count(), cap);
                     launched.add(launch);
                 }
                 ran.add(v);
             }
             return ran;
         });
+    }
+
+    /**
+     * The tensor map of the band's pairs as made for a band of {@code bandRows} rows (fdk_pairs): cols × (its rows for
+     * every projection and the leading guard) words, boxes of bw × {@link FdkVariant#PAIR_GUARD}.
+     */
+    private byte[] pairsMap(int bandRows, int bw) {
+        long rows = FdkKernels.pairWords(g.numProjections(), bandRows, g.cols()) / g.cols();
+        return TensorMaps.tiled2d(pairsAddress, g.cols(), rows, (long) g.cols() * Sizeof.INT, bw, FdkVariant.PAIR_GUARD);
     }
 
     /**
@@ -291,6 +349,11 @@ public final class CudaFdk implements ConeBackprojector {
             FdkLaunch l = new FdkLaunch(band, pairs, scale, new CUtexObject(), slab, vol, k0, slices, g.cols(), g.rows(), 0, g.rows());
             return kernels.footprint(v, l, 0, chunk.count(), ends);
         });
+    }
+
+    /** Whether the texture mode's column kernel takes tensor copies here (tests). */
+    boolean tensorCopies() {
+        return tensorCopies;
     }
 
     /** The projections of each launch of the last back-projection, in order (tests). */

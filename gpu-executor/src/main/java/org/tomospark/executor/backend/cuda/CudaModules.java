@@ -83,6 +83,21 @@ final class CudaModules implements AutoCloseable {
         return f;
     }
 
+    /**
+     * Function {@code name} of module {@code m}, or null where the module has none (a kernel built for some
+     * architectures only: CUDA_ERROR_NOT_FOUND); any other failure is thrown.
+     */
+    static CUfunction functionIfPresent(CUmodule m, String name) {
+        CUfunction f = new CUfunction();
+        try {
+            cuModuleGetFunction(f, m, name);
+            return f;
+        } catch (jcuda.CudaException e) {  // JCuda's, not this package's CudaException
+            if (String.valueOf(e.getMessage()).contains("CUDA_ERROR_NOT_FOUND")) return null;
+            throw e;
+        }
+    }
+
     /** Unloads what was loaded. */
     @Override
     public void close() {

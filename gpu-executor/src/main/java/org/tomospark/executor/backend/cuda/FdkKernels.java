@@ -34,8 +34,15 @@ final class FdkKernels implements AutoCloseable {
     /** Dynamic shared memory a block gets without opting in. */
     private static final int DEFAULT_SHARED = 48 * 1024;
 
-    /** The largest footprint of any block in pixels, and whether every block has one (else use a kernel without tiles). */
-    record Footprint(int pixels, boolean complete) {
+    /**
+     * The largest footprint of any block in pixels, whether every block has one (else use a kernel without tiles), and
+     * the widest and tallest footprint (pixels, rows).
+     */
+    record Footprint(int pixels, boolean complete, int width, int height) {
+        /** A footprint whose width and height are not known (the kernels that size tiles by pixels alone). */
+        Footprint(int pixels, boolean complete) {
+            this(pixels, complete, 0, 0);
+        }
     }
 
     private final KernelBuild build = KernelBuild.packaged();
@@ -43,6 +50,8 @@ final class FdkKernels implements AutoCloseable {
     private CUmodule filterModule;
     private final Map<String, CUfunction> functions = new HashMap<>();
     private final Map<String, Integer> sharedAllowed = new HashMap<>();
+    /** The split kernel with tensor copies, where the module has it (sm_90 code: a fatbin on such a device); else null. */
+    private CUfunction tensorSplit;
     private final CUdeviceptr constants = new CUdeviceptr(), footprintResult = new CUdeviceptr(), largest = new CUdeviceptr();
     private final Allocations allocated = new Allocations();
     private final long constantBytes;
@@ -55,10 +64,11 @@ final class FdkKernels implements AutoCloseable {
             long[] bytes = new long[1];
             cuModuleGetGlobal(constants, bytes, module, "c_fdk");
             constantBytes = bytes[0];
-            allocated.alloc(footprintResult, 2L * Sizeof.INT);
+            allocated.alloc(footprintResult, 4L * Sizeof.INT);
             allocated.alloc(largest, Sizeof.INT);
             for (FdkVariant v : FdkVariant.PRODUCT) functions.put(v.name(), CudaModules.function(build, module, v.name()));
             functions.put("fdk_footprint", CudaModules.function(build, module, "fdk_footprint"));
+            tensorSplit = CudaModules.functionIfPresent(module, FdkVariant.TENSOR_SPLIT.name());
             for (String name : List.of("fdk_weight", "fdk_absmax", "fdk_pairs", "fdk_halves"))
                 functions.put(name, CudaModules.function(build, module, name));
             filterModule = CudaModules.load(build, "filter");
@@ -67,6 +77,11 @@ final class FdkKernels implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** Whether the module holds the split kernel with tensor copies ({@link FdkVariant#TENSOR_SPLIT}). */
+    boolean hasTensorSplit() {
+        return tensorSplit != null;
     }
 
     /** Puts the matrices of the next launches (FdkMatrices.constants) into constant memory. */
@@ -84,15 +99,15 @@ final class FdkKernels implements AutoCloseable {
      * alone (fdk_footprint's ends), a row taller than theirs; else every block's.
      */
     Footprint footprint(FdkVariant v, FdkLaunch l, int p0, int np, boolean zInvariant) {
-        cuMemsetD32(footprintResult, 0, 2);
+        cuMemsetD32(footprintResult, 0, 4);
         Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_FOOTPRINT).ptr("result", footprintResult).i32("n", l.vol().n())
                 .i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel()).i32("p0", p0)
                 .i32("np", np).i32("tileX", v.blockColumnsX()).i32("tileY", v.blockColumnsY()).i32("tileZ", v.z())
                 .i32("ends", zInvariant ? 1 : 0).build();
         cuLaunchKernel(functions.get("fdk_footprint"), FOOTPRINT_GRID, 1, 1, FOOTPRINT_THREADS, 1, 1, 0, null, args, null);
-        int[] r = new int[2];
-        cuMemcpyDtoH(Pointer.to(r), footprintResult, 2L * Sizeof.INT);
-        return new Footprint(r[0], r[1] == 0);
+        int[] r = new int[4];
+        cuMemcpyDtoH(Pointer.to(r), footprintResult, 4L * Sizeof.INT);
+        return new Footprint(r[0], r[1] == 0, r[2], r[3]);
     }
 
     /**
@@ -117,6 +132,27 @@ final class FdkKernels implements AutoCloseable {
                 .i32("cap", cap).build();
         int[] grid = v.grid(l.vol().n(), l.k0(), l.slices());
         cuLaunchKernel(f, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
+    }
+
+    /**
+     * Launches {@link FdkVariant#TENSOR_SPLIT} over projections [chunk + p0, chunk + p0 + np) with the tensor map of the
+     * band's pairs ({@link TensorMaps}, boxes of bw × {@link FdkVariant#PAIR_GUARD}) and tiles of {@code boxes} boxes.
+     */
+    void launchTensor(FdkLaunch l, byte[] map, int chunk, int p0, int np, int bw, int boxes) {
+        FdkVariant v = FdkVariant.TENSOR_SPLIT;
+        if (tensorSplit == null)
+            throw new IllegalStateException("cuda fdk: " + v.name() + " is not in the loaded module (" + build.source() + ")");
+        int shared = Math.toIntExact(v.sharedBytes(np, FdkVariant.tensorCap(bw, boxes)));
+        if (shared > DEFAULT_SHARED && sharedAllowed.getOrDefault(v.name(), 0) < shared) {
+            cuFuncSetAttribute(tensorSplit, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
+            sharedAllowed.put(v.name(), shared);
+        }
+        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_TENSOR).bytes("map", map).ptr("tex", l.texture()).ptr("slab", l.slab())
+                .i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel())
+                .i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows()).i32("chunk", chunk).i32("p0", p0).i32("np", np)
+                .i32("bw", bw).i32("boxes", boxes).f32("scale", l.scale()).build();
+        int[] grid = v.grid(l.vol().n(), l.k0(), l.slices());
+        cuLaunchKernel(tensorSplit, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
     }
 
     /**
@@ -153,17 +189,32 @@ final class FdkKernels implements AutoCloseable {
     }
 
     /**
-     * The texture mode's inputs from a band of np projections of bandRows × cols floats: its pairs ({@code pairs}, np ×
-     * (bandRows + 1) × cols words) and its halves ({@code halves}, np × bandRows × cols), both times scale.
+     * The texture mode's inputs from a band of np projections of bandRows × cols floats: its pairs ({@code pairs},
+     * {@link #pairWords} words: each projection's bandRows + 1 rows of entries between rows of zeros) and its halves
+     * ({@code halves}, np × bandRows × cols), both times scale.
      */
     void halfPrecision(CUdeviceptr band, CUdeviceptr pairs, CUdeviceptr halves, int np, int bandRows, int cols, float scale) {
         long count = (long) np * bandRows * cols;
         Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_MAKE_PAIRS).ptr("pairs", pairs).ptr("q", band).i32("np", np)
                 .i32("bandRows", bandRows).i32("cols", cols).f32("scale", scale).build();
-        cuLaunchKernel(functions.get("fdk_pairs"), gridFor(count + (long) np * cols), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+        cuLaunchKernel(functions.get("fdk_pairs"), gridFor(pairWords(np, bandRows, cols)), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args,
+                null);
         args = KernelArgs.of(KernelArgs.Signature.FDK_HALVES).ptr("halves", halves).ptr("q", band).i64("count", count)
                 .f32("scale", scale).build();
         cuLaunchKernel(functions.get("fdk_halves"), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+    }
+
+    /**
+     * Words of a band's pairs (fdk_pairs): {@link FdkVariant#PAIR_GUARD} rows of zeros, then for each projection its
+     * bandRows + 1 rows of entries and as many rows of zeros; rows of cols words.
+     */
+    static long pairWords(int np, int bandRows, int cols) {
+        return (pairRows(bandRows) * np + FdkVariant.PAIR_GUARD) * cols;
+    }
+
+    /** Rows of one projection's pairs, its entries and the zeros after them. */
+    static long pairRows(int bandRows) {
+        return bandRows + 1L + FdkVariant.PAIR_GUARD;
     }
 
     /** Blocks of a grid-stride loop over {@code count} items. */

@@ -38,6 +38,13 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     static final int NAIVE_X = 8, NAIVE_Y = 4, NAIVE_Z = 8;
     /** Bytes of a block's view of one projection in shared memory (struct FdkLocal). */
     static final int LOCAL_BYTES = 64;
+    /**
+     * Rows of zeros before and after each projection's entries in the band's pairs (FDK_PAIR_GUARD), and the rows of a
+     * tensor copy's box.
+     */
+    static final int PAIR_GUARD = 8;
+    /** Bytes the tensor-copy kernel may skip to start its tiles on a 128-byte boundary. */
+    static final int TENSOR_ALIGNMENT = 128;
 
     /** What a kernel computes. */
     enum Kind {
@@ -52,6 +59,12 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
          * projections filtered by the texture unit (8-bit weights) from the band in half precision on the other.
          */
         HYBRID(false, false),
+        /**
+         * {@link #HYBRID} with its tiles filled by Hopper's tensor copies (sm_90 on): one thread issues a tile's boxes,
+         * so the tile half spends nothing on the copy; tiles of the launch's widest footprint × boxes of
+         * {@link #PAIR_GUARD} rows, from a tensor map of the band's pairs.
+         */
+        TENSOR_HYBRID(false, false),
         /** Every projection filtered by the texture unit from the half-precision band (the texture mode without tiles). */
         TEXTURE(false, false),
         /** TEXTURE for any matrix. */
@@ -78,6 +91,13 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     static final FdkVariant GENERAL = new FdkVariant("fdk_gen_z8_c4_b1_m3", Kind.GENERAL, 8, 4, 1, 0, 3);
     static final FdkVariant HYBRID = new FdkVariant("fdk_split_z16_c4_b1_t1_m2", Kind.HYBRID, 16, 4, 1, 1, 2);
     static final FdkVariant HYBRID_LARGE_TILES = new FdkVariant("fdk_split_z16_c4_b3_t4_m2", Kind.HYBRID, 16, 4, 3, 4, 2);
+    /**
+     * The texture mode's column kernel on devices with tensor copies, where the module has it (sm_90 code) and the
+     * detector's rows are whole 16-byte words: one projection in two through the texture, whatever the footprint (H200,
+     * RabbitCT's geometry: 512³ 40.5 ms against 46.2 for {@link #HYBRID_LARGE_TILES}, 1024³ 292 against 301 for
+     * {@link #HYBRID}; four in seven and seven in thirteen 43.6 and 42.2 ms).
+     */
+    static final FdkVariant TENSOR_SPLIT = new FdkVariant("fdk_tsplit_z16_c4_b1_t1_m2", Kind.TENSOR_HYBRID, 16, 4, 1, 1, 2);
     static final FdkVariant TEXTURE = new FdkVariant("fdk_htex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1, 3);
     static final FdkVariant GENERAL_TEXTURE = new FdkVariant("fdk_ghtex_z8_c1_m3", Kind.GENERAL_TEXTURE, 8, 1, 0, 1, 3);
 
@@ -105,6 +125,26 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
         return footprint.complete() && sharedBytes(FdkMatrices.LAUNCH_PROJECTIONS, tileCap(footprint)) <= maxShared;
     }
 
+    /**
+     * Whether {@link #TENSOR_SPLIT}'s tiles for these footprints fit: every block has one, a box as wide as the widest
+     * (at most {@link TensorMaps#MAX_BOX} words) and a full launch's shared memory within a block's most.
+     */
+    static boolean tensorTilesFit(FdkKernels.Footprint footprint, int maxShared) {
+        return footprint.complete() && footprint.width() > 0 && footprint.width() <= TensorMaps.MAX_BOX
+                && TENSOR_SPLIT.sharedBytes(FdkMatrices.LAUNCH_PROJECTIONS, tensorCap(footprint.width(), tensorBoxes(footprint)))
+                <= maxShared;
+    }
+
+    /** Boxes of {@link #PAIR_GUARD} rows a tensor-copy tile holds for footprints up to footprint.height() rows. */
+    static int tensorBoxes(FdkKernels.Footprint footprint) {
+        return ceil(footprint.height(), PAIR_GUARD);
+    }
+
+    /** Words of a tensor-copy tile of {@code boxes} boxes of bw × {@link #PAIR_GUARD}. */
+    static int tensorCap(int bw, int boxes) {
+        return bw * PAIR_GUARD * boxes;
+    }
+
     /** Shared memory of one SM: what its blocks share, what each block takes of it besides its own, a block's most. */
     record SmShared(int perSm, int reservedPerBlock, int maxPerBlock) {
     }
@@ -121,7 +161,7 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
      */
     int launchProjections(int count, int cap, SmShared sm) {
         int base = FdkMatrices.LAUNCH_PROJECTIONS;
-        if (kind != Kind.HYBRID || count <= base) return base;
+        if (!split() || count <= base) return base;
         int resident = resident(base, cap, sm);
         if (resident == 0) return base;
         long perBlock = Math.min(sm.maxPerBlock(), sm.perSm() / resident - sm.reservedPerBlock());
@@ -146,6 +186,11 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     static final List<FdkVariant> PRODUCT = List.of(NAIVE, COLUMNS, GENERAL, HYBRID, HYBRID_LARGE_TILES, TEXTURE,
             GENERAL_TEXTURE);
 
+    /** Whether its block's two halves take the two shares on the same columns (the texture mode's column kernels). */
+    boolean split() {
+        return kind == Kind.HYBRID || kind == Kind.TENSOR_HYBRID;
+    }
+
     /** Whether it reads the projections through the layered texture. */
     boolean usesTexture() {
         return textured > 0;
@@ -160,7 +205,7 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
     int blockColumnsY() {
         return switch (kind) {
             case NAIVE -> NAIVE_Y;
-            case HYBRID -> SPLIT_TILE_Y * columns;
+            case HYBRID, TENSOR_HYBRID -> SPLIT_TILE_Y * columns;
             default -> TILE_Y * columns;
         };
     }
@@ -181,12 +226,15 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
 
     /**
      * Dynamic shared memory of a launch over {@code projections} projections with tiles of {@code cap} pixels (a float
-     * or a pair of halves each): the views, then two buffers of {@code tiles} tiles; the texture mode's column kernel
-     * has one tile a buffer, and its space takes at the end the texture half's sums (a float per voxel of the block).
+     * or a pair of halves each): the views, then two buffers of {@code tiles} tiles; the texture mode's column kernels
+     * have one tile a buffer, and its space takes at the end the texture half's sums (a float per voxel of the block);
+     * the tensor copies' tiles start on a 128-byte boundary.
      */
     long sharedBytes(int projections, int cap) {
         long views = (long) projections * LOCAL_BYTES;
-        if (kind == Kind.HYBRID) return views + Math.max(2L * cap, (long) THREADS / 2 * columns * z) * Float.BYTES;
+        if (split())
+            return views + (kind == Kind.TENSOR_HYBRID ? TENSOR_ALIGNMENT : 0)
+                    + Math.max(2L * cap, (long) THREADS / 2 * columns * z) * Float.BYTES;
         return views + 2L * tiles * cap * Float.BYTES;
     }
 

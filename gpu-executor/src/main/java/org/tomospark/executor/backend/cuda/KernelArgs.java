@@ -65,6 +65,12 @@ final class KernelArgs {
          */
         FDK_PAIRS("q", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "cols", "rows", "bandFirst", "bandRows", "chunk", "p0",
                 "np", "cap", "scale"),
+        /**
+         * The texture mode's split kernel with tensor copies (FDK_TSPLIT, sm_90 on): map the band's pairs as a tensor
+         * (TensorMaps, 128 bytes by value), tiles of bw x 8·boxes words.
+         */
+        FDK_TENSOR("map", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "bandFirst", "bandRows", "chunk", "p0", "np", "bw",
+                "boxes", "scale"),
         /** fdk_absmax: the largest |value| of a band, as float bits. */
         FDK_ABSMAX("result", "q", "count"),
         /** fdk_pairs: a band's half-precision pairs (a pixel and the one below), times scale. */
@@ -123,6 +129,11 @@ final class KernelArgs {
 
     KernelArgs i64(String name, long v) {
         return put(name, Pointer.to(new long[]{v}));
+    }
+
+    /** A parameter passed by value as these bytes (a struct: a tensor map). */
+    KernelArgs bytes(String name, byte[] v) {
+        return put(name, Pointer.to(v.clone()));
     }
 
     /** Names that are still missing, in order. */

@@ -290,7 +290,7 @@ class CudaFdkGpuTest {
         ConeGeometry g = scan(128, 97, 60);
         ConeVolume vol = new ConeVolume(45, 40, 0.9);
         try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 16, "", CudaFdk.Mode.TEXTURE)) {
-            assertEquals(FdkVariant.HYBRID, fdk.preferred());
+            assertEquals(fdk.tensorCopies() ? FdkVariant.TENSOR_SPLIT : FdkVariant.HYBRID, fdk.preferred());
             for (int[] slab : new int[][]{{0, 13}, {33, 40}}) {
                 double e = compare(fdk, g, vol, slab[0], slab[1], 21 + slab[0]);
                 assertTrue(e <= CudaFdk.TEXTURE_TOLERANCE, "hybrid: " + e);
@@ -315,7 +315,46 @@ class CudaFdkGpuTest {
             assertTrue(f.pixels() >= FdkVariant.LARGE_FOOTPRINT, "footprint " + f.pixels());
             for (int[] slab : new int[][]{{0, 24}, {5, 19}})
                 assertTrue(compare(fdk, g, vol, slab[0], slab[1], 61 + slab[0]) <= CudaFdk.TEXTURE_TOLERANCE);
-            assertTrue(fdk.description().contains(FdkVariant.HYBRID_LARGE_TILES.name()), fdk.description());
+            FdkVariant taken = fdk.tensorCopies() ? FdkVariant.TENSOR_SPLIT : FdkVariant.HYBRID_LARGE_TILES;
+            assertTrue(fdk.description().contains(taken.name()), fdk.description());
+            // the split kernel's larger texture share where tensor copies are not taken
+            assertTrue(withKernel(fdk, g, vol, FdkVariant.HYBRID_LARGE_TILES) <= CudaFdk.TEXTURE_TOLERANCE);
+        }
+    }
+
+    /**
+     * Where the device, the module and the detector allow tensor copies (sm_90 code, rows of whole 16-byte words), the
+     * texture mode's column kernel takes them, and its sums are the split kernel's (one projection in two through the
+     * texture) bit for bit: the same arithmetic on the same pixels, whether the tiles come from the copy engine or from
+     * the block's own copies. A volume taller and wider than the detector sees, so that footprints leave it at the top,
+     * the bottom and the sides (tiles of zeros from the guard rows, columns filled by the copy engine); slabs at the
+     * bottom, the middle, the top, and the whole volume; and against the Java reference.
+     */
+    @Test
+    void tensorCopiesGiveTheSplitKernelsBits() {
+        ConeGeometry g = scan(128, 97, 90);
+        ConeVolume vol = new ConeVolume(72, 48, 1.0);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), vol.nz(), "", CudaFdk.Mode.TEXTURE)) {
+            assumeTrue(fdk.tensorCopies(), "no tensor copies here: " + fdk.description());
+            assertEquals(FdkVariant.TENSOR_SPLIT, fdk.preferred());
+            for (int[] slab : new int[][]{{0, 12}, {17, 31}, {36, 48}, {0, 48}}) {
+                int k0 = slab[0], slices = slab[1] - slab[0];
+                int[] b = SlabPlanner.rows(g, vol, k0, slab[1]);
+                float[][] q = band(g, b[1], 5 + k0);
+                fdk.upload(q, b[0], b[1]);
+                float[][] tensor = new float[slices][vol.pixels()], split = new float[slices][vol.pixels()];
+                fdk.clear(slices);
+                assertEquals(List.of(FdkVariant.TENSOR_SPLIT), fdk.launchAll(FdkVariant.TENSOR_SPLIT, k0, slices, b[0], b[1]));
+                fdk.addInto(tensor);
+                fdk.clear(slices);
+                assertEquals(List.of(FdkVariant.HYBRID), fdk.launchAll(FdkVariant.HYBRID, k0, slices, b[0], b[1]));
+                fdk.addInto(split);
+                for (int k = 0; k < slices; k++)
+                    assertArrayEquals(split[k], tensor[k], "slice " + (k0 + k) + " of slab " + k0 + ".." + (slab[1] - 1));
+                double e = compare(fdk, g, vol, k0, slab[1], 17 + k0);
+                assertTrue(e <= CudaFdk.TEXTURE_TOLERANCE, "tensor copies, slab " + k0 + ": " + e);
+                assertTrue(fdk.description().contains(FdkVariant.TENSOR_SPLIT.name()), fdk.description());
+            }
         }
     }
 

@@ -23,9 +23,10 @@ import static jcuda.driver.JCudaDriver.cuEventSynchronize;
  *   <li>{@code rabbit512}: into 512³ voxels of 0.5 mm; {@code rabbit1024}: 1024³ of 0.25 mm (4 GiB on the device);</li>
  *   <li>{@code general512}: 512³ from matrices of a tilted, wobbling trajectory (u and w depend on z).</li>
  * </ul>
- * For each kernel: back-projection alone (the band already on the device; constant uploads, the footprint kernel and
- * the launches between two CUDA events), best of {@code reps} after a warm-up; GUPS = voxels × projections / s; the
- * speed-up over the naive kernel of the same run; the relative L2 error against double precision on 256 sampled voxels.
+ * For each kernel ({@code fdk_tsplit} where the device and module have tensor copies): back-projection alone (the
+ * band already on the device; constant uploads, the footprint kernel and the launches between two CUDA events), best of
+ * {@code reps} after a warm-up; GUPS = voxels × projections / s; the speed-up over the naive kernel of the same run; the
+ * relative L2 error against double precision on 256 sampled voxels.
  * {@code rabbit512} also times one whole {@link CudaFdk#backproject} call in each mode (upload, kernels, download, adding
  * into Java arrays).
  *
@@ -47,7 +48,7 @@ public final class FdkGpuBenchmark {
         System.out.printf(Locale.ROOT, "projections: %d x %d x %d synthetic (%.1f s)%n", q.length, rabbit.rows(), rabbit.cols(),
                 (System.nanoTime() - t0) / 1e9);
         List<FdkVariant> circular = List.of(FdkVariant.NAIVE, FdkVariant.COLUMNS, FdkVariant.HYBRID,
-                FdkVariant.HYBRID_LARGE_TILES, FdkVariant.TEXTURE);
+                FdkVariant.HYBRID_LARGE_TILES, FdkVariant.TENSOR_SPLIT, FdkVariant.TEXTURE);
         for (String c : cases) {
             switch (c) {
                 case "rabbit512" -> run("RabbitCT 512^3, matrices (circular)", CudaFdkGpuTest.asMatrices(rabbit),
@@ -77,6 +78,10 @@ public final class FdkGpuBenchmark {
                     (System.nanoTime() - t0) / 1e6, fdk.description());
             float naive = 0;
             for (FdkVariant v : kernels) {
+                if (v == FdkVariant.TENSOR_SPLIT && !fdk.tensorCopies()) {
+                    System.out.printf(Locale.ROOT, "   %-24s skipped: no tensor copies on this device or module%n", v.name());
+                    continue;
+                }
                 fdk.clear(nz);
                 List<FdkVariant> ran = fdk.launchAll(v, 0, nz, 0, rows);
                 double err = error(fdk, samples, reference);

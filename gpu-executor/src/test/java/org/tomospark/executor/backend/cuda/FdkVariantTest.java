@@ -43,6 +43,7 @@ class FdkVariantTest {
         assertEquals(FdkVariant.NAIVE_Y, define(src, "FDK_NAIVE_Y"));
         assertEquals(FdkVariant.NAIVE_Z, define(src, "FDK_NAIVE_Z"));
         assertEquals(FdkMatrices.CONSTANT_PROJECTIONS, define(src, "FDK_MAX_PROJECTIONS"));
+        assertEquals(FdkVariant.PAIR_GUARD, define(src, "FDK_PAIR_GUARD"));
         // struct FdkLocal: 12 floats and 4 ints
         Matcher m = Pattern.compile("struct FdkLocal \\{\\s*float m\\[12\\];[^\\n]*\\n\\s*int u0, v0;[^\\n]*\\n\\s*int w, h;").matcher(src);
         assertTrue(m.find(), "struct FdkLocal is not 12 floats and 4 ints");
@@ -78,6 +79,43 @@ class FdkVariantTest {
         for (FdkVariant v : FdkVariant.PRODUCT)
             if (v.kind() != FdkVariant.Kind.NAIVE) assertTrue(found.contains(v.name()), v.name() + " is not in the product set");
         assertTrue(product.contains("fdk_naive("), "fdk_naive");
+        // the tensor-copy kernel (sm_90 code only, so outside PRODUCT, whose kernels every module has)
+        Matcher t = Pattern.compile("(?m)^FDK_TSPLIT\\(([\\d, ]+)\\)$").matcher(product);
+        assertTrue(t.find(), "no FDK_TSPLIT in the product set");
+        int[] a = Arrays.stream(t.group(1).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
+        assertEquals(new FdkVariant("fdk_tsplit_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
+                FdkVariant.Kind.TENSOR_HYBRID, a[0], a[1], a[2], a[3], a[4]), FdkVariant.TENSOR_SPLIT);
+        assertTrue(!t.find(), "one FDK_TSPLIT in the product set");
+        assertTrue(!FdkVariant.PRODUCT.contains(FdkVariant.TENSOR_SPLIT));
+    }
+
+    /**
+     * The tensor-copy kernel's tiles: boxes of 8 rows as wide as the widest footprint, two of them and the views of a
+     * launch from a 128-byte boundary; a footprint wider than a box's 256 words, a block without one or tiles beyond a
+     * block's shared memory leave it to the split kernel. RabbitCT's 512³ on the H200: footprints of 116 x 75.
+     */
+    @Test
+    void tensorCopyTiles() {
+        int h200 = 227 * 1024;
+        FdkKernels.Footprint rabbit = new FdkKernels.Footprint(8584, true, 116, 75);
+        assertEquals(10, FdkVariant.tensorBoxes(rabbit));
+        assertEquals(116 * 8 * 10, FdkVariant.tensorCap(116, 10));
+        assertEquals(496 * 64 + 128 + 2 * 9280 * 4, FdkVariant.TENSOR_SPLIT.sharedBytes(496, 9280));
+        // the texture half's sums (128 threads x 4 columns x 16 voxels) when the tiles are smaller
+        assertEquals(128 + 128 + 128 * 64 * 4, FdkVariant.TENSOR_SPLIT.sharedBytes(2, 8));
+        assertTrue(FdkVariant.tensorTilesFit(rabbit, h200));
+        assertTrue(FdkVariant.tensorTilesFit(new FdkKernels.Footprint(256 * 8, true, 256, 8), h200));
+        assertTrue(!FdkVariant.tensorTilesFit(new FdkKernels.Footprint(260 * 8, true, 260, 8), h200), "wider than a box");
+        assertTrue(!FdkVariant.tensorTilesFit(new FdkKernels.Footprint(8584, false, 116, 75), h200), "a block without a footprint");
+        assertTrue(!FdkVariant.tensorTilesFit(new FdkKernels.Footprint(8584, true, 116, 75), 64 * 1024), "beyond shared memory");
+        assertTrue(!FdkVariant.tensorTilesFit(new FdkKernels.Footprint(0, true), h200), "no width known");
+        // its blocks, launches and fallbacks are the split kernel's
+        assertArrayEquals(FdkVariant.HYBRID.grid(512, 0, 512), FdkVariant.TENSOR_SPLIT.grid(512, 0, 512));
+        assertEquals(FdkVariant.TEXTURE, FdkVariant.TENSOR_SPLIT.withoutTiles());
+        assertEquals(FdkVariant.TENSOR_SPLIT, FdkVariant.TENSOR_SPLIT.forFootprint(new FdkKernels.Footprint(30000, true)));
+        assertTrue(FdkVariant.TENSOR_SPLIT.split() && FdkVariant.TENSOR_SPLIT.kind().halfPrecision());
+        FdkVariant.SmShared sm = new FdkVariant.SmShared(233472, 1024, h200);
+        assertEquals(496, FdkVariant.TENSOR_SPLIT.launchProjections(496, 9280, sm));
     }
 
     @Test

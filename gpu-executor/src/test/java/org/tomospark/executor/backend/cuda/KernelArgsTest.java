@@ -64,6 +64,7 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.FDK_HALVES, params(fdk, "fdk_halves("));
         declared.put(KernelArgs.Signature.FDK_FOOTPRINT, params(fdk, "fdk_footprint("));
         declared.put(KernelArgs.Signature.FDK_WEIGHT, params(fdk, "fdk_weight("));
+        declared.put(KernelArgs.Signature.FDK_TENSOR, params(fdk, "#define FDK_TSPLIT("));
         for (KernelArgs.Signature sig : KernelArgs.Signature.values())
             assertEquals(declared.get(sig), sig.names, sig + " against its declaration in kernels/");
         // the other macros of the same families declare the same lists
@@ -83,7 +84,8 @@ class KernelArgsTest {
     private static List<String> params(String src, String anchor) {
         int a = src.indexOf(anchor);
         assertTrue(a >= 0, "not found in the CUDA sources: " + anchor);
-        Matcher m = Pattern.compile("\\(\\s*(?=(?:const\\s+)?(?:void|float|int|long|unsigned|cudaTextureObject_t|ProjD)\\b)").matcher(src);
+        Matcher m = Pattern.compile("\\(\\s*(?=(?:const\\s+)?(?:__grid_constant__\\s+)?"
+                + "(?:void|float|int|long|unsigned|cudaTextureObject_t|ProjD|CUtensorMap)\\b)").matcher(src);
         assertTrue(m.find(a + anchor.length() - (anchor.endsWith("(") ? 1 : 0)), "no parameter list after " + anchor);
         int end = src.indexOf(')', m.end());
         List<String> names = new ArrayList<>();
