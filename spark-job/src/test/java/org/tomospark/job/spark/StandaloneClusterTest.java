@@ -110,6 +110,15 @@ class StandaloneClusterTest {
         master = "spark://127.0.0.1:" + port;
         start("master", List.of("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port", "" + port,
                 "--webui-port", "" + uiPort));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        // the Workers start once the master's ports are bound: a Worker's own ports are ephemeral ones, and one could
+        // otherwise take the master's web UI port between freePort() and the master binding it (the master then moves
+        // its UI to the next port, where this test does not look)
+        while (!http("http://127.0.0.1:" + uiPort + "/json/").replace(" ", "").contains("\"aliveworkers\":")) {
+            for (Process p : PROCESSES) if (!p.isAlive()) fail("the master exited early; see " + logs);
+            if (System.nanoTime() > deadline) fail("the standalone master's web UI did not come up on port " + uiPort + "; see " + logs);
+            Thread.sleep(200);
+        }
         for (int i = 0; i < 2; i++) {
             Path wd = home.resolve("work" + i);
             Files.createDirectories(wd);
@@ -123,7 +132,6 @@ class StandaloneClusterTest {
                     "org.apache.spark.deploy.worker.Worker", "--host", "127.0.0.1", "--cores", "1", "--memory", "1200m",
                     "--work-dir", wd.toString(), "--webui-port", "" + freePort(), master));
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         while (System.nanoTime() < deadline) {
             String json = http("http://127.0.0.1:" + uiPort + "/json/");
             if (json.replace(" ", "").contains("\"aliveworkers\":2")) return;

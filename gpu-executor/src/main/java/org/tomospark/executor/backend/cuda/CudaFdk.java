@@ -129,7 +129,7 @@ public final class CudaFdk implements ConeBackprojector {
                     allocated.alloc(pairs, FdkKernels.pairWords(g.numProjections(), maxBandRows + 1, g.cols()) * Sizeof.INT);
                     allocated.alloc(halves, (long) g.numProjections() * (maxBandRows + 1) * g.cols() * FdkTexture.HALF_BYTES);
                     texture = new FdkTexture(g.cols(), g.numProjections());
-                    tensorCopies = tensorCopies(g.cols());
+                    tensorCopies = tensorCopiesAllowed(g.cols());
                 }
             });
         } catch (RuntimeException e) {
@@ -143,7 +143,7 @@ public final class CudaFdk implements ConeBackprojector {
      * on such a device), the detector's rows are whole 16-byte words, and the driver's tensor-map encoder loads (else
      * a warning says why, and the kernel copies its tiles itself).
      */
-    private boolean tensorCopies(int cols) {
+    private boolean tensorCopiesAllowed(int cols) {
         if (!kernels.hasTensorSplit() || calls.device().ccMajor < 9) return false;
         if (cols % 4 != 0) return false;
         if (!TensorMaps.available()) {
