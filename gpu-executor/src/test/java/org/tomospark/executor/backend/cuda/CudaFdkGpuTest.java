@@ -21,6 +21,8 @@ import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -319,6 +321,22 @@ class CudaFdkGpuTest {
             assertTrue(fdk.description().contains(taken.name()), fdk.description());
             // the split kernel's larger texture share where tensor copies are not taken
             assertTrue(withKernel(fdk, g, vol, FdkVariant.HYBRID_LARGE_TILES) <= CudaFdk.TEXTURE_TOLERANCE);
+        }
+    }
+
+    /**
+     * Detector rows of 126 pixels are not whole 16-byte words, which a tensor map's rows must be: the texture mode's
+     * column kernel then copies its tiles itself, within the same tolerance.
+     */
+    @Test
+    void tensorCopiesNeedRowsOfWholeWords() {
+        ConeGeometry g = scan(126, 97, 30);
+        ConeVolume vol = new ConeVolume(45, 16, 0.9);
+        try (CudaFdk fdk = new CudaFdk(g, vol, g.rows(), 16, "", CudaFdk.Mode.TEXTURE)) {
+            assertFalse(fdk.tensorCopies());
+            assertEquals(FdkVariant.HYBRID, fdk.preferred());
+            assertThrows(IllegalStateException.class, () -> fdk.launchAll(FdkVariant.TENSOR_SPLIT, 0, 16, 0, g.rows()));
+            assertTrue(compare(fdk, g, vol, 0, 16, 41) <= CudaFdk.TEXTURE_TOLERANCE);
         }
     }
 
