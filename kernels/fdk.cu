@@ -700,8 +700,8 @@ __device__ __forceinline__ void tensorBox(unsigned dst, const CUtensorMap* map, 
 // them copies the guard rows next to them. The copy engine then never fills rows outside the tensor, which on the H200
 // made the blocks at the volume's top and bottom, whose footprints leave the detector, much slower (and one zero region
 // for every block's outside boxes, read by all SMs at once, slower still). Columns beyond the detector's are filled
-// with zeros by the copy engine. Dynamic shared memory: the views, then (from a 128-byte
-// boundary) two tiles of bw x FDK_PAIR_GUARD·boxes words.
+// with zeros by the copy engine. Dynamic shared memory: the views, then (from a 128-byte boundary) two tiles of
+// bw x FDK_PAIR_GUARD·boxes words.
 template <int Z, int C, int B, int T>
 __device__ void tensorSplit(const CUtensorMap* map, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,
                             int slices, double voxel, int bandFirst, int bandRows, int chunk, int p0, int np, int bw, int boxes,
@@ -796,8 +796,7 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
 // The largest footprint (pixels) of any block of tileX x tileY columns and tileZ slices of the slab over projections
 // [p0, p0 + np), atomically into result[0], and 1 into result[1] if some block has none (a corner behind the source, or
 // a footprint millions of pixels off the detector), the widest and the tallest footprint into result[2] and result[3];
-// result zeroed by the caller. Sizes the column kernels' tiles. A
-// thread per (block, projection).
+// result zeroed by the caller. Sizes the column kernels' tiles. A thread per (block, projection).
 // ends (matrices whose u and w do not depend on z): only the blocks of the slab's first and last chunk of slices, each
 // footprint a row taller. A block's footprint then has the same width whatever its chunk, and its height spans
 // floor(vmax) - floor(vmin) rows, where vmax - vmin (the v extent of the block's corners, each v linear in z) is a convex
@@ -944,7 +943,14 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 // splitKernel with tensor copies (tensorSplit): sm_90 on, so in the fatbins' sm_90 code and compute_90 PTX only, not in
 // the compute_80 PTX (KernelArgs.Signature.FDK_TENSOR)
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-#define FDK_TSPLIT(Z, C, B, T, M)                                                                                        extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_tsplit_z##Z##_c##C##_b##B##_t##T##_m##M(                const __grid_constant__ CUtensorMap map, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0,         int slices, double voxel, int bandFirst, int bandRows, int chunk, int p0, int np, int bw, int boxes, float scale) {         tensorSplit<Z, C, B, T>(&map, tex, slab, n, nz, k0, slices, voxel, bandFirst, bandRows, chunk, p0, np, bw, boxes,                                  scale);                                                                                 }
+#define FDK_TSPLIT(Z, C, B, T, M)                                                                                    \
+    extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_tsplit_z##Z##_c##C##_b##B##_t##T##_m##M(        \
+        const __grid_constant__ CUtensorMap map, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz,    \
+        int k0, int slices, double voxel, int bandFirst, int bandRows, int chunk, int p0, int np, int bw, int boxes,  \
+        float scale) {                                                                                               \
+        tensorSplit<Z, C, B, T>(&map, tex, slab, n, nz, k0, slices, voxel, bandFirst, bandRows, chunk, p0, np, bw,    \
+                                boxes, scale);                                                                       \
+    }
 #else
 #define FDK_TSPLIT(Z, C, B, T, M)
 #endif

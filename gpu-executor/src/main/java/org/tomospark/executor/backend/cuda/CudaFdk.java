@@ -140,12 +140,14 @@ public final class CudaFdk implements ConeBackprojector {
 
     /**
      * Whether the texture mode's column kernel can take tensor copies here: the module has it (sm_90 code, so a fatbin
-     * on such a device), the detector's rows are whole 16-byte words, and the driver's tensor-map encoder loads (else
-     * a warning says why, and the kernel copies its tiles itself).
+     * on such a device), the detector's rows are whole 16-byte words, the pairs' rows fit the copies' 32-bit row
+     * coordinates, and the driver's tensor-map encoder loads (else a warning says why, and the kernel copies its tiles
+     * itself).
      */
     private boolean tensorCopiesAllowed(int cols) {
         if (!kernels.hasTensorSplit() || calls.device().ccMajor < 9) return false;
         if (cols % 4 != 0) return false;
+        if (FdkKernels.pairWords(g.numProjections(), maxBandRows + 1, cols) / cols > Integer.MAX_VALUE) return false;
         if (!TensorMaps.available()) {
             LOG.warn("cuda fdk: {}; the texture mode's kernel copies its tiles without the copy engine", TensorMaps.unavailableReason());
             return false;
