@@ -4,6 +4,7 @@ import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
+import org.tomospark.executor.io.DatasetValues;
 
 import java.util.Arrays;
 import java.util.Map;
@@ -68,7 +69,7 @@ public final class ConeGeometryReader {
         if (n == null) return null;
         if (!(n instanceof Dataset d))
             throw new IllegalArgumentException(file + ": " + GROUP + "/" + name + " is not a dataset");
-        Object o = d.getDataFlat();
+        Object o = DatasetValues.flat(d, file + ":" + GROUP + "/" + name);
         double[] a = numbers(o, file, GROUP + "/" + name);
         if (a.length != 1)
             throw new IllegalArgumentException(file + ": " + GROUP + "/" + name + " must be one number, holds " + a.length);
@@ -84,7 +85,7 @@ public final class ConeGeometryReader {
             throw new IllegalArgumentException(file + ": " + path + " must be [angles, 3, 4], has shape " + Arrays.toString(dims));
         if (dims[0] != angles)
             throw new IllegalArgumentException(file + ": " + path + " holds " + dims[0] + " matrices for " + angles + " projections");
-        double[] a = numbers(d.getDataFlat(), file, path);
+        double[] a = numbers(DatasetValues.flat(d, file + ":" + path), file, path);
         ProjectionMatrix[] m = new ProjectionMatrix[angles];
         for (int p = 0; p < angles; p++) m[p] = new ProjectionMatrix(Arrays.copyOfRange(a, p * 12, p * 12 + 12));
         return m;

@@ -244,7 +244,7 @@ public final class DataExchangeSource implements ProjectionSource {
             throw new IllegalArgumentException(name + ": " + THETA
                     + " is a virtual dataset; write the angles as a plain dataset");
         Dataset th = stored.plain();
-        Object o = th.getDataFlat();
+        Object o = DatasetValues.flat(th, name + ":" + THETA);
         double[] a;
         if (o instanceof double[] d) a = d;
         else if (o instanceof float[] f) {

@@ -19,17 +19,16 @@ import java.util.Set;
 /**
  * Chooses how a 3-D HDF5 dataset's bands are read: contiguous storage by positioned reads, chunked storage by
  * parallel chunk decoding (on one thread where a filter's decoder may keep state), anything else (compact storage,
- * a dataset with no storage yet, samples that are not plain 16-bit integers or 32-bit floats) by jhdf's hyperslab
- * reader. A filter that neither jhdf nor this project's filters ({@code io.filter}) decode is refused here, when the
- * file is opened, naming the dataset, the filter and how to repack the file.
+ * a dataset with no storage yet, samples that are not plain 16-bit integers or 32-bit floats) by the general
+ * hyperslab reader. A filter that neither jhdf nor this project's filters ({@code io.filter}) decode is refused here,
+ * when the file is opened, naming the dataset, the filter and how to repack the file.
  */
 final class HdfBandReaders {
     /** Filters whose jhdf decoders keep no state between calls, so several chunks can be decoded at once. */
-    private static final int FLETCHER32 = 3;
     private static final Set<Integer> STATELESS_FILTERS = Set.of(
             1,      // deflate (gzip)
             2,      // byte shuffle
-            FLETCHER32,
+            MaskedPipelines.FLETCHER32,
             32000,  // LZF
             32004,  // LZ4
             BitshuffleFilter.ID,
@@ -47,9 +46,8 @@ final class HdfBandReaders {
      */
     static BandReader forDataset(Dataset ds, String file, String path, ScanMetadata.SampleType type, RangeReader ranges,
                                  long baseAddress, ReadOptions options) {
-        BandReader hyperslab = new HyperslabBandReader(ds, file, path, type);
         ByteOrder order = plainOrder(ds.getDataType(), type);
-        if (options.hyperslabOnly() || order == null) return hyperslab;
+        if (options.hyperslabOnly() || order == null) return new HyperslabBandReader(ds, file, path, type);
         int[] d = ds.getDimensions();
         if (ds instanceof ContiguousDataset c && !c.isEmpty())
             return new ContiguousBandReader(ranges, file + ":" + path, baseAddress + c.getDataAddress(), d[0], d[1], d[2], type, order,
@@ -63,10 +61,10 @@ final class HdfBandReaders {
             }
             FilterErrors.checkCodecs(filters, file, path);
             int threads = filters.stream().allMatch(f -> STATELESS_FILTERS.contains(f.getId())) ? options.effectiveThreads() : 1;
-            boolean checksummed = filters.stream().anyMatch(f -> f.getId() == FLETCHER32);
-            return new ChunkedBandReader(c, file + ":" + path, type, order, threads, checksummed, hyperslab);
+            String where = file + ":" + path;
+            return new ChunkedBandReader(new StoredChunks(c, where), where, type, order, threads);
         }
-        return hyperslab;
+        return new HyperslabBandReader(ds, file, path, type);
     }
 
     /** The byte order of samples stored as whole 16-bit integers or 32-bit floats, or null for any other encoding. */

@@ -1,21 +1,27 @@
 package org.tomospark.executor.io;
 
 import io.jhdf.api.Dataset;
+import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.object.message.DataLayout;
 import org.tomospark.executor.preprocess.RawStack;
 
+import java.io.IOException;
 import java.lang.reflect.Array;
 
 /**
- * Reads a band with jhdf's own hyperslab reader ({@link Dataset#getData(long[], int[])}), one thread, then copies
- * jhdf's nested Java arrays into one flat array. Takes every layout, filter and integer type jhdf does; the direct
- * readers are checked against it.
+ * Reads a band as a hyperslab of jhdf's nested Java arrays, one thread, then copies them into one flat array:
+ * contiguous and compact storage through jhdf's own reader ({@link Dataset#getData(long[], int[])}), chunked storage
+ * through {@link ChunkedSlices}, which decodes each chunk by the filters its filter mask names and reads a chunk
+ * never written as the fill value. Takes every layout, filter and integer type jhdf does; the direct readers are
+ * checked against it.
  */
 final class HyperslabBandReader implements BandReader {
     private final Dataset ds;
     private final String file, path;
     private final ScanMetadata.SampleType type;
     private final int firstFrame, frameCount;
+    /** The dataset's chunks where it is chunked, else null. */
+    private final StoredChunks chunks;
 
     /** @param file and {@code path} name the dataset in errors */
     HyperslabBandReader(Dataset ds, String file, String path, ScanMetadata.SampleType type) {
@@ -31,16 +37,19 @@ final class HyperslabBandReader implements BandReader {
         this.type = type;
         this.firstFrame = firstFrame;
         this.frameCount = frameCount;
+        this.chunks = ds instanceof ChunkedDataset c ? new StoredChunks(c, file + ":" + path) : null;
     }
 
     @Override
-    public RawStack read(int rowStart, int rows) {
+    public RawStack read(int rowStart, int rows) throws IOException {
         int[] d = ds.getDimensions();
         int n = RawStack.samples(frameCount, rows, d[2], file + ":" + path);  // before jhdf allocates the band
         // jhdf slices no compact dataset; one is at most 64 KiB, so it is read whole and its rows taken
         boolean whole = ds.getDataLayout() == DataLayout.COMPACT;
+        long[] offset = {firstFrame, rowStart, 0};
+        int[] shape = {frameCount, rows, d[2]};
         Object o = whole ? ds.getData()
-                : ds.getData(new long[]{firstFrame, rowStart, 0}, new int[]{frameCount, rows, d[2]});
+                : chunks != null ? ChunkedSlices.slice(chunks, offset, shape) : ds.getData(offset, shape);
         int first = whole ? rowStart : 0;
         int skip = whole ? firstFrame : 0;
         int frames = frameCount, w = d[2];

@@ -144,7 +144,7 @@ public final class NxTomoSource implements ProjectionSource {
     private long[] keys(int frames) {
         Dataset k = HdfDatasets.find(hdf, name, layout.keys()).map(StoredDataset::plain).orElseThrow(
                 () -> new IllegalArgumentException(name + ":" + layout.keys() + ": image_key must be a plain dataset"));
-        Object o = k.getDataFlat();
+        Object o = DatasetValues.flat(k, name + ":" + layout.keys());
         if (!o.getClass().isArray() || !k.getJavaType().isPrimitive() || k.getJavaType() == float.class
                 || k.getJavaType() == double.class)
             throw new IllegalArgumentException(name + ":" + layout.keys() + ": image_key must hold integers, holds "
@@ -165,7 +165,7 @@ public final class NxTomoSource implements ProjectionSource {
         if (n == null) return null;
         String where = name + ":" + layout.angle();
         if (!(n instanceof Dataset ds)) throw new IllegalArgumentException(where + " is not a dataset");
-        Object o = ds.getDataFlat();
+        Object o = DatasetValues.flat(ds, where);
         if (!(o instanceof double[]) && !(o instanceof float[]))
             throw new IllegalArgumentException(where + ": rotation_angle must be float32 or float64, holds "
                     + ds.getJavaType().getSimpleName());
@@ -188,7 +188,7 @@ public final class NxTomoSource implements ProjectionSource {
         throw new IllegalArgumentException(where + ": unknown units '" + units + "'; expected degree or rad");
     }
 
-    /** One reader per run of consecutive frames: positioned reads of a contiguous dataset, else jhdf's hyperslabs. */
+    /** One reader per run of consecutive frames: positioned reads of a contiguous dataset, else general hyperslabs. */
     private List<BandReader> runReaders(Dataset data, int[] frames, ScanMetadata.SampleType type, long base,
             ReadOptions options) {
         int[] d = data.getDimensions();

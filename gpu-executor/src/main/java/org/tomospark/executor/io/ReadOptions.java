@@ -8,8 +8,9 @@ import java.io.Serializable;
  * @param threads       positioned reads or chunk decodings in flight at once for one band (0 = one per available
  *                      processor); a Spark task passes its {@code spark.task.cpus}, so that concurrent tasks do not
  *                      oversubscribe the executor's cores
- * @param hyperslabOnly read every band through jhdf's own hyperslab path, one thread, instead of the direct path
- *                      (slower; the reference the direct path is checked against)
+ * @param hyperslabOnly read every band as a general hyperslab ({@link HyperslabBandReader}: jhdf's reader, or for
+ *                      chunked storage chunk by chunk honouring each chunk's filter mask), one thread, instead of the
+ *                      direct path (slower; the reference the direct path is checked against)
  */
 public record ReadOptions(int threads, boolean hyperslabOnly) implements Serializable {
 
@@ -27,7 +28,7 @@ public record ReadOptions(int threads, boolean hyperslabOnly) implements Seriali
         return new ReadOptions(threads, false);
     }
 
-    /** jhdf's hyperslab reads only. */
+    /** General hyperslab reads only, one thread. */
     public static ReadOptions hyperslab() {
         return new ReadOptions(1, true);
     }

@@ -6,7 +6,10 @@ public enum ReadPath {
     CONTIGUOUS,
     /** Chunked storage: only the chunks the band overlaps are read, and decoded in parallel. */
     CHUNKED,
-    /** jhdf's own hyperslab reader, one thread: layouts, types and filters the direct paths do not take. */
+    /**
+     * A general hyperslab read, one thread ({@link HyperslabBandReader}): layouts, types and filters the direct paths
+     * do not take.
+     */
     HYPERSLAB,
     /** A virtual dataset: the band's part of each source dataset it overlaps, each read by that dataset's own path. */
     VIRTUAL

@@ -22,10 +22,11 @@ import java.util.SplittableRandom;
 import java.util.function.Supplier;
 
 /**
- * Reads every row of a uint16 DataExchange scan in bands, from the page cache: jhdf's hyperslab reader (the old
- * path, one thread) against the direct reader on 1..N threads, next to the floor of the OS alone (dd and cat of the
- * whole file). This main reads through FileChannels; spark-job's ReadBenchmark adds Hadoop streams. The scans are
- * generated where missing: by h5py (src/test/python/bench_scan.py), or by jhdf where python3-h5py is missing.
+ * Reads every row of a uint16 DataExchange scan in bands, from the page cache: the general hyperslab reader (one
+ * thread; jhdf's for contiguous scans) against the direct reader on 1..N threads, next to the floor of the OS alone
+ * (dd and cat of the whole file). This main reads through FileChannels; spark-job's ReadBenchmark adds Hadoop streams.
+ * The scans are generated where missing: by h5py (src/test/python/bench_scan.py), or by jhdf where python3-h5py is
+ * missing.
  * <p>
  * usage: BandReadBenchmark DIR [ANGLES ROWS COLUMNS [BAND_ROWS [ROUNDS [THREADS,..]]]]
  * (defaults: 1024 256 2048 32 3 1,2)

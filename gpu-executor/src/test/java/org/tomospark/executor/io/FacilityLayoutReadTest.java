@@ -28,7 +28,7 @@ import static org.tomospark.executor.io.FacilityScans.band;
 /**
  * The layouts facilities write (h5py with Debian's filter plugins: Blosc, Zstd, LZ4, bitshuffle, virtual datasets over
  * camera files), read band by band and compared with the formula the writer used, through the direct path on several
- * threads and through jhdf's hyperslab path; and the layouts that cannot be read, refused with messages that name the
+ * threads and through the hyperslab path; and the layouts that cannot be read, refused with messages that name the
  * dataset, the filter or the missing file and say what to do.
  */
 class FacilityLayoutReadTest {
