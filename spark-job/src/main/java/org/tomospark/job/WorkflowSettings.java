@@ -105,9 +105,12 @@ public final class WorkflowSettings {
         return roi(s, col + "," + row + "," + cols + "," + rows);
     }
 
-    /** A number as a config value: no exponent for ordinary values, exact (shortest round-trip) otherwise. */
+    /**
+     * A number as a config value: no exponent for ordinary values, exact (shortest round-trip) otherwise; NaN and the
+     * infinities as Java writes them, so that the key they are given to refuses them, naming itself.
+     */
     public static String num(double v) {
-        if (!Double.isFinite(v)) throw new IllegalArgumentException("not a finite number: " + v);
+        if (!Double.isFinite(v)) return Double.toString(v);
         return v == Math.rint(v) && Math.abs(v) < 1e15 ? String.format(Locale.ROOT, "%.0f", v) : Double.toString(v);
     }
 }

@@ -57,11 +57,15 @@ public final class ConfigKey<T> {
 
     /**
      * A finite number. "NaN" is refused: keys whose default is empty use NaN internally for "not set", so a NaN given
-     * on purpose would silently mean the default.
+     * on purpose would silently mean the default. Infinities are refused too, and so is a number too large for a double
+     * ("1e999"), which Java would read as one: no key means anything by an infinite value.
      */
     public static double number(String s) {
         double v = Double.parseDouble(s.trim());
         if (Double.isNaN(v)) throw new IllegalArgumentException("NaN is not a number here; leave the key empty for its default");
+        if (Double.isInfinite(v))
+            throw new IllegalArgumentException("not a finite number" + (s.trim().matches("[+-]?Infinity")
+                    ? "" : " (beyond the largest double, " + Double.MAX_VALUE + ")"));
         return v;
     }
 

@@ -15,6 +15,7 @@ import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.batch.BatchKeys;
+import org.tomospark.job.batch.ScanInputs;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.io.HadoopConf;
@@ -240,7 +241,7 @@ public final class Reconstruction {
          */
         public BatchReport reprocess(String outputRoot, String... inputs) {
             Settings s = WorkflowSettings.set(settings, BatchKeys.OUTPUT_ROOT, outputRoot);
-            s = WorkflowSettings.set(s, BatchKeys.INPUTS, String.join(";", inputs));
+            s = WorkflowSettings.set(s, BatchKeys.INPUTS, ScanInputs.join(List.of(inputs)));
             return Reprocess.run(sc, s, log);
         }
 

@@ -1,6 +1,10 @@
 package org.tomospark.job.batch;
 
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.tomospark.job.ExitCode;
+import org.tomospark.job.io.Inputs;
+import org.tomospark.job.io.OutputOwnership;
 import org.tomospark.job.run.Version;
 
 import java.util.ArrayList;
@@ -23,6 +27,16 @@ public record BatchReport(String outputRoot, String started, double seconds, Lis
     public BatchReport {
         scans = List.copyOf(scans);
         warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * Refuses a batch whose output root holds a {@code batch-report.json} that a batch did not write (another file, a
+     * link, a folder), which the batch's own report would replace; reads only.
+     */
+    public static void checkReplaceable(String root, Configuration conf) {
+        OutputOwnership.checkReplaceable(new Path(Inputs.path(root, "batch.outputRoot"), NAME), conf,
+                m -> m.get("software") instanceof String sw && sw.startsWith("tomospark ") && m.get("scans") instanceof List<?>,
+                "a batch report of tomospark's", "choose another output root");
     }
 
     public ExitCode exitCode() {

@@ -13,6 +13,8 @@ import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.Inputs;
+import org.tomospark.job.io.OutputOwnership;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceWriter;
@@ -52,6 +54,9 @@ public final class FindCenters {
         if (tableUri == null || tableUri.isBlank())
             throw new IllegalArgumentException("find-centers: no output table given (--output)");
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
+        Path table = Inputs.path(tableUri, "find-centers --output");
+        OutputOwnership.checkReplaceable(table, conf, FindCenters::isTable, "a table find-centers wrote",
+                "choose another --output");
         List<String> warnings = new ArrayList<>();
         List<ScanInput> scans = new ScanInputs(conf, settings.get(BatchKeys.EXTENSIONS), warnings::add)
                 .expand(ScanInputs.split(settings.get(BatchKeys.INPUTS)));
@@ -77,12 +82,18 @@ public final class FindCenters {
             out.printf(Locale.ROOT, "%-30s %10s  %s%n", scans.get(i).fileName(), center,
                     e.containsKey("error") ? "error: " + e.get("error") : e.get("scores"));
         }
-        Path table = new Path(tableUri);
         SliceWriter w = new SliceWriter(table.getParent().toString(), conf);
         w.writeBytes(table.getName(), Json.write(entries));
         w.cleanTemporary();
         out.printf("wrote %s: %d scans, %d without a centre%n", tableUri, scans.size(), failed);
         return new Result(tableUri, entries, failed);
+    }
+
+    /** Whether a JSON object is a table this command wrote: each entry a scan's centre and scores, or its error. */
+    static boolean isTable(Map<String, Object> m) {
+        for (Object v : m.values())
+            if (!(v instanceof Map<?, ?> e) || !(e.containsKey("scores") || e.containsKey("error"))) return false;
+        return true;
     }
 
     /** One scan, on an executor: every method's centre and score. */

@@ -65,8 +65,9 @@ public final class Reprocess {
         CoreKeys.params(scanDefaults); // the batch's own parameters are valid before any scan runs
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
         List<String> warnings = new ArrayList<>();
-        List<ScanInput> scans = new ScanInputs(conf, settings.get(BatchKeys.EXTENSIONS), warnings::add)
+        List<ScanInput> scans = new ScanInputs(conf, settings.get(BatchKeys.EXTENSIONS), warnings::add, root)
                 .expand(ScanInputs.split(settings.get(BatchKeys.INPUTS)));
+        BatchReport.checkReplaceable(root, conf);
         String tablePath = settings.get(BatchKeys.TABLE);
         ScanTable table = tablePath.isBlank() ? ScanTable.empty() : ScanTable.read(tablePath, conf);
         for (String f : table.unmatched(scans))

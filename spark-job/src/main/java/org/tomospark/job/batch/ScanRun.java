@@ -2,6 +2,7 @@ package org.tomospark.job.batch;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSError;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
@@ -10,6 +11,7 @@ import org.tomospark.job.JobKeys;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OutputMismatchException;
+import org.tomospark.job.io.RealPaths;
 import org.tomospark.job.spark.SparkJobSpec;
 import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;
@@ -49,6 +51,7 @@ final class ScanRun {
         long t0 = System.nanoTime();
         String out = outputOf(scan);
         try {
+            checkContained(out);
             Settings settings = table.apply(batch, scan);
             SparkJobSpec spec = SparkKeys.spec(settings.with(JobKeys.INPUT.name(), scan.uri())
                     .with(JobKeys.OUTPUT.name(), out));
@@ -77,6 +80,18 @@ final class ScanRun {
             return new ScanOutcome(scan, out, ScanStatus.FAILED, null, 0, 0, Double.NaN, Double.NaN, seconds(t0), msg,
                     code.code());
         }
+    }
+
+    /**
+     * Refuses a scan whose output folder is not, after links, inside the output root (a link in the root to a folder
+     * elsewhere): a batch writes, and replaces, only inside its root.
+     */
+    private void checkContained(String out) {
+        Path realRoot = RealPaths.of(root, conf), real = RealPaths.of(out, conf);
+        if (!RealPaths.strictlyWithin(real, realRoot))
+            throw new IllegalArgumentException(out + ": the scan's output folder leads to " + RealPaths.show(real) + " (a "
+                    + "link), outside the output root " + RealPaths.show(realRoot) + "; a batch writes only inside its output "
+                    + "root, so this scan is left as it is: remove the link, or reconstruct the scan on its own with --output");
     }
 
     private SparkReconstruction.Result run(SparkJobSpec spec, VolumeReconstructor.Progress progress) {

@@ -9,6 +9,7 @@ import picocli.CommandLine.Option;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -36,6 +37,14 @@ public final class ConfigDocsCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         registerAll();
         Files.createDirectories(dir);
+        // a file of these names is replaced only when an earlier config-docs wrote it
+        for (String f : new String[]{"CONFIG.md", "tomospark.properties"}) {
+            Path p = dir.resolve(f);
+            if (Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !(Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)
+                    && Files.readString(p).contains("by `tomospark config-docs`")))
+                throw new IllegalArgumentException(p + ": already exists and was not written by tomospark config-docs; it is "
+                        + "left as it is: choose another --dir");
+        }
         Files.writeString(dir.resolve("CONFIG.md"), ConfigRegistry.markdown());
         Files.writeString(dir.resolve("tomospark.properties"), ConfigRegistry.exampleProperties());
         System.err.println("wrote " + dir.resolve("CONFIG.md") + " and " + dir.resolve("tomospark.properties"));

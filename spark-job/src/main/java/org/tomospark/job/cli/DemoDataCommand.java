@@ -5,6 +5,9 @@ import org.tomospark.executor.phantom.DemoDataset;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
@@ -29,7 +32,19 @@ public final class DemoDataCommand implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "42") long seed;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
+        if (!Double.isFinite(axisOffset))
+            throw new IllegalArgumentException("--axis-offset: invalid value '" + axisOffset + "' (expected a finite number of pixels)");
+        if (range != null && range != 180 && range != 360)
+            throw new IllegalArgumentException("--range: invalid value '" + range + "' (expected 180 or 360)");
+        // the demo writes new files only: a file already there, whoever made it, stays as it is
+        if (Files.exists(output, LinkOption.NOFOLLOW_LINKS))
+            throw new IllegalArgumentException(output + ": already exists; demo-data writes a new file and replaces none: "
+                    + "remove it or choose another --output");
+        if (tiff != null && Files.exists(tiff, LinkOption.NOFOLLOW_LINKS)
+                && (!Files.isDirectory(tiff, LinkOption.NOFOLLOW_LINKS) || !isEmpty(tiff)))
+            throw new IllegalArgumentException(tiff + ": already exists and is not an empty folder; demo-data writes its TIFF "
+                    + "stack into a new or empty folder and replaces nothing: choose another --tiff");
         if (geometry.equals("cone")) {
             ConeDemoDataset d = ConeDemoDataset.demo();
             d = d.withSize(or(width, d.cols()), or(rows, d.rows()), or(projections, d.projections())).withNoise(noise)
@@ -52,6 +67,12 @@ public final class DemoDataCommand implements Callable<Integer> {
             System.err.println("wrote TIFF stack " + tiff);
         }
         return 0;
+    }
+
+    private static boolean isEmpty(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            return entries.findAny().isEmpty();
+        }
     }
 
     private static int or(Integer v, int fallback) {

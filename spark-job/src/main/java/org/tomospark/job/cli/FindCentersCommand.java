@@ -3,6 +3,7 @@ package org.tomospark.job.cli;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.batch.BatchKeys;
+import org.tomospark.job.batch.ScanInputs;
 import org.tomospark.job.batch.FindCenters;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,7 +35,7 @@ public final class FindCentersCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Settings s = scan.settings().with(BatchKeys.INPUTS.name(), String.join(";", inputs));
+        Settings s = scan.settings().with(BatchKeys.INPUTS.name(), ScanInputs.join(inputs));
         return EngineLauncher.withContext("tomospark find-centers", sc -> {
             FindCenters.Result r = FindCenters.run(sc, s, output, System.err);
             return r.failed() == 0 ? ExitCode.OK.code() : ExitCode.SCANS_FAILED.code();

@@ -3,6 +3,7 @@ package org.tomospark.job.cli;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.batch.BatchKeys;
+import org.tomospark.job.batch.ScanInputs;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -61,7 +62,7 @@ public final class ReprocessCommand implements Callable<Integer> {
 
     Settings settings() throws IOException {
         Settings s = scan.settings();
-        s = s.with(BatchKeys.INPUTS.name(), String.join(";", inputs));
+        s = s.with(BatchKeys.INPUTS.name(), ScanInputs.join(inputs));
         s = s.with(BatchKeys.OUTPUT_ROOT.name(), outputRoot);
         s = ScanOptions.set(s, BatchKeys.TABLE.name(), table);
         s = ScanOptions.set(s, BatchKeys.SCANS_IN_FLIGHT.name(), scansInFlight);

@@ -24,6 +24,9 @@ public final class TomoCli {
      */
     public static int run(String... args) {
         CommandLine cl = new CommandLine(new TomoCli());
+        // an argument beginning with '@' is a path or a batch's list file, read by the command itself (ScanInputs), never
+        // a file of more options: a list's lines are scans, and a scan's name may hold spaces
+        cl.setExpandAtFiles(false);
         cl.setExecutionExceptionHandler((ex, cmd, parsed) -> report(ex, cmd.getErr()));
         try {
             return cl.execute(args);

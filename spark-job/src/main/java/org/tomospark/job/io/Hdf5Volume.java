@@ -22,13 +22,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
 
 /**
- * volume.h5, the HDF5 output: one dataset {@code /volume} [z][y][x], z the detector row (the row bin) over every row
- * of the scan as in the Zarr output, chunked one slice per chunk, with the volume's description as attributes (nested
- * entries flattened to dotted names, and all of it as JSON in {@code tomospark}). HDF5 files take one writer, so the
- * tasks commit their slices to {@code volume.h5.slices/} like any slice ({@link SliceFiles}); once all are there, the
- * driver streams them, one at a time, into the file under a temporary name and renames it into place, so that a failed
- * run leaves no half-written volume.h5. The slices' files stay: they are what {@code --resume} verifies and what a
- * missing or damaged volume.h5 is rebuilt from.
+ * volume.h5, the HDF5 output: one dataset {@code /volume} [z][y][x] of the slices the run reconstructed, z = 0 its
+ * first (its attributes say which output slice that is), as in the Zarr output, chunked one slice per chunk, with the
+ * volume's description as attributes (nested entries flattened to dotted names, and all of it as JSON in
+ * {@code tomospark}). HDF5 files take one writer, so the tasks commit their slices to {@code volume.h5.slices/} like
+ * any slice ({@link SliceFiles}); once all are there, the driver streams them, one at a time, into the file under a
+ * temporary name and renames it into place, so that a failed run leaves no half-written volume.h5. The slices' files
+ * stay: they are what {@code --resume} verifies and what a missing or damaged volume.h5 is rebuilt from.
  */
 public final class Hdf5Volume {
     public static final String NAME = "volume.h5";
@@ -56,18 +56,16 @@ public final class Hdf5Volume {
     }
 
     /**
-     * Assembles volume.h5 from the committed slices of rows [first, end), each checked against the checksum its
-     * marker recorded ({@code sha256} by row).
-     *
-     * @param slices the dataset's extent along z (every row of the scan)
+     * Assembles volume.h5 from the committed slices of output slices [first, end), z = 0 being slice {@code first},
+     * each checked against the checksum its marker recorded ({@code sha256} by slice).
      */
-    public static Written write(OutputCommit out, int slices, int first, int end, int width, int height,
+    public static Written write(OutputCommit out, int first, int end, int width, int height,
                                 SampleCoding coding, Map<Integer, String> sha256, Map<String, Object> attributes,
                                 String attributesJson) {
         List<H5Attribute> attrs = new ArrayList<>(H5Attributes.flatten(attributes));
         attrs.add(H5Attribute.text("tomospark", attributesJson));
-        H5VolumeFile file = new H5VolumeFile(DATASET, slices, height, width, type(coding),
-                LongStream.range(first, end).toArray(), attrs);
+        H5VolumeFile file = new H5VolumeFile(DATASET, end - first, height, width, type(coding),
+                LongStream.range(0, end - first).toArray(), attrs);
         long t0 = System.nanoTime();
         MessageDigest digest = sha256();
         AtomicLong bytes = new AtomicLong();

@@ -26,6 +26,21 @@ public final class InputIdentity {
         m.put("uri", uri);
         m.put("format", format);
         List<Map<String, Object>> files = new ArrayList<>();
+        for (FileStatus s : statuses(uri, format, o, conf)) files.add(file(s));
+        m.put("files", files.size() > 16 ? summary(files) : files);
+        m.put("fingerprint", Json.sha256(Json.write(files)));
+        return m;
+    }
+
+    /** Every file the input is read from: the scan, a raw scan's flats, darks and angles, a TIFF stack's images. */
+    public static List<Path> files(String uri, String format, InputOptions o, Configuration conf) {
+        List<Path> l = new ArrayList<>();
+        for (FileStatus s : statuses(uri, format, o, conf)) l.add(s.getPath());
+        return l;
+    }
+
+    private static List<FileStatus> statuses(String uri, String format, InputOptions o, Configuration conf) {
+        List<FileStatus> files = new ArrayList<>();
         try {
             Path p = Inputs.path(uri);
             FileSystem fs = p.getFileSystem(conf);
@@ -35,23 +50,21 @@ public final class InputIdentity {
                     FileStatus[] st = fs.globStatus(new Path(p, g));
                     if (st == null) continue;
                     Arrays.sort(st, (a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
-                    for (FileStatus s : st) files.add(file(s));
+                    files.addAll(Arrays.asList(st));
                 }
             } else {
-                files.add(file(fs.getFileStatus(p)));
+                files.add(fs.getFileStatus(p));
                 if (format.equals("raw"))
                     for (String extra : new String[]{o.rawFlats(), o.rawDarks(), o.rawTheta()})
                         if (!extra.isBlank()) {
                             Path e = Inputs.path(extra);
-                            files.add(file(e.getFileSystem(conf).getFileStatus(e)));
+                            files.add(e.getFileSystem(conf).getFileStatus(e));
                         }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(uri + ": cannot stat input", e);
         }
-        m.put("files", files.size() > 16 ? summary(files) : files);
-        m.put("fingerprint", Json.sha256(Json.write(files)));
-        return m;
+        return files;
     }
 
     private static Map<String, Object> file(FileStatus s) {

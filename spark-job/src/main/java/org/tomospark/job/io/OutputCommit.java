@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -44,7 +45,7 @@ public final class OutputCommit {
     public static final String MANIFEST = "manifest.json";
     public static final String SUCCESS = "_SUCCESS";
     public static final String REPORT = "report.json";
-    private static final Pattern MARKER = Pattern.compile("slice_(\\d{5,})\\.sha256");
+    static final Pattern MARKER = Pattern.compile("slice_(\\d{5,})\\.sha256");
 
     private final SliceWriter writer;
     private final Configuration conf;
@@ -167,7 +168,7 @@ public final class OutputCommit {
                 Path r = new Path(c, RUN);
                 if (fs.exists(r)) {
                     Map<String, Object> run = Json.read(readAll(fs, r), r.toString());
-                    sig = String.valueOf(run.get("signature"));
+                    sig = run.get("signature") == null ? null : String.valueOf(run.get("signature"));
                     signed = run.get("signed");
                 }
             }
@@ -185,14 +186,16 @@ public final class OutputCommit {
     }
 
     /**
-     * Driver side, after the input and parameters were validated and before any task: checks the output is
-     * writable, applies the overwrite/resume policy and records the run signature (computed from {@code signed},
-     * {@link #signed}). No slice is deleted unless
-     * {@code overwrite}; the files derived from the whole volume and {@code _SUCCESS} go, as the run is about to
-     * rewrite them (a {@code --resume} with nothing to do is caught before this, by {@link #upToDate}).
+     * Driver side, after the input and parameters were validated and before any task: checks that the output holds
+     * nothing named as tomospark's that its runs did not record ({@link OutputOwnership#check}) and that it is
+     * writable, applies the overwrite/resume policy and records the run: its signature (computed from {@code signed},
+     * {@link #signed}) and what it may write ({@code mine}, added to an earlier run's record on {@code --resume}), in
+     * {@code _committed/_run.json}, before it writes anything else. No slice is deleted unless {@code overwrite}, and
+     * then only what the earlier runs recorded; the files derived from the whole volume and {@code _SUCCESS} go, as the
+     * run is about to rewrite them (a {@code --resume} with nothing to do is caught before this, by {@link #finished}).
      */
     public State prepare(boolean overwrite, boolean resume, OptionNames names, Map<String, Object> signed,
-                         Map<String, Object> runInfo) {
+                         Map<String, Object> runInfo, OutputRecord mine) {
         if (overwrite && resume)
             throw new IllegalArgumentException(names.overwrite() + " and " + names.resume() + " cannot be used "
                     + "together");
@@ -205,6 +208,17 @@ public final class OutputCommit {
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(uri + ": output is not usable (" + e.getMessage() + ")", e);
         }
+        OutputRecord old;
+        try {
+            old = OutputOwnership.record(fs(), dir());
+            OutputOwnership.check(fs(), dir(), old);
+            if (old != null && old.legacy()) old = OutputOwnership.adopt(fs(), dir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(uri + ": cannot inspect output (" + e.getMessage() + ")", e);
+        }
+        if (old != null && !old.mode().equals(OutputRecord.RECONSTRUCTION) && !overwrite)
+            throw new IllegalArgumentException(uri + ": output holds a " + old.mode() + ", not a reconstruction; use "
+                    + names.overwrite() + " to replace it, or choose another output");
         if (s.complete() && !overwrite && !resume)
             throw new IllegalArgumentException(uri + ": output already holds a complete reconstruction (" + SUCCESS
                     + " present); use " + names.overwrite() + " to replace it");
@@ -219,21 +233,30 @@ public final class OutputCommit {
             throw new OutputMismatchException(uri + ": " + names.resume() + " refused: the output was made from "
                     + "another input or with other parameters (" + RunDifference.describe(s.signed(), signed)
                     + "); use " + names.overwrite() + " to replace it");
+        if (resume && !overwrite && old != null && mine.zarrOrigin() >= 0 && old.zarrOrigin() >= 0
+                && old.zarrOrigin() != mine.zarrOrigin() && s.sliceFiles() > 0)
+            throw new OutputMismatchException(uri + ": " + names.resume() + " refused: the output's Zarr array begins at "
+                    + "slice " + old.zarrOrigin() + " and this run's at slice " + mine.zarrOrigin() + "; resume with the "
+                    + "first slice of the earlier run's range, or use " + names.overwrite());
         writer.checkWritable();
         try {
             FileSystem fs = fs();
-            if (overwrite && s.exists()) clear(fs);
+            Path d = dir();
+            if (overwrite && s.exists()) OutputOwnership.clear(fs, d, old);
+            OutputRecord record = overwrite || old == null ? mine : old.merge(mine);
             // from here on the output is unfinished until finish() writes _SUCCESS again; the files derived from the
             // whole volume (manifest, report, preview, volume.raw) go too: a resumed run with another row range or
             // without job.output.raw must not leave an earlier run's versions beside its own
-            fs.delete(new Path(dir(), SUCCESS), false);
-            for (String derived : DERIVED) fs.delete(new Path(dir(), derived), false);
-            fs.mkdirs(new Path(dir(), COMMITTED));
-            if (files.dir() != null) fs.mkdirs(new Path(dir(), files.dir()));
+            if (!overwrite && old != null)
+                for (String derived : DERIVED_AND_SUCCESS)
+                    if (OutputOwnership.owns(old, derived)) fs.delete(new Path(d, derived), false);
+            fs.mkdirs(new Path(d, COMMITTED));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);
             run.put("signed", signed);
+            run.put(OutputRecord.KEY, record.toMap());
             writer.writeBytes(COMMITTED + "/" + RUN, Json.write(run));
+            if (files.dir() != null) fs.mkdirs(new Path(d, files.dir()));
         } catch (IOException e) {
             throw new IllegalArgumentException(uri + ": output is not writable (" + e.getMessage() + ")", e);
         }
@@ -241,15 +264,24 @@ public final class OutputCommit {
     }
 
     /**
-     * For {@code --resume}, before {@link #prepare}: the committed slices when the output already holds exactly this
-     * run, so there is nothing to do and the output must be left untouched; otherwise null. "Exactly this run":
-     * {@code _SUCCESS} present; the same run signature in {@code _committed/_run.json} and in the manifest; the
-     * manifest lists exactly the slices [first, end), each of which still matches its marker (re-read and
-     * re-hashed); report.json present; with HDF5 output, volume.h5 of the length and SHA-256 the report recorded; and
-     * the optional derived files ({@code optionalDerived}, e.g. preview.png,
-     * volume.raw) present exactly as this run would write them. Reads only; writes and deletes nothing.
+     * What a finished output of this run signature holds, for a {@code --resume} to decide before {@link #prepare}
+     * whether it has anything to do: the output slices [first, end) its manifest lists (a gap-free range), whether its
+     * volume file is as the run recorded it (volume.h5: length and SHA-256 in the report; true for other formats), the
+     * optional files present (preview.png, volume.raw, convergence.png), and the slices' files ({@link SliceFiles} of
+     * its Zarr array's first slice).
      */
-    public Map<Integer, Committed> upToDate(String signature, int first, int end, Set<String> optionalDerived) {
+    public record Finished(int first, int end, boolean volumeIntact, Set<String> present, SliceFiles files) {
+        public boolean covers(int from, int to) {
+            return from >= first && to <= end;
+        }
+    }
+
+    /**
+     * The finished output of this signature ({@code _SUCCESS}, the same signature in {@code _committed/_run.json} and in
+     * the manifest, report.json present), or null when there is none or it cannot be read: then the run goes the
+     * ordinary way, through {@link #prepare}. Reads only.
+     */
+    public Finished finished(String signature) {
         State s;
         try {
             s = state();
@@ -261,49 +293,37 @@ public final class OutputCommit {
             FileSystem fs = fs();
             Path d = dir();
             if (!fs.exists(new Path(d, MANIFEST)) || !fs.exists(new Path(d, REPORT))) return null;
-            for (String f : List.of("preview.png", "volume.raw"))
-                if (fs.exists(new Path(d, f)) != optionalDerived.contains(f)) return null;
             Map<String, Object> m = Json.read(readAll(fs, new Path(d, MANIFEST)), uri + "/" + MANIFEST);
             if (!signature.equals(m.get("runSignature"))) return null;
             // the direct engine's manifest lists the slices at the top level, the Spark engine's under "output"
             Object slices = m.get("slices");
             if (slices == null && m.get("output") instanceof Map<?, ?> o) slices = o.get("slices");
-            if (!(slices instanceof List<?> list) || list.size() != end - first) return null;
+            if (!(slices instanceof List<?> list) || list.isEmpty()) return null;
             BitSet rows = new BitSet();
             for (Object e : list) {
-                if (!(e instanceof Map<?, ?> sl) || !(sl.get("row") instanceof Number n)) return null;
-                int row = n.intValue();
-                if (row < first || row >= end || rows.get(row)) return null;
-                rows.set(row);
+                if (!(e instanceof Map<?, ?> sl) || !(sl.get("row") instanceof Number n) || n.intValue() < 0) return null;
+                if (rows.get(n.intValue())) return null;
+                rows.set(n.intValue());
             }
+            int first = rows.nextSetBit(0), end = rows.length();
+            if (rows.cardinality() != end - first) return null;
             // HDF5 output: volume.h5 as the run recorded it; one missing or damaged is rebuilt from the slices
-            if (files.format() == OutputFormat.HDF5
-                    && !(m.get("report") instanceof Map<?, ?> r && Hdf5Volume.intact(fs, d, r.get(Hdf5Volume.REPORT_KEY))))
-                return null;
+            boolean intact = files.format() != OutputFormat.HDF5
+                    || m.get("report") instanceof Map<?, ?> r && Hdf5Volume.intact(fs, d, r.get(Hdf5Volume.REPORT_KEY));
+            Set<String> present = new TreeSet<>();
+            for (String f : List.of("preview.png", "volume.raw", "convergence.png"))
+                if (fs.exists(new Path(d, f))) present.add(f);
+            OutputRecord record = OutputOwnership.record(fs, d);
+            int origin = record == null || record.legacy() ? 0 : Math.max(0, record.zarrOrigin());
+            return new Finished(first, end, intact, present, files.withOrigin(files.format() == OutputFormat.ZARR ? origin : 0));
         } catch (IOException | RuntimeException e) {
             return null; // unreadable or malformed: not provably complete, so the run goes the ordinary way
         }
-        Map<Integer, Committed> v = verifiedCommitted(first, end);
-        return v.size() == end - first ? v : null;
     }
 
-    /** Files written once per run from the whole volume, after the slices. */
-    static final List<String> DERIVED = List.of(MANIFEST, REPORT, "preview.png", "convergence.png", "volume.raw",
-            Hdf5Volume.NAME);
-
-    private void clear(FileSystem fs) throws IOException {
-        Path d = dir();
-        for (FileStatus s : fs.listStatus(d)) {
-            String n = s.getPath().getName();
-            if (SliceWriter.SLICE_NAME.matcher(n).matches() || n.equals(COMMITTED) || n.equals(MANIFEST) || n.equals(SUCCESS)
-                    || n.equals(REPORT) || n.equals(SliceWriter.TEMP_DIR) || n.equals("volume.raw") || n.equals("preview.png")
-                    || n.equals("convergence.png") || n.equals(SliceFiles.ZARR_DIR) || n.equals(SliceFiles.HDF5_SLICES_DIR)
-                    || n.equals(Hdf5Volume.NAME)
-                    || n.matches("\\.slice_\\d+\\.tif\\.crc|\\.(manifest\\.json|report\\.json|volume\\.raw|volume\\.h5|preview\\.png"
-                    + "|convergence\\.png|_SUCCESS)\\.crc"))
-                fs.delete(s.getPath(), true);
-        }
-    }
+    /** Files written once per run from the whole volume, after the slices, and the mark of a finished run. */
+    private static final List<String> DERIVED_AND_SUCCESS = List.of(SUCCESS, MANIFEST, REPORT, "preview.png",
+            "convergence.png", "volume.raw", Hdf5Volume.NAME, ZarrMetadata.ZARRAY, ZarrMetadata.ZATTRS);
 
     /**
      * Slices in [first, end) committed by earlier runs whose file still matches its marker (the file is re-read and
@@ -311,6 +331,11 @@ public final class OutputCommit {
      * neither hashed nor reused.
      */
     public Map<Integer, Committed> verifiedCommitted(int first, int end) {
+        return verifiedCommitted(first, end, files);
+    }
+
+    /** As {@link #verifiedCommitted(int, int)}, the slices' files named by {@code files}. */
+    public Map<Integer, Committed> verifiedCommitted(int first, int end, SliceFiles files) {
         Map<Integer, Committed> m = new TreeMap<>();
         try {
             FileSystem fs = fs();
@@ -338,6 +363,21 @@ public final class OutputCommit {
             throw new UncheckedIOException(uri + ": cannot read committed slices", e);
         }
         return m;
+    }
+
+    /**
+     * Writes {@code _committed/_run.json} for a run that has no signature (a centre sweep): {@code info} and the
+     * record of what it writes, before it writes anything else.
+     */
+    public void writeRecord(Map<String, Object> info, OutputRecord record) {
+        try {
+            fs().mkdirs(new Path(dir(), COMMITTED));
+        } catch (IOException e) {
+            throw new UncheckedIOException(uri + ": output is not writable (" + e.getMessage() + ")", e);
+        }
+        Map<String, Object> run = new TreeMap<>(info);
+        run.put(OutputRecord.KEY, record.toMap());
+        writer.writeBytes(COMMITTED + "/" + RUN, Json.write(run));
     }
 
     public void writeFile(String name, byte[] bytes) {

@@ -21,6 +21,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -105,10 +106,20 @@ public final class OutputLock implements AutoCloseable {
             String owner = UUID.randomUUID().toString();
             byte[] content = Json.write(Holder.self(owner, run).toMap());
             for (int attempt = 0; attempt < 3; attempt++) {
+                FolderEntries.Kind kind = FolderEntries.kind(fs, file);
+                if (kind != null && kind != FolderEntries.Kind.FILE)
+                    throw new IllegalArgumentException(file + " is a " + kind.name().toLowerCase(Locale.ROOT) + ", not a claim "
+                            + "a tomospark run made; a run removes only what it can show is its own, so this one stops: "
+                            + "move it away if nothing uses it");
                 if (createExclusive(fs, file, content)) return new OutputLock(fs, file, owner, staleAfter);
                 Optional<Holder> holder = read(fs, file);
                 long age = ageMillis(fs, file);
                 if (age < 0) continue; // released in between: try again
+                if (holder.isEmpty() && age > staleAfter.toMillis())
+                    throw new OutputBusyException(dir + ": " + file.getName() + " holds no claim that tomospark can read "
+                            + "(it is empty, or not a tomospark claim), and it has not changed for " + age / 1000 + " s; a "
+                            + "run removes only claims it can show are a tomospark run's: if no run uses this output, "
+                            + "remove " + file);
                 String staleness = staleness(holder, age, staleAfter);
                 if (staleness == null) {
                     throw new OutputBusyException(dir + ": the output is in use by another run (" + file.getName() + ": "
@@ -221,9 +232,13 @@ public final class OutputLock implements AutoCloseable {
             return Optional.empty();
         }
         try {
-            return Optional.of(Holder.of(Json.read(b, file.toString())));
+            Map<String, Object> m = Json.read(b, file.toString());
+            // a claim names its owner, host and process; anything else is not one (or is being written)
+            if (!(m.get("owner") instanceof String) || !(m.get("host") instanceof String) || !(m.get("pid") instanceof Number))
+                return Optional.empty();
+            return Optional.of(Holder.of(m));
         } catch (IllegalArgumentException e) {
-            return Optional.empty(); // created but not yet written
+            return Optional.empty(); // created but not yet written, or not a claim
         }
     }
 

@@ -23,8 +23,8 @@ public final class ProjectionInputs {
     public static String resolveFormat(String uri, InputOptions o, Configuration conf) {
         if (!o.format().equals("auto")) return o.format();
         String lower = uri.toLowerCase(Locale.ROOT);
-        if (lower.matches(".*\\.(h5|hdf5|hdf|nxs|nx|dxf)$")) return Inputs.isNxTomo(uri, conf) ? "nxtomo" : "hdf5";
-        if (lower.matches(".*\\.(raw|bin|dat)$")) return "raw";
+        if (lower.matches("(?s).*\\.(h5|hdf5|hdf|nxs|nx|dxf)$")) return Inputs.isNxTomo(uri, conf) ? "nxtomo" : "hdf5";
+        if (lower.matches("(?s).*\\.(raw|bin|dat)$")) return "raw";
         Path p = Inputs.path(uri);
         try {
             FileStatus st = p.getFileSystem(conf).getFileStatus(p);

@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * manifest.json, the same for both engines: the software, the input's identity, every setting and parameter, the run
  * signature, the geometry, and each slice with its checksum (and, where known, the group that made it, its share of
- * the time and the kernel). {@link OutputCommit#upToDate} reads the slice list back.
+ * the time and the kernel). {@link OutputCommit#finished} reads the slice list back.
  */
 public final class RunManifest {
     /** Where a slice came from: computed by this run (with its group, seconds and kernel when known) or reused. */
@@ -53,9 +53,11 @@ public final class RunManifest {
                 "center", effective.centerOfRotation(), "sliceWidth", slice.roiCols(), "sliceHeight", slice.roiRows()));
         String format = switch (files.format()) {
             case TIFF -> coding.type().id() + " TIFF, one per slice, named slice_NNNNN.tif by detector row";
-            case ZARR -> coding.type().id() + " Zarr v2 array volume.zarr [row][y][x], one chunk ROW.0.0 a slice, "
+            case ZARR -> coding.type().id() + " Zarr v2 array volume.zarr [z][y][x] of the slices reconstructed, one chunk "
+                    + "K.0.0 a slice, K = slice - " + files.origin() + ", "
                     + (files.compression() == ZarrCompression.ZSTD ? "zstd-compressed" : "uncompressed");
-            case HDF5 -> coding.type().id() + " HDF5 dataset /volume [row][y][x] in volume.h5, one chunk a slice, "
+            case HDF5 -> coding.type().id() + " HDF5 dataset /volume [z][y][x] in volume.h5 of the slices reconstructed, z = 0 "
+                    + "their first, one chunk a slice, "
                     + "assembled from the slices committed as volume.h5.slices/slice_NNNNN.raw";
         };
         m.put("output", Map.of("format", format,

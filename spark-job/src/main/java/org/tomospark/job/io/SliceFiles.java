@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * The file each slice goes to, by output format, and its bytes: a TIFF {@code slice_NNNNN.tif}; the chunk
- * {@code volume.zarr/ROW.0.0} of a Zarr v2 array chunked one slice per chunk, whose bytes are the slice's samples,
+ * {@code volume.zarr/K.0.0} of a Zarr v2 array chunked one slice per chunk (K counted from the array's first slice, the
+ * run's first output slice), whose bytes are the slice's samples,
  * little-endian, uncompressed (the array's metadata, {@link ZarrMetadata}, says so); or, for HDF5 output, the same
  * bytes in {@code volume.h5.slices/slice_NNNNN.raw}, from which the driver assembles {@code volume.h5}
  * ({@link Hdf5Volume}). Each is committed whole, under a temporary name and renamed into place, with its checksum
@@ -27,8 +28,9 @@ import java.util.regex.Pattern;
  *
  * @param format      the output format
  * @param compression how Zarr chunks are compressed (NONE for other formats)
+ * @param origin      the output slice index of the Zarr array's first slice (its chunk 0)
  */
-public record SliceFiles(OutputFormat format, ZarrCompression compression) implements Serializable {
+public record SliceFiles(OutputFormat format, ZarrCompression compression, int origin) implements Serializable {
     public static final String ZARR_DIR = "volume.zarr";
     public static final Pattern ZARR_CHUNK = Pattern.compile("(\\d+)\\.0\\.0");
     public static final String HDF5_SLICES_DIR = "volume.h5.slices";
@@ -38,23 +40,29 @@ public record SliceFiles(OutputFormat format, ZarrCompression compression) imple
     public SliceFiles {
         if (compression != ZarrCompression.NONE && format != OutputFormat.ZARR)
             throw new IllegalArgumentException(compression.id() + " compression is for Zarr chunks, not " + format.id());
+        if (origin < 0) throw new IllegalArgumentException("a volume's first slice is at index " + origin);
     }
 
-    /** Uncompressed slices. */
+    /** Uncompressed slices, a Zarr array beginning at slice 0. */
     public SliceFiles(OutputFormat format) {
-        this(format, ZarrCompression.NONE);
+        this(format, ZarrCompression.NONE, 0);
     }
 
-    /** The slices' files of a run with these parameters. */
-    public static SliceFiles of(ReconstructionParams p) {
-        return new SliceFiles(p.outputFormat(), p.zarrCompression());
+    /** The slices' files of a run with these parameters whose first output slice is {@code first}. */
+    public static SliceFiles of(ReconstructionParams p, int first) {
+        return new SliceFiles(p.outputFormat(), p.zarrCompression(), first);
+    }
+
+    /** The same files in a volume whose Zarr array begins at output slice {@code first}. */
+    public SliceFiles withOrigin(int first) {
+        return new SliceFiles(format, compression, first);
     }
 
     /** The slice's file, relative to the output directory. */
     public String name(int row) {
         return switch (format) {
             case TIFF -> SliceWriter.sliceName(row);
-            case ZARR -> ZARR_DIR + "/" + row + ".0.0";
+            case ZARR -> ZARR_DIR + "/" + (row - origin) + ".0.0";
             case HDF5 -> String.format("%s/slice_%05d.raw", HDF5_SLICES_DIR, row);
         };
     }

@@ -24,6 +24,8 @@ import java.util.regex.Pattern;
 public final class SliceWriter {
     public static final String TEMP_DIR = "_temporary";
     public static final Pattern SLICE_NAME = Pattern.compile("slice_(\\d{5,})\\.tif");
+    /** The name of a file being written: its final name, the writer's attempt, ".tmp"; or a probe of the folder. */
+    private static final Pattern TEMPORARY = Pattern.compile("(.+\\.|\\.probe-)[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}(\\.tmp)?");
 
     private final Path dir;
     private final Configuration conf;
@@ -138,14 +140,26 @@ public final class SliceWriter {
         }
     }
 
-    /** Removes this writer's temporary directory if it is empty of other attempts. */
+    /**
+     * Removes the temporary files of this output's writers (this one's and any other attempt's, named as {@link #write}
+     * names them), then {@code _temporary} itself and its folders where nothing else is left in them: anything else
+     * there is not a writer's, and stays.
+     */
     public void cleanTemporary() {
         try {
-            FileSystem fs = dir.getFileSystem(conf);
-            Path t = new Path(dir, TEMP_DIR);
-            if (fs.exists(t)) fs.delete(t, true);
+            removeTemporaries(dir.getFileSystem(conf), new Path(dir, TEMP_DIR));
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": cannot remove " + TEMP_DIR, e);
         }
+    }
+
+    /** Removes the writers' temporary files under {@code folder} and the folders left empty, links not followed. */
+    static void removeTemporaries(FileSystem fs, Path folder) throws IOException {
+        if (FolderEntries.kind(fs, folder) != FolderEntries.Kind.FOLDER) return;
+        for (FolderEntries.Entry e : FolderEntries.of(fs, folder)) {
+            if (e.kind() == FolderEntries.Kind.FOLDER) removeTemporaries(fs, e.path());
+            else if (e.kind() == FolderEntries.Kind.FILE && TEMPORARY.matcher(e.name()).matches()) fs.delete(e.path(), false);
+        }
+        OutputOwnership.removeIfEmpty(fs, folder);
     }
 }

@@ -1,6 +1,8 @@
 package org.tomospark.job.local;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.geometry.SliceGeometry;
@@ -29,7 +31,10 @@ import org.tomospark.job.RunFailedException;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.io.Inputs;
 import org.tomospark.job.io.OutputLock;
+import org.tomospark.job.io.OutputOwnership;
+import org.tomospark.job.io.OutputRecord;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.RunManifest;
 import org.tomospark.job.io.SliceCommitPool;
@@ -40,14 +45,18 @@ import org.tomospark.job.run.RunOutput;
 import org.tomospark.job.run.RunReport;
 import org.tomospark.job.run.Version;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Reconstructs in this JVM, without Spark: the same library and the same output layout as the Spark job.
@@ -81,26 +90,48 @@ public final class DirectEngine {
         return runSweep(req, src, sweep, range);
     }
 
-    /** Checks the output against the overwrite/resume policy and its writability (a sweep has no run signature). */
-    private void checkOutput(JobRequest req, SliceWriter writer) {
+    /**
+     * Checks the output against the overwrite/resume policy, what it holds ({@link OutputOwnership}) and its
+     * writability (a sweep has no run signature), then removes an earlier run's files on {@code --overwrite} and
+     * records the sweep's before it writes them.
+     */
+    private void prepareSweepOutput(JobRequest req, OutputCommit out, double[] centers) {
+        SliceWriter writer = out.writer();
         int existing = writer.countSlices();
         boolean complete = writer.exists("_SUCCESS");
         if ((existing > 0 || complete) && !req.overwrite() && !req.resume())
             throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
                     + (complete ? " of a complete reconstruction" : "") + "; use " + req.names().overwrite()
                     + " to replace them or " + req.names().resume() + " to complete them");
-        writer.checkWritable();
+        Set<String> files = new TreeSet<>(List.of(OutputCommit.REPORT, OutputCommit.SUCCESS, CONTACT_SHEET));
+        for (double c : centers) files.add(CenterSweep.fileName(c));
+        try {
+            FileSystem fs = out.dir().getFileSystem(hadoopConf);
+            OutputRecord old = OutputOwnership.record(fs, out.dir());
+            OutputOwnership.check(fs, out.dir(), old);
+            writer.checkWritable();
+            if (req.overwrite()) OutputOwnership.clear(fs, out.dir(), old);
+            else fs.delete(new Path(out.dir(), OutputCommit.SUCCESS), false);
+            OutputRecord mine = OutputRecord.sweep(files);
+            OutputRecord record = req.overwrite() || old == null ? mine : old.merge(mine);
+            out.writeRecord(Map.of("mode", OutputRecord.CENTER_SWEEP), record);
+        } catch (IOException e) {
+            throw new UncheckedIOException(req.output() + ": output is not writable (" + e.getMessage() + ")", e);
+        }
     }
+
+    private static final String CONTACT_SHEET = OutputOwnership.CONTACT_SHEET;
 
     private Result runSweep(JobRequest req, ProjectionSource src, double[] sweep, int[] range) {
         ReconstructionParams p = req.params();
         Backends.resolve(p.backend());
+        OutputOwnership.checkInputsOutside(List.of(Inputs.path(req.input())), req.input(), req.output(), hadoopConf);
+        OutputOwnership.checkNotInsideAnother(req.output(), hadoopConf);
         OutputCommit out = new OutputCommit(req.output(), hadoopConf);
         Duration lockTimeout = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
         try (OutputLock lock = out.claim(lockTimeout, "centre sweep, " + req.input())) {
-            SliceWriter writer = out.writer();
-            checkOutput(req, writer);
-            return sweepInto(req, src, writer, lock, sweep, range, p);
+            prepareSweepOutput(req, out, CenterSweep.centers(sweep[0], sweep[1], sweep[2]));
+            return sweepInto(req, src, out.writer(), lock, sweep, range, p);
         }
     }
 
@@ -117,7 +148,7 @@ public final class DirectEngine {
                 writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height(), description));
             lock.ensureHeld();
             CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
-            boolean sheet = cosmetic.run("contact-sheet.png", () -> writer.writeBytes("contact-sheet.png",
+            boolean sheet = cosmetic.run(CONTACT_SHEET, () -> writer.writeBytes(CONTACT_SHEET,
                     PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row "
                             + row))));
             Map<String, Object> report = new LinkedHashMap<>();
@@ -129,7 +160,7 @@ public final class DirectEngine {
             report.put("row", row);
             report.put("centers", Arrays.stream(centers).boxed().toList());
             report.put("images", imgs.stream().map(CenterSweep.Image::fileName).toList());
-            report.put("contactSheet", sheet ? "contact-sheet.png" : null);
+            report.put("contactSheet", sheet ? CONTACT_SHEET : null);
             report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
             report.put("seconds", (System.nanoTime() - t0) / 1e9);
             cosmetic.addTo(report);

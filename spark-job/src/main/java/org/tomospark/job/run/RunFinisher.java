@@ -139,16 +139,18 @@ public final class RunFinisher {
     }
 
     /**
-     * What the Zarr array's and the HDF5 dataset's attributes say: the index (output slice: detector row, or row bin,
-     * over every row of the scan, so that runs over other row ranges fill the same array), the geometry, centre, unit
-     * and value scaling.
+     * What the Zarr array's and the HDF5 dataset's attributes say: which output slice each z index is (the volume holds
+     * the slices this run reconstructed, [first, end), so z = 0 is slice first), the geometry, centre, unit and value
+     * scaling.
      */
     private Map<String, Object> volumeAttributes(Map<String, Object> report) {
         RunOutput.Plan plan = output.plan();
         ReconstructionParams p = plan.request().params();
         Map<String, Object> attrs = new LinkedHashMap<>();
-        attrs.put("index", (p.coneBeam() != null ? "z is the volume's slice k, at height (k - (slices - 1) / 2) x voxel"
-                : "z is the detector row (the row bin with row binning)") + "; slices not reconstructed hold the fill value");
+        attrs.put("index", (p.coneBeam() != null
+                ? "z = i is the volume's slice k = firstSlice + i, at height (k - (cone.volume.slices - 1) / 2) x voxel"
+                : "z = i is the output slice firstSlice + i: the detector row (the row bin with row binning)"));
+        attrs.put("firstSlice", plan.first());
         attrs.put("reconstructedRows", List.of(plan.first(), plan.end()));
         attrs.put("geometry", report.get("geometry"));
         attrs.put("unit", report.get("unit"));
@@ -158,16 +160,11 @@ public final class RunFinisher {
         return attrs;
     }
 
-    /** The volume's extent along z: every output slice of the scan, or the reconstructed range if beyond. */
-    private int volumeSlices(Computed run) {
-        return Math.max(output.plan().end(), run.meta().rows() / output.plan().request().params().workflow().binRows());
-    }
-
     private void writeZarrMetadata(Computed run, OutputCommit out, Map<String, Object> report) {
         SliceGeometry sg = run.summary().slice();
         SampleCoding coding = output.plan().request().params().outputCoding();
         out.writeFile(ZarrMetadata.ZATTRS, ZarrMetadata.zattrs(volumeAttributes(report)));
-        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(volumeSlices(run), sg.roiRows(), sg.roiCols(), coding,
+        out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(output.plan().slices(), sg.roiRows(), sg.roiCols(), coding,
                 output.plan().request().params().zarrCompression()));
     }
 
@@ -179,7 +176,7 @@ public final class RunFinisher {
         Map<Integer, String> sha = new TreeMap<>();
         slices.forEach((row, s) -> sha.put(row, s.committed().sha256()));
         Map<String, Object> attrs = volumeAttributes(report);
-        Hdf5Volume.Written w = Hdf5Volume.write(out, volumeSlices(run), plan.first(), plan.end(), sg.roiCols(),
+        Hdf5Volume.Written w = Hdf5Volume.write(out, plan.first(), plan.end(), sg.roiCols(),
                 sg.roiRows(), plan.request().params().outputCoding(), sha, attrs, new String(Json.write(attrs),
                         StandardCharsets.UTF_8));
         report.put(Hdf5Volume.REPORT_KEY, w.describe());

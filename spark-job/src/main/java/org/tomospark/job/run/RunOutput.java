@@ -9,12 +9,21 @@ import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.SliceFiles;
 import org.tomospark.job.io.OutputLock;
 import org.tomospark.job.io.RawVolume;
+import org.tomospark.job.io.OutputMismatchException;
+import org.tomospark.job.io.OutputOwnership;
+import org.tomospark.job.io.OutputRecord;
+import org.tomospark.job.io.Hdf5Volume;
+import org.tomospark.job.io.ZarrMetadata;
+import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The output of one run, handled the same way by both engines from the claim up to the slices: the claim
@@ -70,7 +79,11 @@ public final class RunOutput implements AutoCloseable {
     public static RunOutput claim(Plan plan, String claimant, Configuration conf) {
         JobRequest req = plan.request();
         Map<String, Object> identity = InputIdentity.of(req.input(), plan.format(), plan.inputOptions(), conf);
-        OutputCommit out = new OutputCommit(req.output(), conf, SliceFiles.of(req.params()));
+        // the one rule, before the claim creates anything: no input inside the output, no output inside another
+        OutputOwnership.checkInputsOutside(InputIdentity.files(req.input(), plan.format(), plan.inputOptions(), conf),
+                req.input(), req.output(), conf);
+        OutputOwnership.checkNotInsideAnother(req.output(), conf);
+        OutputCommit out = new OutputCommit(req.output(), conf, SliceFiles.of(req.params(), plan.first()));
         Duration staleAfter = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
         OutputLock lock = out.claim(staleAfter, claimant + ", " + req.input());
         return new RunOutput(plan, out, lock, identity);
@@ -100,27 +113,58 @@ public final class RunOutput implements AutoCloseable {
     }
 
     /**
-     * For {@code --resume} (without {@code --overwrite}): the output already holds exactly this run (same signature and
-     * rows, every slice verified, the derived files this run would write), so the run has nothing to do and leaves the
-     * output untouched. Null when there is work to do.
+     * For {@code --resume} (without {@code --overwrite}) of a finished output of this run signature: null when this run
+     * has work to do, or the answer that it has none, the output left untouched. A finished output is never shrunk or
+     * rewritten: a request for slices it holds, each still matching its checksum, with its volume file intact, has
+     * nothing to do (an optional file this run would not write, such as preview.png, is left where it is); a request
+     * for the same slices with one damaged or missing, or a file this run writes missing, repairs it through
+     * {@link #prepare}; any other request (slices outside it, or some of its slices while it is damaged) is refused,
+     * with the reason.
      */
     public NothingToDo nothingToDo() {
         JobRequest req = plan.request();
         if (!req.resume() || req.overwrite()) return null;
-        Set<String> derived = new HashSet<>();
-        if (req.preview()) derived.add(RunFinisher.PREVIEW);
-        if (plan.rawVolume()) derived.add(RawVolume.NAME);
-        Map<Integer, OutputCommit.Committed> done = out.upToDate(signature, plan.first(), plan.end(), derived);
-        if (done == null) return null;
+        OutputCommit.Finished f = out.finished(signature);
+        if (f == null) return null;
+        boolean same = f.first() == plan.first() && f.end() == plan.end();
+        String resume = req.names().resume();
+        if (!f.covers(plan.first(), plan.end()))
+            throw new OutputMismatchException(req.output() + ": " + resume + " refused: the output holds a finished "
+                    + "reconstruction of " + rows(f.first(), f.end()) + ", and a finished output is not changed, so "
+                    + rows(plan.first(), plan.end()) + " cannot be added to it; use " + req.names().overwrite()
+                    + " to replace it, or choose another output");
+        Map<Integer, OutputCommit.Committed> done = out.verifiedCommitted(plan.first(), plan.end(), f.files());
+        boolean slicesOk = done.size() == plan.slices();
+        Set<String> wanted = new HashSet<>();
+        if (req.preview()) wanted.add(RunFinisher.PREVIEW);
+        if (plan.rawVolume()) wanted.add(RawVolume.NAME);
+        boolean filesOk = f.volumeIntact() && (!same || f.present().containsAll(wanted));
+        if (!slicesOk || !filesOk) {
+            if (same) return null; // repaired by the ordinary resume: the same slices, the same bytes
+            throw new OutputMismatchException(req.output() + ": " + resume + " refused: the finished reconstruction of "
+                    + rows(f.first(), f.end()) + " there is damaged (" + (slicesOk ? "its volume file does not match its "
+                    + "record" : (plan.slices() - done.size()) + " of the slices asked for do not match their checksums")
+                    + "); repair it over its whole range, " + rows(f.first(), f.end()) + ", with " + resume);
+        }
         Map<String, Object> report = Json.read(out.read(OutputCommit.REPORT), req.output() + "/" + OutputCommit.REPORT);
-        return new NothingToDo(nothingToDoMessage(done.size()), report);
+        String message = same ? nothingToDoMessage(done.size())
+                : "Nothing to do: " + req.output() + " already holds a finished reconstruction of " + rows(f.first(), f.end())
+                + ", which includes the " + rows(plan.first(), plan.end()) + " asked for (" + done.size() + " slices verified "
+                + "against their checksums, same run signature); the output was left untouched";
+        return new NothingToDo(message, report);
     }
 
     private String nothingToDoMessage(int slices) {
-        int rowBin = plan.request().params().workflow().binRows();
-        return "Nothing to do: " + plan.request().output() + " already holds this reconstruction of rows " + plan.first() * rowBin
-                + ".." + (plan.end() * rowBin - 1) + " (" + slices + " slices verified against their checksums, same run "
-                + "signature); the output was left untouched";
+        return "Nothing to do: " + plan.request().output() + " already holds this reconstruction of " + rows(plan.first(), plan.end())
+                + " (" + slices + " slices verified against their checksums, same run signature); the output was left untouched";
+    }
+
+    /** Output slices [first, end) as the detector rows they are ("rows 0..15", or the volume's slices in cone beam). */
+    private String rows(int first, int end) {
+        ReconstructionParams p = plan.request().params();
+        if (p.coneBeam() != null) return "slices " + first + ".." + (end - 1);
+        int rowBin = p.workflow().binRows();
+        return "rows " + first * rowBin + ".." + (end * rowBin - 1);
     }
 
     /**
@@ -132,9 +176,22 @@ public final class RunOutput implements AutoCloseable {
         Map<String, Object> runInfo = new TreeMap<>();
         runInfo.put("input", identity);
         runInfo.put("params", Json.describe(req.params()));
-        out.prepare(req.overwrite(), req.resume(), req.names(), signed, runInfo);
+        out.prepare(req.overwrite(), req.resume(), req.names(), signed, runInfo, record());
         prepared = true;
         return req.resume() ? out.verifiedCommitted(plan.first(), plan.end()) : Map.of();
+    }
+
+    /** What this run may write besides its slices, recorded before it writes ({@link OutputRecord}). */
+    private OutputRecord record() {
+        JobRequest req = plan.request();
+        ReconstructionParams p = req.params();
+        Set<String> files = new TreeSet<>(List.of(OutputCommit.MANIFEST, OutputCommit.REPORT, OutputCommit.SUCCESS));
+        if (req.preview()) files.add(RunFinisher.PREVIEW);
+        if (req.preview() && p.iterative().iterative()) files.add(RunFinisher.CONVERGENCE);
+        if (plan.rawVolume()) files.add(RawVolume.NAME);
+        if (p.outputFormat() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
+        if (p.outputFormat() == OutputFormat.ZARR) files.addAll(List.of(ZarrMetadata.ZARRAY, ZarrMetadata.ZATTRS));
+        return OutputRecord.reconstruction(plan.first(), plan.end(), p.outputFormat(), files);
     }
 
     /**

@@ -29,6 +29,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -70,7 +71,7 @@ public final class GroupTask {
         band = null; // the band can go before the slices are written
         long t2 = System.nanoTime();
         GroupResult res = p.result();
-        OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params()));
+        OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params(), plan.rowStart() / plan.rowBin()));
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
@@ -119,7 +120,7 @@ public final class GroupTask {
         AtomicInteger started = new AtomicInteger();
         return row -> {
             if (started.incrementAndGet() <= slices / 2) return;
-            Path tmp = new Path(new Path(out.dir(), SliceWriter.TEMP_DIR), out.files().name(row) + ".killed.tmp");
+            Path tmp = new Path(new Path(out.dir(), SliceWriter.TEMP_DIR), out.files().name(row) + "." + UUID.randomUUID() + ".tmp");
             try (OutputStream o = tmp.getFileSystem(conf).create(tmp, true)) {
                 o.write(new byte[100]);
             } catch (IOException e) {

@@ -155,6 +155,8 @@ public final class SparkReconstruction {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(key + ": not a number: '" + sconf.get(key) + "'", e);
         }
+        if (!(amount > 0) || Double.isInfinite(amount))
+            throw new IllegalArgumentException(key + "=" + sconf.get(key) + ": not a positive finite number of GPUs");
         if (amount > 1)
             throw new IllegalArgumentException(key + "=" + sconf.get(key) + ": a task uses one GPU, so the others it holds would "
                     + "idle; set it to 1 or a fraction (1/tasks per GPU), and give executors several GPUs with "

@@ -67,6 +67,41 @@ class ScanInputsAndTableTest {
     }
 
     @Test
+    void namesOfEveryKindListsAndTheOutputRoot() throws IOException {
+        Path d = tmp();
+        Path in = Files.createDirectories(d.resolve("in"));
+        List<String> odd = List.of("a:b.h5", "c d%20e.h5", "f\ng.h5", "é[1].h5", "@at.h5");
+        for (String f : odd) Files.writeString(in.resolve(f), "x");
+        Path root = Files.createDirectories(in.resolve("rec"));
+        Files.writeString(root.resolve("old.h5"), "x"); // a file under the output root, matched by the glob below
+        List<String> warnings = new ArrayList<>();
+        ScanInputs inputs = new ScanInputs(new Configuration(), "h5", warnings::add, root.toString());
+        List<String> all = List.of("@at", "a:b", "c d%20e", "f\ng", "é[1]");
+        assertEquals(all, names(inputs.expand(List.of(in.toString()))), "a folder lists names of every kind");
+        assertEquals(all, names(inputs.expand(List.of(in + "/*.h5"))), "a glob matches them");
+        assertEquals(List.of(), warnings);
+        assertEquals(all, names(inputs.expand(List.of(in + "/*/*.h5", in + "/*.h5"))), "nothing under the root is a scan");
+        assertTrue(warnings.size() == 1 && warnings.get(0).contains("old.h5") && warnings.get(0).contains("output root"),
+                warnings.toString());
+        // a path that exists as written is that file, whatever its characters
+        for (String f : odd)
+            assertEquals(List.of(ScanInput.outputName(f)), names(inputs.expand(List.of(in.resolve(f).toString()))), f);
+        // a list file: one path per line, taken whole; a line that looks like an option is a path too
+        Path list = d.resolve("list.txt");
+        Files.writeString(list, "# scans\n\n" + in.resolve("c d%20e.h5") + "\n  # indented comment\n--output-root=/x\n");
+        List<ScanInput> fromList = inputs.expand(List.of("@" + list, in.resolve("a:b.h5").toString()));
+        assertEquals(List.of("c d%20e", "x", "a:b"), names(fromList));
+        assertEquals(in.resolve("c d%20e.h5").toString(), fromList.get(0).uri());
+        // the key keeps every character through its JSON form; a config file's short form splits on ';'
+        List<String> args = List.of("a;b", "c\nd", " e ");
+        assertEquals(args, ScanInputs.split(ScanInputs.join(args)));
+        assertEquals(List.of("/a", "/b"), ScanInputs.split("/a; /b"));
+        // only scans under the root: the message says why there are none
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> inputs.expand(List.of(root.toString())));
+        assertTrue(e.getMessage().contains("under the output root"), e.getMessage());
+    }
+
+    @Test
     void inputsThatCannotRunAreRefusedNamingThem() throws IOException {
         Path d = tmp();
         Files.createDirectories(d.resolve("x"));

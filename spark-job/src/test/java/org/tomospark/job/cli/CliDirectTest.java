@@ -101,10 +101,16 @@ class CliDirectTest {
         CliRun other = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--center", "30");
         assertEquals(2, other.code());
         assertTrue(other.err().contains("--resume refused"), other.err());
-        // a damaged slice (its bytes no longer match the commit marker) is recomputed; the intact one is kept
+        // a finished output is not widened by --resume
+        CliRun wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
+        assertEquals(2, wider.code(), wider.err());
+        assertTrue(wider.err().contains("a finished output is not changed"), wider.err());
+        // an unfinished one (no _SUCCESS, as a killed run leaves it) is: a damaged slice (its bytes no longer match the
+        // commit marker) is recomputed; the intact one is kept
         byte[] good = Files.readAllBytes(out.resolve("slice_00003.tif"));
         byte[] before = Files.readAllBytes(out.resolve("slice_00002.tif"));
         Files.write(out.resolve("slice_00002.tif"), new byte[]{1, 2, 3});
+        Files.delete(out.resolve("_SUCCESS"));
         CliRun resumed = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume");
         assertEquals(0, resumed.code(), resumed.err());
         assertEquals(6, sliceCount(out));
@@ -148,20 +154,30 @@ class CliDirectTest {
         assertEquals(0, again.code(), again.err());
         assertTrue(again.err().contains("Nothing to do") && again.err().contains("rows 1..4 (4 slices verified"), again.err());
         FileSnapshot.assertUnchanged(out, before);
-        // another range is real work: the manifest is rewritten for rows 0..4, the four verified slices kept
+        // slices it holds: nothing to do either
+        CliRun narrower = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "2:4", "--resume");
+        assertEquals(0, narrower.code(), narrower.err());
+        assertTrue(narrower.err().contains("Nothing to do") && narrower.err().contains("rows 1..4, which includes the rows 2..3"),
+                narrower.err());
+        FileSnapshot.assertUnchanged(out, before);
+        // a finished output is not changed: another range is refused with the reason, and the output left as it is
         CliRun wider = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
-        assertEquals(0, wider.code(), wider.err());
-        assertFalse(wider.err().contains("Nothing to do"), wider.err());
-        assertTrue(wider.err().contains("(4 skipped)"), wider.err());
-        assertManifestSlices(out, Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest"),
-                List.of(0, 1, 2, 3, 4), Set.of(1, 2, 3, 4));
-        // a damaged slice is real work too: recomputed, not reported as nothing to do
+        assertEquals(2, wider.code(), wider.err());
+        assertTrue(wider.err().contains("holds a finished reconstruction of rows 1..4") && wider.err().contains("--overwrite"),
+                wider.err());
+        FileSnapshot.assertUnchanged(out, before);
+        // a damaged slice of the same range is real work: recomputed, not reported as nothing to do
         Files.write(out.resolve("slice_00004.tif"), new byte[]{1, 2, 3});
-        CliRun damaged = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "0:5", "--resume");
+        CliRun damaged = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "1:5", "--resume");
         assertEquals(0, damaged.code(), damaged.err());
         assertFalse(damaged.err().contains("Nothing to do"), damaged.err());
-        assertTrue(damaged.err().contains("(4 skipped)"), damaged.err());
+        assertTrue(damaged.err().contains("(3 skipped)"), damaged.err());
         assertArrayEquals(before.get("slice_00002.tif").bytes(), Files.readAllBytes(out.resolve("slice_00002.tif")));
+        // ... but a narrower request on a damaged output is refused: repairing means its whole range
+        Files.write(out.resolve("slice_00003.tif"), new byte[]{1, 2, 3});
+        CliRun part = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--slices", "3:4", "--resume");
+        assertEquals(2, part.code(), part.err());
+        assertTrue(part.err().contains("is damaged") && part.err().contains("rows 1..4"), part.err());
     }
 
     @Test
@@ -226,11 +242,19 @@ class CliDirectTest {
         assertEquals(6, sliceCount(out));
         assertTrue(Files.exists(out.resolve("_SUCCESS")) && Files.exists(out.resolve("preview.png")));
         assertFalse(Files.exists(tmp.resolve("out ")), "output written to the path cut at '#'");
-        // resuming rows 0..2 only: the kept slices inside the range are reused, the preview covers the range
+        // resuming rows 0..2 only: they are there, so nothing is done and the finished output keeps all its slices
+        String manifest = Files.readString(out.resolve("manifest.json"));
         CliRun narrow = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--slices", "0:3");
         assertEquals(0, narrow.code(), narrow.err());
+        assertTrue(narrow.err().contains("Nothing to do"), narrow.err());
+        assertEquals(manifest, Files.readString(out.resolve("manifest.json")));
+        assertEquals(6, sliceCount(out));
+        // unfinished (no _SUCCESS), the narrower range is real work: its kept slices are reused, the manifest lists it
+        Files.delete(out.resolve("_SUCCESS"));
+        narrow = cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--resume", "--slices", "0:3");
+        assertEquals(0, narrow.code(), narrow.err());
         assertTrue(narrow.err().contains("(3 skipped)"), narrow.err());
-        String manifest = Files.readString(out.resolve("manifest.json"));
+        manifest = Files.readString(out.resolve("manifest.json"));
         assertTrue(manifest.contains("slice_00002.tif") && !manifest.contains("slice_00003.tif"), manifest);
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
     }

@@ -5,6 +5,7 @@ import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.batch.BatchKeys;
+import org.tomospark.job.batch.ScanInputs;
 import picocli.CommandLine;
 
 import java.util.List;
@@ -21,7 +22,7 @@ class ReprocessOptionsTest {
                 "--table", "/data/rotation_axis.json", "--scans-in-flight", "3", "--overwrite", "--redo-if-version-below",
                 "0.2.0", "--center", "auto", "--filter", "hann", "--conf", "batch.extensions=h5");
         Settings s = cmd.settings();
-        assertEquals("/data/2026-01;hdfs://nn/b/2026-*/scan_*.h5;@list.txt", s.get(BatchKeys.INPUTS));
+        assertEquals(List.of("/data/2026-01", "hdfs://nn/b/2026-*/scan_*.h5", "@list.txt"), ScanInputs.split(s.get(BatchKeys.INPUTS)));
         assertEquals("/rec", s.get(BatchKeys.OUTPUT_ROOT));
         assertEquals("/data/rotation_axis.json", s.get(BatchKeys.TABLE));
         assertEquals(3, s.get(BatchKeys.SCANS_IN_FLIGHT));

@@ -128,9 +128,13 @@ class CenterAutoResumeTest {
         assertEquals(0, r.slicesComputed());
         assertEquals(16, r.slicesSkipped());
         FileSnapshot.assertUnchanged(out, before);
-        // without volume.raw requested the derived files differ from what this run writes: real work, volume.raw goes
-        SparkReconstruction.Result r2 = SparkReconstruction.run(TestScans.spark(),
-                spec.withResume(true).withSpark(SparkOptions.defaults().withProgress(false)), null);
+        // without volume.raw requested: still nothing to do, a finished output is not rewritten
+        SparkJobSpec noRaw = spec.withResume(true).withSpark(SparkOptions.defaults().withProgress(false));
+        assertTrue(SparkReconstruction.run(TestScans.spark(), noRaw, null).summary().startsWith("Nothing to do"));
+        FileSnapshot.assertUnchanged(out, before);
+        // unfinished (no _SUCCESS), it is real work: volume.raw goes, as this run does not write one
+        Files.delete(out.resolve("_SUCCESS"));
+        SparkReconstruction.Result r2 = SparkReconstruction.run(TestScans.spark(), noRaw, null);
         assertFalse(r2.summary().startsWith("Nothing to do"), r2.summary());
         assertEquals(16, r2.slicesSkipped());
         assertFalse(Files.exists(out.resolve("volume.raw")));

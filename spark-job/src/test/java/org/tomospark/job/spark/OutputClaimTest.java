@@ -189,7 +189,12 @@ class OutputClaimTest {
         Set<String> before = listing(out);
         CliRun r = cli(engine, "--input", scan(), "--output", out.toString(), "--center", "40", "--resume");
         assertEquals(2, r.code(), r.err());
-        assertTrue(r.err().contains("_committed/_run.json is missing") && r.err().contains("--overwrite"), r.err());
+        assertTrue(r.err().contains("_committed/_run.json is missing"), r.err());
+        assertEquals(before, listing(out));
+        // nothing proves the files there are a run's, so --overwrite does not remove them either
+        CliRun o = cli(engine, "--input", scan(), "--output", out.toString(), "--center", "40", "--overwrite");
+        assertEquals(2, o.code(), o.err());
+        assertTrue(o.err().contains("_committed/_run.json is missing"), o.err());
         assertEquals(before, listing(out));
     }
 

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -43,6 +44,14 @@ class ResumeTest {
         // volume.raw and the earlier preview, report and manifest must not survive beside the new run's files
         SparkJobSpec narrow = TestScans.spec(TestScans.hdf5().toString(), out.toString())
                 .withParams(TestScans.params().toBuilder().rows(0, 8).build()).withResume(true).withPreview(false);
+        // finished, the output holds rows 0..7 already: nothing to do, and nothing of it changes
+        byte[] raw = Files.readAllBytes(out.resolve("volume.raw"));
+        SparkReconstruction.Result done = SparkReconstruction.run(TestScans.spark(), narrow, null);
+        assertEquals(0, done.slicesComputed());
+        assertArrayEquals(raw, Files.readAllBytes(out.resolve("volume.raw")));
+        assertTrue(Files.exists(out.resolve("preview.png")) && Files.exists(out.resolve("_SUCCESS")));
+        // unfinished (no _SUCCESS, as a run killed while it finished leaves it), the narrower run is real work
+        Files.delete(out.resolve("_SUCCESS"));
         SparkReconstruction.Result r = SparkReconstruction.run(TestScans.spark(), narrow, null);
         assertEquals(8, r.slicesSkipped());
         assertFalse(Files.exists(out.resolve("volume.raw")), "stale volume.raw of the earlier 16-slice run");

@@ -98,8 +98,14 @@ class RunFinishTest {
         assertEquals(raw, Files.getLastModifiedTime(out.resolve("volume.raw")));
         assertEquals(manifest, Files.getLastModifiedTime(out.resolve(OutputCommit.MANIFEST)));
 
-        // a resume that no longer asks for the raw volume removes the earlier one instead of leaving it beside its own files
+        // a resume that does not ask for the raw volume has nothing to do either: a finished output is not rewritten
         CliRun without = rec("direct", out, "--resume");
+        assertTrue(without.err().contains("Nothing to do"), without.err());
+        assertEquals(raw, Files.getLastModifiedTime(out.resolve("volume.raw")));
+
+        // unfinished (no _SUCCESS), the same resume removes the earlier raw volume instead of leaving it beside its files
+        Files.delete(out.resolve(OutputCommit.SUCCESS));
+        without = rec("direct", out, "--resume");
         assertFalse(without.err().contains("Nothing to do"), without.err());
         assertFalse(Files.exists(out.resolve("volume.raw")));
     }

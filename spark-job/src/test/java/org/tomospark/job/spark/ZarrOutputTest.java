@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * output.format=zarr: zarr-python and tifffile (check_zarr.py) find the Zarr array of a run equal, bit for bit, to the
- * TIFF slices of the same run, with the fill value where no slice was reconstructed; --resume of a Zarr that a lost
+ * TIFF slices of the same run, of their number of slices (z = 0 the first); --resume of a Zarr that a lost
  * task or a damaged disk left incomplete redoes only the missing and damaged chunks.
  */
 class ZarrOutputTest {
@@ -53,7 +53,7 @@ class ZarrOutputTest {
                 assertEquals(0, r.code(), r.err());
             }
             String log = checkZarr(base.resolve(type + "-tiff"), base.resolve(type + "-zarr"));
-            assertTrue(log.startsWith("ok: 10 slices equal, 6 fill-value slices; shape (16, 96, 96), chunks (1, 96, "
+            assertTrue(log.startsWith("ok: 10 slices equal from slice 3; shape (10, 96, 96), chunks (1, 96, "
                     + "96)"),
                     log);
             assertTrue(TestScans.sliceFiles(base.resolve(type + "-zarr")).isEmpty(),
@@ -70,7 +70,7 @@ class ZarrOutputTest {
         CliRun r = run(engine, base.resolve("zstd"), "--output-format", "zarr", "--zarr-compression", "zstd");
         assertEquals(0, r.code(), r.err());
         String log = checkZarr(base.resolve("tiff"), base.resolve("zstd"));
-        assertTrue(log.startsWith("ok: 10 slices equal, 6 fill-value slices; shape (16, 96, 96), chunks (1, 96, 96), "
+        assertTrue(log.startsWith("ok: 10 slices equal from slice 3; shape (10, 96, 96), chunks (1, 96, 96), "
                 + "float32, compressor Zstd(level=3)"), log);
         Map<String, Object> zarray = Json.read(Files.readAllBytes(base.resolve("zstd/volume.zarr/.zarray")), ".zarray");
         assertEquals(Map.of("id", "zstd", "level", 3), zarray.get("compressor"));
@@ -107,29 +107,33 @@ class ZarrOutputTest {
         assertEquals(0, run("direct", tiffs).code());
         assertEquals(0, run("direct", out, "--output-format", "zarr").code());
         Path chunks = out.resolve("volume.zarr");
-        // what a task lost mid-write leaves: a chunk renamed into place without its marker, a temporary chunk; and a
-        // chunk damaged on disk after its marker, and one missing
+        // the array begins at slice 3 (--slices 3:13), so slice s is chunk s - 3. What a task lost mid-write leaves: a
+        // chunk renamed into place without its marker (slice 5), a temporary chunk; and a chunk damaged on disk after
+        // its marker (slice 8), and one missing (slice 11)
         Files.delete(out.resolve("_committed/slice_00005.sha256"));
         Files.createDirectories(out.resolve("_temporary/volume.zarr"));
-        Files.write(out.resolve("_temporary/volume.zarr/6.0.0.attempt.tmp"), new byte[100]);
-        byte[] damaged = Files.readAllBytes(chunks.resolve("8.0.0"));
+        Path temporary = out.resolve("_temporary/volume.zarr/3.0.0.0f8fad5b-d9cb-469f-a165-70867728950e.tmp");
+        Files.write(temporary, new byte[100]);
+        Path someoneElses = out.resolve("_temporary/notes.txt");
+        Files.writeString(someoneElses, "not a writer's");
+        byte[] damaged = Files.readAllBytes(chunks.resolve("5.0.0"));
         damaged[1000] ^= 0x40;
-        Files.write(chunks.resolve("8.0.0"), damaged);
-        Files.delete(chunks.resolve("11.0.0"));
+        Files.write(chunks.resolve("5.0.0"), damaged);
+        Files.delete(chunks.resolve("8.0.0"));
         Files.delete(out.resolve("_SUCCESS"));
         FileTime kept = FileTime.fromMillis(1_000_000_000_000L);
-        Files.setLastModifiedTime(chunks.resolve("3.0.0"), kept);
+        Files.setLastModifiedTime(chunks.resolve("0.0.0"), kept);
 
         CliRun r = run("direct", out, "--output-format", "zarr", "--resume");
         assertEquals(0, r.code(), r.err());
         Map<String, Object> report = Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
         assertEquals(Map.of("total", 10, "computed", 3, "skipped", 7), report.get("slices"),
-                "chunks 5, 8 and 11 redone");
+                "slices 5, 8 and 11 redone");
         assertEquals("zarr", report.get("outputFormat"));
-        assertEquals(kept, Files.getLastModifiedTime(chunks.resolve("3.0.0")), "an intact chunk is not rewritten");
+        assertEquals(kept, Files.getLastModifiedTime(chunks.resolve("0.0.0")), "an intact chunk is not rewritten");
         assertTrue(Files.exists(out.resolve("_SUCCESS")));
-        assertFalse(Files.exists(out.resolve("_temporary/volume.zarr/6.0.0.attempt.tmp")),
-                "no temporary chunk is left");
+        assertFalse(Files.exists(temporary), "no temporary chunk is left");
+        assertEquals("not a writer's", Files.readString(someoneElses), "a file no writer made stays");
         checkZarr(tiffs, out);
     }
 }
