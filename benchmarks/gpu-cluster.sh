@@ -12,13 +12,15 @@
 # Settings from the environment (defaults in brackets):
 #   WORKERS [2] Workers; GPU_PER_WORKER [unset] set: Worker i announces GPU i alone; GPUS [all]: the GPUs every
 #   Worker announces; CORES [8] cores per Worker and per executor; EXECUTOR_GPUS [1] and TASK_GPU [0.25]: the
-#   executor's and the task's spark.*.resource.gpu.amount; OUT_BASE [/tmp]: where the outputs go (a RAM disk such
+#   executor's and the task's spark.*.resource.gpu.amount (TASK_GPU=none: no task amount, the executor's tasks share
+#   its GPUs); JFR=1: a Java Flight Recording of the local-mode JVM and of each executor into $OUT; OUT_BASE [/tmp]:
+#   where the outputs go (a RAM disk such
 #   as /dev/shm takes the disk out); TAG: a suffix for this invocation's output names; REF [/tmp/cl-local]: the
 #   output every run's slices are compared with.
 set -euo pipefail
 shape=$1
 steps=${2:-local,cluster,kill,sticky}
-out=${OUT:-results}; mkdir -p "$out"
+out=${OUT:-results}; mkdir -p "$out"; out=$(cd "$out" && pwd)
 here=$(pwd)
 bash .gpu/run -version >/dev/null 2>&1 || true          # unpacks the runtime, so that libjsig exists
 export JAVA_HOME=/tmp/gpu-jre
@@ -39,12 +41,12 @@ job=(reconstruct --engine spark --input "$scan" --center "$center" --backend cud
 
 now() { date +%s.%N; }
 elapsed() { python3 -c "print(f'{$2 - $1:.2f}')"; }
-same_slices() {  # compares two outputs' manifests: every slice's SHA-256
+same_slices() {  # compares two outputs' manifests: every slice's checksum (CRC32C; SHA-256 in manifests before version 2)
   python3 - "$1" "$2" <<'EOF'
 import json, sys
 a, b = (json.load(open(p + "/manifest.json")) for p in sys.argv[1:3])
-sa = {s["row"]: s["sha256"] for s in a["slices"]}
-sb = {s["row"]: s["sha256"] for s in b["slices"]}
+sa = {s["row"]: s.get("checksum", s.get("sha256")) for s in a["slices"]}
+sb = {s["row"]: s.get("checksum", s.get("sha256")) for s in b["slices"]}
 diff = [r for r in sa if sa[r] != sb.get(r)]
 print(f"{len(sa)} slices, {len(diff)} differ" + (f": rows {diff[:10]}" if diff else ": bit-identical"))
 sys.exit(1 if diff or len(sa) != len(sb) else 0)
@@ -64,7 +66,8 @@ fi
 
 if [[ $steps == *local* ]]; then
   t0=$(now)
-  GPU_JAVA_OPTS="$opts -Xmx64g" bash .gpu/run org.tomospark.job.cli.TomoCli "${job[@]}" --output "$ref" \
+  GPU_JAVA_OPTS="$opts -Xmx64g ${JFR:+-XX:StartFlightRecording=filename=$out/local$tag.jfr,settings=profile}" \
+    bash .gpu/run org.tomospark.job.cli.TomoCli "${job[@]}" --output "$ref" \
     --conf job.devices=0 2>&1 | tail -25 | tee "$out/local.log"
   echo "local mode ($ref): $(elapsed "$t0" "$(now)") s wall" | tee -a "$out/summary.txt"
   keep local "$ref"
@@ -81,8 +84,10 @@ submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster
   GPU_JAVA_OPTS="$opts -Xmx8g" bash .gpu/run org.apache.spark.deploy.SparkSubmit --master spark://127.0.0.1:7077 \
     --deploy-mode client --class org.tomospark.job.cli.TomoCli \
     --conf spark.driver.host=127.0.0.1 --conf spark.executor.cores=$cores --conf spark.executor.memory=${EXECUTOR_MEMORY:-40g} \
-    --conf spark.executor.resource.gpu.amount=${EXECUTOR_GPUS:-1} --conf spark.task.resource.gpu.amount=${TASK_GPU:-0.25} \
-    --conf "spark.executor.extraClassPath=$TOMO_CP" --conf "spark.executor.extraJavaOptions=$TOMO_JVM_OPTS" \
+    --conf spark.executor.resource.gpu.amount=${EXECUTOR_GPUS:-1} \
+    $( [ "${TASK_GPU:-0.25}" = none ] || echo "--conf spark.task.resource.gpu.amount=${TASK_GPU:-0.25}" ) \
+    --conf "spark.executor.extraClassPath=$TOMO_CP" \
+    --conf "spark.executor.extraJavaOptions=$TOMO_JVM_OPTS ${JFR:+-XX:StartFlightRecording=filename=$out/,settings=profile}" \
     --conf "spark.executorEnv.LD_PRELOAD=$LD_PRELOAD" \
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.scheduler.maxRegisteredResourcesWaitingTime=60s \
     spark-internal "${job[@]}" --output "$o" "$@"

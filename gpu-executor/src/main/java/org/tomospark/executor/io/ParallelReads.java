@@ -8,14 +8,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
  * Runs the items of one band read on up to N threads: the caller's own thread and N-1 threads of a shared pool
- * of daemon threads (kept for a minute when idle, so the next band reuses them). Items are taken in order from
- * a shared counter, so threads that finish early take more. The first failure stops the others from taking new
+ * of daemon threads (kept for a minute when idle, so the next band reuses them). The helpers come out of the node's
+ * read slots, one per processor, shared by every read of the JVM: a band read while the node is otherwise idle gets
+ * every core, and reads that overlap (an executor's tasks) share them instead of each starting N threads. Items are
+ * taken in order from a shared counter, so threads that finish early take more. The first failure stops the others from taking new
  * items, and the call returns only when every thread has stopped, so nothing writes into the result after it
  * returns.
  */
@@ -26,6 +29,9 @@ final class ParallelReads {
         t.setDaemon(true);
         return t;
     });
+
+    /** Helper threads the node's reads may run at once, beside their callers' own threads. */
+    private static final Semaphore SLOTS = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
 
     private ParallelReads() {
     }
@@ -53,9 +59,26 @@ final class ParallelReads {
                 failure.compareAndSet(null, t);
             }
         };
-        List<Future<?>> helpers = new ArrayList<>(n - 1);
-        for (int k = 1; k < n; k++) helpers.add(POOL.submit(loop));
-        loop.run();
+        int slots = 0;
+        while (slots < n - 1 && SLOTS.tryAcquire()) slots++;
+        List<Future<?>> helpers = new ArrayList<>(slots);
+        try {
+            for (int k = 0; k < slots; k++) helpers.add(POOL.submit(loop));
+            loop.run();
+            waitFor(helpers, failure);
+        } finally {
+            SLOTS.release(slots);
+        }
+        Throwable t = failure.get();
+        if (t == null) return;
+        if (t instanceof IOException io) throw io;
+        if (t instanceof RuntimeException re) throw re;
+        if (t instanceof Error e) throw e;
+        throw new IOException(t);
+    }
+
+    /** Waits for every helper: they write into the caller's array, so none may outlive the call. */
+    private static void waitFor(List<Future<?>> helpers, AtomicReference<Throwable> failure) {
         boolean interrupted = false;
         for (Future<?> f : helpers) {
             while (true) {
@@ -73,11 +96,5 @@ final class ParallelReads {
             }
         }
         if (interrupted) Thread.currentThread().interrupt();
-        Throwable t = failure.get();
-        if (t == null) return;
-        if (t instanceof IOException io) throw io;
-        if (t instanceof RuntimeException re) throw re;
-        if (t instanceof Error e) throw e;
-        throw new IOException(t);
     }
 }

@@ -80,6 +80,24 @@ public final class TiffEncoder {
         return l.size;
     }
 
+    /**
+     * Writes the TIFF file of {@code pixels} stored in {@code coding} into {@code dst} (a direct buffer, say, which a
+     * file channel writes without a copy), from its start; returns the file's length and leaves {@code dst} holding
+     * exactly the file (position 0, limit its length).
+     */
+    public static int encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding,
+                                 ByteBuffer dst) {
+        Layout l = Layout.of(width, height, description, coding);
+        checkPixels(pixels, width, height);
+        if (dst.capacity() < l.size)
+            throw new IllegalArgumentException("buffer of " + dst.capacity() + " bytes cannot hold a " + width + "x" + height
+                    + " TIFF of " + l.size + " bytes");
+        dst.clear();
+        l.write(pixels, dst);
+        dst.position(0).limit(l.size);
+        return l.size;
+    }
+
     private static void checkPixels(float[] pixels, int width, int height) {
         if (pixels.length != (long) width * height)
             throw new IllegalArgumentException("image holds " + pixels.length + " values, expected " + width + "x" + height);
@@ -136,7 +154,12 @@ public final class TiffEncoder {
         }
 
         void write(float[] pixels, byte[] dst) {
-            ByteBuffer b = ByteBuffer.wrap(dst).order(ByteOrder.LITTLE_ENDIAN);
+            write(pixels, ByteBuffer.wrap(dst));
+        }
+
+        /** Writes the file into {@code b} from its position 0 (the file's start), in bulk where the samples go. */
+        void write(float[] pixels, ByteBuffer b) {
+            b.order(ByteOrder.LITTLE_ENDIAN).position(0);
             b.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(HEADER);
             b.putShort((short) entries);
             long stripBytes = (long) sampleBytes * width * rowsPerStrip;

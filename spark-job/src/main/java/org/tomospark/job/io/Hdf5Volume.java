@@ -10,16 +10,15 @@ import org.tomospark.job.io.hdf5.H5VolumeFile;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
+import java.util.zip.CRC32C;
+import java.util.zip.CheckedOutputStream;
 
 /**
  * volume.h5, the HDF5 output: one dataset {@code /volume} [z][y][x] of the slices the run reconstructed, z = 0 its
@@ -40,16 +39,16 @@ public final class Hdf5Volume {
     }
 
     /**
-     * What a run records of the file (in report.json): its name, dataset, length and SHA-256, and the seconds the
-     * driver took to assemble it.
+     * What a run records of the file (in report.json): its name, dataset, length and checksum ({@link SliceChecksum}:
+     * CRC32C), and the seconds the driver took to assemble it.
      */
-    public record Written(long bytes, String sha256, double seconds) {
+    public record Written(long bytes, String checksum, double seconds) {
         public Map<String, Object> describe() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("file", NAME);
             m.put("dataset", "/" + DATASET);
             m.put("bytes", bytes);
-            m.put("sha256", sha256);
+            m.put("checksum", checksum);
             m.put("assembleSeconds", seconds);
             return m;
         }
@@ -57,45 +56,47 @@ public final class Hdf5Volume {
 
     /**
      * Assembles volume.h5 from the committed slices of output slices [first, end), z = 0 being slice {@code first},
-     * each checked against the checksum its marker recorded ({@code sha256} by slice).
+     * each checked against the checksum its marker recorded ({@code checksums} by slice).
      */
     public static Written write(OutputCommit out, int first, int end, int width, int height,
-                                SampleCoding coding, Map<Integer, String> sha256, Map<String, Object> attributes,
+                                SampleCoding coding, Map<Integer, String> checksums, Map<String, Object> attributes,
                                 String attributesJson) {
         List<H5Attribute> attrs = new ArrayList<>(H5Attributes.flatten(attributes));
         attrs.add(H5Attribute.text("tomospark", attributesJson));
         H5VolumeFile file = new H5VolumeFile(DATASET, end - first, height, width, type(coding),
                 LongStream.range(0, end - first).toArray(), attrs);
         long t0 = System.nanoTime();
-        MessageDigest digest = sha256();
+        CRC32C crc = new CRC32C();
         AtomicLong bytes = new AtomicLong();
         out.writeFile(NAME, os -> {
-            DigestOutputStream d = new DigestOutputStream(os, digest);
+            CheckedOutputStream d = new CheckedOutputStream(os, crc);
             bytes.set(file.write(d, i -> {
                 int row = first + i;
                 byte[] b = out.read(out.files().name(row));
-                if (!OutputCommit.checksum(b).equals(sha256.get(row)))
+                if (!SliceChecksum.matches(checksums.get(row), b))
                     throw new IOException(out.dir() + "/" + out.files().name(row) + " does not match its checksum "
                             + "marker; run again with --resume to recompute it");
                 return b;
             }));
             d.flush();
         });
-        return new Written(bytes.get(), HexFormat.of().formatHex(digest.digest()), (System.nanoTime() - t0) / 1e9);
+        return new Written(bytes.get(), SliceChecksum.CRC32C + ":" + String.format(Locale.ROOT, "%08x", crc.getValue()),
+                (System.nanoTime() - t0) / 1e9);
     }
 
-    /** Whether volume.h5 is there with the length and SHA-256 a run recorded ({@link Written#describe}). */
+    /**
+     * Whether volume.h5 is there with the length and checksum a run recorded ({@link Written#describe}; a report
+     * written before checksums carried their algorithm recorded SHA-256 as {@code sha256}, verified as such).
+     */
     static boolean intact(FileSystem fs, Path dir, Object recorded) throws IOException {
-        if (!(recorded instanceof Map<?, ?> m) || !(m.get("bytes") instanceof Number n) || !(m.get("sha256") instanceof String sha))
-            return false;
+        if (!(recorded instanceof Map<?, ?> m) || !(m.get("bytes") instanceof Number n)) return false;
+        Object sum = m.get("checksum") != null ? m.get("checksum") : m.get("sha256");
+        if (!(sum instanceof String s) || SliceChecksum.normalize(s) == null) return false;
         Path p = new Path(dir, NAME);
         if (!fs.exists(p) || fs.getFileStatus(p).getLen() != n.longValue()) return false;
-        MessageDigest digest = sha256();
-        byte[] buf = new byte[1 << 20];
         try (InputStream in = fs.open(p)) {
-            for (int k; (k = in.read(buf)) > 0; ) digest.update(buf, 0, k);
+            return SliceChecksum.matches(s, in);
         }
-        return HexFormat.of().formatHex(digest.digest()).equals(sha);
     }
 
     private static H5Type type(SampleCoding coding) {
@@ -106,11 +107,4 @@ public final class Hdf5Volume {
         };
     }
 
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("the JDK has no SHA-256", e);
-        }
-    }
 }

@@ -13,6 +13,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.BitSet;
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  * The commit protocol of an output directory, on top of {@link SliceWriter}:
  * <ul>
  *   <li>a slice is written under {@code _temporary/} and renamed into place ({@code slice_NNNNN.tif}); then a
- *       marker {@code _committed/slice_NNNNN.sha256} (checksum and length) is written the same way. A slice
+ *       marker {@code _committed/slice_NNNNN.commit} ({@link #MARKER_VERSION}, the CRC32C and the length,
+ *       {@link SliceChecksum}) is written the same way. A slice
  *       counts as committed only when its marker exists and matches its bytes, so a task killed between the
  *       two steps, or a retried/speculative attempt, is harmless (slices are deterministic: a second attempt
  *       renames identical bytes over the first);</li>
@@ -45,7 +47,13 @@ public final class OutputCommit {
     public static final String MANIFEST = "manifest.json";
     public static final String SUCCESS = "_SUCCESS";
     public static final String REPORT = "report.json";
-    static final Pattern MARKER = Pattern.compile("slice_(\\d{5,})\\.sha256");
+    /**
+     * A commit marker: {@code slice_NNNNN.commit} ("2 crc32c:HEX LENGTH"), or {@code slice_NNNNN.sha256} ("HEX
+     * LENGTH", SHA-256) of an output written before marker format 2, which is verified with SHA-256.
+     */
+    static final Pattern MARKER = Pattern.compile("slice_(\\d{5,})\\.(commit|sha256)");
+    /** The format of the markers this version writes. */
+    public static final int MARKER_VERSION = 2;
 
     private final SliceWriter writer;
     private final Configuration conf;
@@ -87,8 +95,8 @@ public final class OutputCommit {
         return writer;
     }
 
-    /** A committed slice: its checksum and length. */
-    public record Committed(int row, String sha256, long bytes) implements Serializable {
+    /** A committed slice: its checksum ({@link SliceChecksum}: {@code ALGORITHM:HEX}) and length. */
+    public record Committed(int row, String checksum, long bytes) implements Serializable {
     }
 
     /** Identifies what changes the slices: the input and every parameter except the row range, grouping and threads. */
@@ -117,24 +125,24 @@ public final class OutputCommit {
     }
 
     public static String markerName(int row) {
-        return String.format("%s/slice_%05d.sha256", COMMITTED, row);
+        return String.format("%s/slice_%05d.commit", COMMITTED, row);
     }
 
     /** Executor side: writes a slice and its marker; returns the slice's checksum. */
-    public Committed commitSlice(int row, byte[] tiff) {
-        return commitSlice(row, tiff, checksum(tiff));
+    public Committed commitSlice(int row, byte[] file) {
+        return commitSlice(row, ByteBuffer.wrap(file), SliceChecksum.crc32c(file));
     }
 
-    /** The checksum a slice's marker records for its bytes. */
-    static String checksum(byte[] tiff) {
-        return Json.sha256(tiff);
-    }
-
-    /** As {@link #commitSlice(int, byte[])}, with {@code sha} = {@link #checksum}{@code (tiff)} already computed. */
-    Committed commitSlice(int row, byte[] tiff, String sha) {
-        writer.writeBytes(files.name(row), tiff);
-        writer.writeBytes(markerName(row), (sha + " " + tiff.length + "\n").getBytes(StandardCharsets.US_ASCII));
-        return new Committed(row, sha, tiff.length);
+    /**
+     * Writes a slice's file from {@code file} (position to limit, left as it was) and then its marker recording
+     * {@code checksum} ({@link SliceChecksum#crc32c} of those bytes, already computed by the caller).
+     */
+    public Committed commitSlice(int row, ByteBuffer file, String checksum) {
+        int length = file.remaining();
+        writer.writeBuffer(files.name(row), file);
+        writer.writeBytes(markerName(row), (MARKER_VERSION + " " + checksum + " " + length + "\n")
+                .getBytes(StandardCharsets.US_ASCII));
+        return new Committed(row, checksum, length);
     }
 
     /**
@@ -341,28 +349,54 @@ public final class OutputCommit {
             FileSystem fs = fs();
             Path c = new Path(dir(), COMMITTED);
             if (!fs.exists(c)) return m;
+            // a slice's current marker; one of format 1 counts only where the slice has none of format 2
+            Map<Integer, Path> markers = new TreeMap<>();
             for (FileStatus s : fs.listStatus(c)) {
                 Matcher mt = MARKER.matcher(s.getPath().getName());
                 if (!mt.matches()) continue;
                 int row = Integer.parseInt(mt.group(1));
                 if (row < first || row >= end) continue;
-                String[] parts = new String(readAll(fs, s.getPath()), StandardCharsets.US_ASCII).trim().split(" ");
-                // a damaged marker (not "sha256 length") is no proof of the slice: it is recomputed
-                if (parts.length != 2 || !parts[0].matches("[0-9a-f]{64}") || !parts[1].matches("\\d{1,18}")) continue;
+                if (mt.group(2).equals("commit") || !markers.containsKey(row)) markers.put(row, s.getPath());
+            }
+            for (Map.Entry<Integer, Path> e : markers.entrySet()) {
+                int row = e.getKey();
+                String[] marker = markerFields(new String(readAll(fs, e.getValue()), StandardCharsets.US_ASCII));
+                // a damaged marker is no proof of the slice: it is recomputed
+                if (marker == null) continue;
                 Path slice = new Path(dir(), files.name(row));
                 byte[] b;
                 try {
                     b = readAll(fs, slice);
-                } catch (FileNotFoundException e) {
+                } catch (FileNotFoundException missing) {
                     continue;
                 }
-                if (b.length == Long.parseLong(parts[1]) && checksum(b).equals(parts[0]))
-                    m.put(row, new Committed(row, parts[0], b.length));
+                if (b.length == Long.parseLong(marker[1]) && SliceChecksum.matches(marker[0], b))
+                    m.put(row, new Committed(row, marker[0], b.length));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(uri + ": cannot read committed slices", e);
         }
         return m;
+    }
+
+    /**
+     * A marker's checksum ({@link SliceChecksum}, normalized) and length: "2 crc32c:HEX LENGTH" (format 2) or
+     * "HEX LENGTH" (format 1, SHA-256); null for anything else, or a later format this version cannot read.
+     */
+    static String[] markerFields(String text) {
+        String[] parts = text.trim().split(" ");
+        String sum, length;
+        if (parts.length == 3 && parts[0].equals(Integer.toString(MARKER_VERSION))) {
+            sum = parts[1];
+            length = parts[2];
+        } else if (parts.length == 2 && parts[0].matches("[0-9a-f]{64}")) {
+            sum = parts[0];
+            length = parts[1];
+        } else {
+            return null;
+        }
+        String normalized = SliceChecksum.normalize(sum);
+        return normalized == null || !length.matches("\\d{1,18}") ? null : new String[]{normalized, length};
     }
 
     /**

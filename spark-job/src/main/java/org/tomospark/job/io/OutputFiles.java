@@ -12,12 +12,18 @@ import java.io.File;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
 /** How the files of an output are created, renamed over their final name in one atomic step, and removed. */
 interface OutputFiles {
     OutputStream create(Path file) throws IOException;
+
+    /** Creates {@code file} holding {@code data}'s bytes from its position to its limit (left as they were). */
+    void write(Path file, ByteBuffer data) throws IOException;
 
     /** Renames {@code from} to {@code to} in one atomic step, replacing a file already there. */
     void renameOver(Path from, Path to) throws IOException;
@@ -37,6 +43,23 @@ interface OutputFiles {
         @Override
         public OutputStream create(Path file) throws IOException {
             return fs.create(file, true);
+        }
+
+        @Override
+        public void write(Path file, ByteBuffer data) throws IOException {
+            ByteBuffer d = data.duplicate();
+            try (OutputStream out = fs.create(file, true)) {
+                if (d.hasArray()) {
+                    out.write(d.array(), d.arrayOffset() + d.position(), d.remaining());
+                    return;
+                }
+                byte[] chunk = new byte[Math.min(d.remaining(), 1 << 20)];
+                while (d.hasRemaining()) {
+                    int n = Math.min(chunk.length, d.remaining());
+                    d.get(chunk, 0, n);
+                    out.write(chunk, 0, n);
+                }
+            }
         }
 
         @Override
@@ -61,6 +84,18 @@ interface OutputFiles {
             File f = fs.pathToFile(file);
             Files.createDirectories(f.getParentFile().toPath());
             return new BufferedOutputStream(new FileOutputStream(f), 1 << 16);
+        }
+
+        /** One positioned write of the buffer: from a direct buffer the kernel copies straight into the file. */
+        @Override
+        public void write(Path file, ByteBuffer data) throws IOException {
+            var f = fs.pathToFile(file).toPath();
+            Files.createDirectories(f.getParent());
+            ByteBuffer d = data.duplicate();
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                for (long at = 0; d.hasRemaining(); ) at += ch.write(d, at);
+            }
         }
 
         @Override

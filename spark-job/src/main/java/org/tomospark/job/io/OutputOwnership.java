@@ -125,8 +125,11 @@ public final class OutputOwnership {
         if (f == Folder.COMMITTED) {
             // the record itself is read by record(); a folder of markers with no readable record proves nothing
             for (FolderEntries.Entry e : FolderEntries.of(fs, folder)) {
-                boolean ours = OutputCommit.MARKER.matcher(e.name()).matches() || e.name().equals(OutputCommit.RUN);
-                if (ours && (record == null || e.kind() != FolderEntries.Kind.FILE)) foreign.add(f.name + "/" + e.name());
+                Matcher m = OutputCommit.MARKER.matcher(e.name());
+                boolean named = m.matches() || e.name().equals(OutputCommit.RUN);
+                if (!named) continue;
+                boolean owned = record != null && e.kind() == FolderEntries.Kind.FILE && (!m.matches() || ownsMarker(record, m));
+                if (!owned) foreign.add(f.name + "/" + e.name());
             }
             return;
         }
@@ -180,12 +183,15 @@ public final class OutputOwnership {
             if (m.matches()) rows.set(Integer.parseInt(m.group(1)));
             formats.add(OutputFormat.HDF5.id());
         }
+        boolean oldMarkers = false;
         for (FolderEntries.Entry e : FolderEntries.of(fs, new Path(dir, OutputCommit.COMMITTED))) {
             Matcher m = OutputCommit.MARKER.matcher(e.name());
-            if (m.matches()) rows.set(Integer.parseInt(m.group(1)));
+            if (!m.matches()) continue;
+            rows.set(Integer.parseInt(m.group(1)));
+            oldMarkers |= m.group(2).equals("sha256");
         }
         boolean zarr = formats.contains(OutputFormat.ZARR.id());
-        return new OutputRecord(OutputRecord.RECONSTRUCTION, rows, formats, files, zarr ? 0 : -1, false);
+        return new OutputRecord(OutputRecord.RECONSTRUCTION, rows, formats, files, zarr ? 0 : -1, false, oldMarkers);
     }
 
     /** Whether {@code name} is one tomospark writes at the top of an output folder. */
@@ -234,7 +240,10 @@ public final class OutputOwnership {
 
     private static boolean ownsInside(Folder f, String n, OutputRecord record) {
         return switch (f) {
-            case COMMITTED -> OutputCommit.MARKER.matcher(n).matches() || n.equals(OutputCommit.RUN);
+            case COMMITTED -> {
+                Matcher m = OutputCommit.MARKER.matcher(n);
+                yield m.matches() ? ownsMarker(record, m) : n.equals(OutputCommit.RUN);
+            }
             case TEMPORARY -> false;
             case ZARR -> {
                 Matcher m = SliceFiles.ZARR_CHUNK.matcher(n);
@@ -246,6 +255,10 @@ public final class OutputOwnership {
                 yield m.matches() && record.ownsRow(Integer.parseInt(m.group(1)), OutputFormat.HDF5);
             }
         };
+    }
+
+    private static boolean ownsMarker(OutputRecord record, Matcher marker) {
+        return record.ownsMarker(Integer.parseInt(marker.group(1)), marker.group(2).equals("sha256"));
     }
 
     /** Removes a folder that holds nothing (a folder with a user's file in it stays). */

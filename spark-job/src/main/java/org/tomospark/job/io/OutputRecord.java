@@ -27,9 +27,11 @@ import java.util.TreeSet;
  * @param files      the other files, relative to the output folder ({@code manifest.json}, {@code volume.zarr/.zarray}, …)
  * @param zarrOrigin the output slice index of the Zarr array's first slice, or -1 without Zarr slices
  * @param legacy     an output written before the record existed: every name those versions wrote is theirs
+ * @param oldMarkers the output holds commit markers of format 1 ({@code .sha256}), adopted from an output written
+ *                   before marker format 2: only then are markers of that name its own
  */
 public record OutputRecord(String mode, BitSet rows, Set<String> formats, Set<String> files, int zarrOrigin,
-                           boolean legacy) {
+                           boolean legacy, boolean oldMarkers) {
     public static final int VERSION = 2;
     public static final String RECONSTRUCTION = "reconstruction";
     public static final String CENTER_SWEEP = "center sweep";
@@ -47,12 +49,12 @@ public record OutputRecord(String mode, BitSet rows, Set<String> formats, Set<St
         BitSet rows = new BitSet();
         rows.set(first, end);
         return new OutputRecord(RECONSTRUCTION, rows, Set.of(format.id()), files, format == OutputFormat.ZARR ? first : -1,
-                false);
+                false, false);
     }
 
     /** A centre sweep writing {@code files}. */
     public static OutputRecord sweep(Set<String> files) {
-        return new OutputRecord(CENTER_SWEEP, new BitSet(), Set.of(), files, -1, false);
+        return new OutputRecord(CENTER_SWEEP, new BitSet(), Set.of(), files, -1, false, false);
     }
 
     /** This record and a resumed run's: the slices and files of both. */
@@ -63,11 +65,19 @@ public record OutputRecord(String mode, BitSet rows, Set<String> formats, Set<St
         f.addAll(later.formats);
         Set<String> n = new TreeSet<>(files);
         n.addAll(later.files);
-        return new OutputRecord(later.mode, r, f, n, zarrOrigin >= 0 ? zarrOrigin : later.zarrOrigin, legacy);
+        return new OutputRecord(later.mode, r, f, n, zarrOrigin >= 0 ? zarrOrigin : later.zarrOrigin, legacy, oldMarkers);
     }
 
     public boolean ownsRow(int index, OutputFormat format) {
         return legacy || (formats.contains(format.id()) && rows.get(index));
+    }
+
+    /**
+     * Whether a commit marker is the runs' own: one of a slice they wrote, of the format this version writes, or of
+     * format 1 where the output was adopted with such markers.
+     */
+    public boolean ownsMarker(int row, boolean formatOne) {
+        return legacy || (rows.get(row) && (!formatOne || oldMarkers));
     }
 
     public boolean ownsFile(String relative) {
@@ -93,6 +103,7 @@ public record OutputRecord(String mode, BitSet rows, Set<String> formats, Set<St
         m.put("formats", List.copyOf(new TreeSet<>(formats)));
         m.put("files", List.copyOf(new TreeSet<>(files)));
         if (zarrOrigin >= 0) m.put("zarrOrigin", zarrOrigin);
+        if (oldMarkers) m.put("oldMarkers", true);
         return m;
     }
 
@@ -103,7 +114,7 @@ public record OutputRecord(String mode, BitSet rows, Set<String> formats, Set<St
      */
     static OutputRecord of(Map<String, Object> run) {
         Object o = run.get(KEY);
-        if (o == null) return new OutputRecord(RECONSTRUCTION, new BitSet(), Set.of(), Set.of(), -1, true);
+        if (o == null) return new OutputRecord(RECONSTRUCTION, new BitSet(), Set.of(), Set.of(), -1, true, true);
         if (!(o instanceof Map<?, ?> m) || !(m.get("version") instanceof Number v) || v.intValue() != VERSION) return null;
         try {
             BitSet rows = new BitSet();
@@ -118,7 +129,8 @@ public record OutputRecord(String mode, BitSet rows, Set<String> formats, Set<St
             Set<String> files = new TreeSet<>();
             for (Object f : (List<?>) m.get("files")) files.add(String.valueOf(f));
             int origin = m.get("zarrOrigin") instanceof Number n ? n.intValue() : -1;
-            return new OutputRecord(String.valueOf(m.get("mode")), rows, formats, files, origin, false);
+            return new OutputRecord(String.valueOf(m.get("mode")), rows, formats, files, origin, false,
+                    Boolean.TRUE.equals(m.get("oldMarkers")));
         } catch (ClassCastException | NullPointerException | IndexOutOfBoundsException e) {
             return null;
         }

@@ -25,6 +25,12 @@ public final class RunManifest {
         }
     }
 
+    /**
+     * The manifest's format: 2 records each slice's {@code checksum} as {@code ALGORITHM:HEX} ({@link SliceChecksum});
+     * a manifest without a version recorded SHA-256 as {@code sha256}.
+     */
+    public static final int VERSION = 2;
+
     private RunManifest() {
     }
 
@@ -42,6 +48,7 @@ public final class RunManifest {
                                             ScanGeometry effective, SliceGeometry slice, Map<Integer, Slice> slices, boolean rawVolume,
                                             SampleCoding coding, SliceFiles files, Map<String, Object> report) {
         Map<String, Object> m = new LinkedHashMap<>();
+        m.put("manifestVersion", VERSION);
         m.put("software", Map.of("name", "tomospark", "version", software, "engine", engine));
         m.put("created", Instant.now().toString());
         m.put("runSignature", signature);
@@ -69,7 +76,7 @@ public final class RunManifest {
             Map<String, Object> x = new LinkedHashMap<>();
             x.put("row", e.getKey());
             x.put("file", files.name(e.getKey()));
-            x.put("sha256", s.committed().sha256());
+            x.put("checksum", s.committed().checksum());
             x.put("bytes", s.committed().bytes());
             x.put("reused", s.reused());
             if (s.group() != null) x.put("group", s.group());

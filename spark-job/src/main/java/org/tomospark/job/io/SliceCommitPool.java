@@ -4,18 +4,16 @@ import org.apache.spark.TaskContext;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.TiffEncoder;
 
-import java.util.ArrayList;
-import java.util.Arrays;
+import java.nio.ByteBuffer;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
@@ -23,23 +21,27 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
- * Commits slices on a few worker threads: each slice is encoded as a TIFF ({@link TiffEncoder}), checksummed and
- * committed by {@link OutputCommit#commitSlice} (written under {@code _temporary/}, renamed into place, then its
- * marker), while the caller goes on computing the next ones.
+ * Commits the slices of one run or one slice group through {@link SliceWriters}: each slice is encoded once into a
+ * writer's direct buffer ({@link SliceFiles#encodeInto}), checksummed (CRC32C, {@link SliceChecksum}) and committed by
+ * {@link OutputCommit#commitSlice} (written under {@code _temporary/}, renamed into place, then its marker), while the
+ * caller goes on computing the next ones. The writers are the pool's own ({@code threads} of them) or the node's,
+ * shared with every other pool of the JVM ({@link #shared}).
  *
- * <p>Memory is bounded: {@link #submit} takes ownership of the pixel array and blocks while {@code queueSlices} slices
- * wait, so the pool holds at most {@link #maxSlicesHeld()} pixel arrays, plus one encoding buffer per worker
- * ({@link #maxBytesHeld}).
+ * <p>Memory is bounded: {@link #submit} takes ownership of the pixel array and blocks while {@code queueSlices} of this
+ * pool's slices wait for a writer, so the pool holds at most {@link #maxSlicesHeld()} pixel arrays, and each writer one
+ * direct buffer of one slice's file ({@link #maxBytesHeld}).
  *
- * <p>Failures: the first failure of any slice cancels the slices still queued, lets the ones being written finish
- * (each whole or absent, as {@link SliceWriter} guarantees), and is rethrown as it was (its message names the output and
- * the file) by the next {@link #submit} and by {@link #finish}. {@link #close} without {@link #finish} cancels the queued
- * slices and waits for the ones in flight, so nothing is written into the output after it returns.
+ * <p>Failures: the first failure of any slice cancels this pool's slices still waiting, lets the ones being written
+ * finish (each whole or absent, as {@link SliceWriter} guarantees), and is rethrown as it was (its message names the
+ * output and the file) by the next {@link #submit} and by {@link #finish}. Other pools on the same writers go on.
+ * {@link #close} without {@link #finish}, and an interrupt of a thread waiting in {@link #finish} (a Spark task
+ * killed), cancel the waiting slices and wait for the ones in flight, so nothing is written into the output after it
+ * returns.
  */
 public final class SliceCommitPool implements AutoCloseable {
     /**
-     * What the pool did: slices and TIFF bytes committed, the time its workers spent encoding, hashing and writing
-     * (slice and marker, each written and renamed), summed over the workers, and its wall time from the first submit to
+     * What the pool did: slices and bytes committed, the time its writers spent encoding, checksumming and writing
+     * (slice and marker, each written and renamed), summed over the writers, and its wall time from the first submit to
      * the last commit.
      */
     public record Timings(int slices, long bytes, long encodeNanos, long hashNanos, long writeNanos, long wallNanos) {
@@ -48,35 +50,36 @@ public final class SliceCommitPool implements AutoCloseable {
             return wallNanos == 0 ? 0 : bytes / (double) wallNanos;
         }
 
-        /** The writers' busy time, summed over them: encoding, hashing, writing and committing. */
+        /** The writers' busy time, summed over them: encoding, checksumming, writing and committing. */
         public long busyNanos() {
             return encodeNanos + hashNanos + writeNanos;
         }
     }
-
-    private record Job(int row, float[] pixels, int width, int height) {
-    }
-
-    private static final Job END = new Job(-1, null, 0, 0);
 
     private final OutputCommit out;
     private final String description;
     private final SampleCoding coding;
     private final IntConsumer beforeEachCommit;
     private final Consumer<float[]> afterEncode;
-    private final int threads, queueSlices;
-    private final BlockingQueue<Job> queue;
-    private final List<Thread> workers = new ArrayList<>();
+    private final SliceWriters writers;
+    private final boolean ownWriters;
+    private final int queueSlices;
+    /** One permit per slice that may wait for a writer; a writer that takes a slice gives its permit back. */
+    private final Semaphore waiting;
     private final Set<Integer> submitted = ConcurrentHashMap.newKeySet();
     private final Map<Integer, OutputCommit.Committed> committed = new ConcurrentSkipListMap<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final LongAdder encodeNanos = new LongAdder(), hashNanos = new LongAdder(), writeNanos = new LongAdder(),
             bytes = new LongAdder();
     private final AtomicLong firstSubmit = new AtomicLong(), lastCommit = new AtomicLong();
+    /** Slices submitted and not yet done (committed, failed or skipped), guarded by {@link #lock}. */
+    private int outstanding;
+    /** Guards {@link #outstanding} apart from the pool's own monitor, which a blocked {@link #submit} holds. */
+    private final Object lock = new Object();
     private volatile boolean cancelled, ended;
-    private boolean joined;
+    private boolean closed;
 
-    /** A pool of {@code threads} workers and at most {@code queueSlices} waiting slices; TIFFs without description. */
+    /** A pool of {@code threads} writers of its own and at most {@code queueSlices} waiting slices; TIFFs without description. */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices) {
         this(out, threads, queueSlices, null, row -> {
         });
@@ -84,7 +87,7 @@ public final class SliceCommitPool implements AutoCloseable {
 
     /**
      * @param description      the TIFFs' ImageDescription (ASCII), null for none
-     * @param beforeEachCommit run by a worker with the slice's row before it writes the slice; what it throws fails the
+     * @param beforeEachCommit run by a writer with the slice's row before it writes the slice; what it throws fails the
      *                         pool like a failed write (e.g. a check that this run still owns the output)
      */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit) {
@@ -93,8 +96,8 @@ public final class SliceCommitPool implements AutoCloseable {
     }
 
     /**
-     * As above; {@code afterEncode} gets each slice's pixel array once its TIFF is encoded, when the pool no longer
-     * reads it (to be reused for a later slice).
+     * As above; {@code afterEncode} gets each slice's pixel array once it is encoded, when the pool no longer reads it
+     * (to be reused for a later slice).
      */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit,
                            Consumer<float[]> afterEncode) {
@@ -104,24 +107,53 @@ public final class SliceCommitPool implements AutoCloseable {
     /** As above, the slices' samples stored in {@code coding}. */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, SampleCoding coding,
                            IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
-        if (threads < 1) throw new IllegalArgumentException("a slice commit pool needs at least one thread, not " + threads);
-        if (queueSlices < 1) throw new IllegalArgumentException("a slice commit pool needs room for at least one waiting slice, not "
-                + queueSlices);
-        TiffEncoder.size(1, 1, description); // refuses a description a TIFF cannot hold, before any slice
+        this(out, ownWriters(threads, queueSlices, description), true, queueSlices, description, coding, beforeEachCommit,
+                afterEncode);
+    }
+
+    /**
+     * A pool on the node's writers ({@link SliceWriters#node}, made with {@code nodeThreads} at the JVM's first use),
+     * shared with every other pool of the JVM; closing it leaves them running.
+     */
+    public static SliceCommitPool shared(OutputCommit out, int nodeThreads, int queueSlices, String description,
+                                         SampleCoding coding, IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
+        return new SliceCommitPool(out, SliceWriters.node(nodeThreads), false, queueSlices, description, coding, beforeEachCommit,
+                afterEncode);
+    }
+
+    /** A pool on {@code writers}, which it shares: closing it leaves them running. */
+    public static SliceCommitPool on(SliceWriters writers, OutputCommit out, int queueSlices, String description,
+                                     IntConsumer beforeEachCommit) {
+        return new SliceCommitPool(out, writers, false, queueSlices, description, SampleCoding.FLOAT32, beforeEachCommit,
+                pixels -> {
+                });
+    }
+
+    private SliceCommitPool(OutputCommit out, SliceWriters writers, boolean ownWriters, int queueSlices, String description,
+                            SampleCoding coding, IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
+        checkArguments(queueSlices, description);
         this.out = out;
         this.description = description;
         this.coding = coding;
         this.beforeEachCommit = beforeEachCommit;
         this.afterEncode = afterEncode;
-        this.threads = threads;
+        this.writers = writers;
+        this.ownWriters = ownWriters;
         this.queueSlices = queueSlices;
-        this.queue = new ArrayBlockingQueue<>(queueSlices);
-        for (int i = 0; i < threads; i++) {
-            Thread t = new Thread(this::work, "slice-commit-" + i);
-            t.setDaemon(true);
-            workers.add(t);
-            t.start();
-        }
+        this.waiting = new Semaphore(queueSlices);
+    }
+
+    /** The pool's own writers, once its arguments are known to be good (so that a refused pool leaves no thread). */
+    private static SliceWriters ownWriters(int threads, int queueSlices, String description) {
+        if (threads < 1) throw new IllegalArgumentException("a slice commit pool needs at least one thread, not " + threads);
+        checkArguments(queueSlices, description);
+        return new SliceWriters(threads);
+    }
+
+    private static void checkArguments(int queueSlices, String description) {
+        if (queueSlices < 1)
+            throw new IllegalArgumentException("a slice commit pool needs room for at least one waiting slice, not " + queueSlices);
+        TiffEncoder.size(1, 1, description); // refuses a description a TIFF cannot hold, before any slice
     }
 
     /**
@@ -135,27 +167,25 @@ public final class SliceCommitPool implements AutoCloseable {
 
     /**
      * Bytes a pool of these dimensions holds at most for slices of {@code width × height}: its pixel arrays (waiting
-     * slices and one per worker) and one TIFF buffer per worker. The caller's own array, while it waits in
+     * slices and one per writer) and one file buffer per writer. The caller's own array, while it waits in
      * {@link #submit}, is not counted.
      */
     public static long maxBytesHeld(int threads, int queueSlices, int width, int height, String description) {
         return (long) (queueSlices + threads) * 4L * width * height + (long) threads * TiffEncoder.size(width, height, description);
     }
 
-    /** Pixel arrays the pool holds at most: the waiting slices and one per worker. */
+    /** Pixel arrays the pool holds at most: the waiting slices and one per writer. */
     public int maxSlicesHeld() {
-        return queueSlices + threads;
+        return queueSlices + writers.threads();
     }
 
-    /** Slices waiting for a worker now. */
+    /** Slices of this pool waiting for a writer now. */
     public int queued() {
-        int n = 0;
-        for (Job j : queue) if (j != END) n++;
-        return n;
+        return queueSlices - waiting.availablePermits();
     }
 
     public int threads() {
-        return threads;
+        return writers.threads();
     }
 
     public int queueSlices() {
@@ -163,8 +193,9 @@ public final class SliceCommitPool implements AutoCloseable {
     }
 
     /**
-     * Queues slice {@code row} for commit; the pool owns {@code pixels} from now on. Blocks while the queue is full.
-     * Throws the pool's first failure, if there was one. Calls from several threads are taken one at a time.
+     * Queues slice {@code row} for commit; the pool owns {@code pixels} from now on. Blocks while {@code queueSlices} of
+     * this pool's slices wait. Throws the pool's first failure, if there was one. Calls from several threads are taken
+     * one at a time.
      */
     public synchronized void submit(int row, float[] pixels, int width, int height) {
         if (ended) throw new IllegalStateException(out.dir() + ": slice " + row
@@ -176,18 +207,62 @@ public final class SliceCommitPool implements AutoCloseable {
         if (!submitted.add(row)) throw new IllegalArgumentException(out.dir() + ": slice " + row + " submitted twice");
         firstSubmit.compareAndSet(0, System.nanoTime());
         try {
-            queue.put(new Job(row, pixels, width, height));
+            while (!waiting.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+                rethrowFailure();
+                if (cancelled) throw new CancellationException(out.dir() + ": the commit pool was cancelled");
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             cancel();
             throw new CancellationException(out.dir() + ": interrupted while waiting to commit " + SliceWriter.sliceName(row));
         }
+        synchronized (lock) {
+            outstanding++;
+        }
+        writers.submit(buffer -> commit(row, pixels, width, height, buffer));
         rethrowFailure();
+    }
+
+    /** A writer's work on one slice: everything but the skip is timed and counted. */
+    private ByteBuffer commit(int row, float[] pixels, int width, int height, ByteBuffer buffer) {
+        waiting.release();
+        ByteBuffer b = buffer;
+        try {
+            if (cancelled || failure.get() != null) return b;
+            long t0 = System.nanoTime();
+            int size = out.files().size(width, height, description, coding);
+            if (b == null || b.capacity() < size) b = ByteBuffer.allocateDirect(size);
+            int length = out.files().encodeInto(pixels, width, height, description, coding, b);
+            afterEncode.accept(pixels);
+            long t1 = System.nanoTime();
+            String sum = SliceChecksum.crc32c(b);
+            long t2 = System.nanoTime();
+            beforeEachCommit.accept(row);
+            committed.put(row, out.commitSlice(row, b, sum));
+            long t3 = System.nanoTime();
+            encodeNanos.add(t1 - t0);
+            hashNanos.add(t2 - t1);
+            writeNanos.add(t3 - t2);
+            bytes.add(length);
+            lastCommit.accumulateAndGet(t3, Math::max);
+        } catch (Throwable t) {
+            fail(t);
+        } finally {
+            done();
+        }
+        return b;
+    }
+
+    private void done() {
+        synchronized (lock) {
+            outstanding--;
+            lock.notifyAll();
+        }
     }
 
     /**
      * Waits until every submitted slice is committed; returns them by row, or throws the first failure. After
-     * {@link #close} it throws, as the slices still queued then were cancelled.
+     * {@link #close} it throws, as the slices still waiting then were cancelled.
      */
     public synchronized Map<Integer, OutputCommit.Committed> finish() {
         end();
@@ -207,82 +282,38 @@ public final class SliceCommitPool implements AutoCloseable {
                 first == 0 || last < first ? 0 : last - first);
     }
 
-    /** Cancels the slices still queued and waits for those being written; does nothing after {@link #finish}. */
+    /** Cancels the slices still waiting and waits for those being written; does nothing after {@link #finish}. */
     @Override
     public synchronized void close() {
-        if (joined) return;
-        cancel();
+        if (closed) return;
+        if (!ended) cancel();
         end();
     }
 
-    /**
-     * The queued slices are skipped: each worker drops them as it takes them, so a blocked submit goes on at once.
-     * Nothing is removed from the queue instead: {@code ArrayBlockingQueue.removeIf} does not wake a producer blocked in
-     * {@code put}.
-     */
+    /** The waiting slices are skipped: each writer drops them as it takes them. */
     private void cancel() {
         cancelled = true;
     }
 
-    /** No more slices: every worker gets an end mark after the queued slices, and the pool waits for them. */
-    private void end() {
-        if (joined) return;
+    /** No more slices: waits until every one submitted is done, then lets the pool's own writers go. */
+    private synchronized void end() {
+        if (closed) return;
         ended = true;
         boolean interrupted = false;
-        for (int i = 0; i < workers.size(); ) {
-            try {
-                queue.put(END);
-                i++;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        for (Thread t : workers) {
-            while (t.isAlive()) {
+        synchronized (lock) {
+            while (outstanding > 0) {
                 try {
-                    t.join();
+                    lock.wait();
                 } catch (InterruptedException e) {
+                    // a killed task: its slices not yet taken by a writer are dropped, the ones being written finish
                     interrupted = true;
+                    cancel();
                 }
             }
         }
-        joined = true;
+        closed = true;
+        if (ownWriters) writers.close();
         if (interrupted) Thread.currentThread().interrupt();
-    }
-
-    private void work() {
-        byte[] tiff = new byte[0];
-        while (true) {
-            Job j;
-            try {
-                j = queue.take();
-            } catch (InterruptedException e) {
-                continue; // only the end mark stops a worker
-            }
-            if (j == END) return;
-            if (cancelled || failure.get() != null) continue;
-            try {
-                long t0 = System.nanoTime();
-                int size = out.files().size(j.width(), j.height(), description, coding);
-                if (tiff.length != size) tiff = new byte[size];
-                int length = out.files().encodeInto(j.pixels(), j.width(), j.height(), description, coding, tiff);
-                byte[] file = length == tiff.length ? tiff : Arrays.copyOf(tiff, length);
-                afterEncode.accept(j.pixels());
-                long t1 = System.nanoTime();
-                String sha = OutputCommit.checksum(file);
-                long t2 = System.nanoTime();
-                beforeEachCommit.accept(j.row());
-                committed.put(j.row(), out.commitSlice(j.row(), file, sha));
-                long t3 = System.nanoTime();
-                encodeNanos.add(t1 - t0);
-                hashNanos.add(t2 - t1);
-                writeNanos.add(t3 - t2);
-                bytes.add(length);
-                lastCommit.accumulateAndGet(t3, Math::max);
-            } catch (Throwable t) {
-                fail(t);
-            }
-        }
     }
 
     private void fail(Throwable t) {

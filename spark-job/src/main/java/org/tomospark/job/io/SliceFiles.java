@@ -95,6 +95,29 @@ public record SliceFiles(OutputFormat format, ZarrCompression compression, int o
         return new ZstdCompressor().compress(raw, 0, raw.length, dst, 0, dst.length);
     }
 
+    /**
+     * Writes one slice's file into {@code dst} (at least {@link #size} bytes of capacity; a direct buffer is written to a
+     * local file without a copy) from its start; leaves {@code dst} holding exactly the file (position 0, limit its
+     * length) and returns the length.
+     */
+    public int encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding, ByteBuffer dst) {
+        if (format == OutputFormat.TIFF) return TiffEncoder.encodeInto(pixels, width, height, description, coding, dst);
+        if (pixels.length != (long) width * height)
+            throw new IllegalArgumentException("slice holds " + pixels.length + " values, expected " + width + "x"
+                    + height);
+        int raw = chunkBytes(width, height, coding);
+        dst.clear().order(ByteOrder.LITTLE_ENDIAN);
+        if (compression == ZarrCompression.NONE) {
+            coding.put(pixels, dst);
+            dst.position(0).limit(raw);
+            return raw;
+        }
+        byte[] heap = new byte[size(width, height, description, coding)];
+        int n = encodeInto(pixels, width, height, description, coding, heap);
+        dst.put(heap, 0, n).flip();
+        return n;
+    }
+
     /** A slice's values back from its file's bytes. */
     public FloatTiff.Image decode(byte[] bytes, int width, int height, SampleCoding coding) throws IOException {
         if (format == OutputFormat.TIFF) return SliceTiff.decode(bytes, coding);

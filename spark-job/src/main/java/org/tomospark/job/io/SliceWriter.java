@@ -11,6 +11,7 @@ import org.tomospark.executor.io.FloatTiff;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.UUID;
 import java.util.regex.Pattern;
 
@@ -59,7 +60,15 @@ public final class SliceWriter {
 
     /** Writes any file of the output atomically (temporary name, then overwriting rename). */
     public Path writeBytes(String name, byte[] bytes) {
-        return writeStream(name, out -> out.write(bytes));
+        return writeBuffer(name, ByteBuffer.wrap(bytes));
+    }
+
+    /**
+     * Writes a file of the output atomically from {@code data}'s bytes (position to limit, left as they were): on a
+     * local disk one positioned write, from a direct buffer without a copy on the way.
+     */
+    public Path writeBuffer(String name, ByteBuffer data) {
+        return write(name, (files, tmp) -> files.write(tmp, data));
     }
 
     /** Content written to an output stream; may throw IOException. */
@@ -73,15 +82,28 @@ public final class SliceWriter {
      * larger than memory (volume.raw of a whole scan) never need to be held in one array.
      */
     public Path writeStream(String name, StreamBody body) {
+        return write(name, (files, tmp) -> {
+            try (OutputStream out = files.create(tmp)) {
+                body.writeTo(out);
+            }
+        });
+    }
+
+    /** How a temporary file gets its bytes. */
+    @FunctionalInterface
+    private interface Filler {
+        void fill(OutputFiles files, Path tmp) throws IOException;
+    }
+
+    /** Writes {@code name} under a temporary name with {@code filler}, then renames it over the final name. */
+    private Path write(String name, Filler filler) {
         Path fin = new Path(dir, name);
         Path tmp = new Path(new Path(dir, TEMP_DIR), name + "." + attempt + ".tmp");
         try {
             FileSystem fs = dir.getFileSystem(conf);
             OutputFiles files = OutputFiles.of(fs, dir, conf, viaHadoop);
             try {
-                try (OutputStream out = files.create(tmp)) {
-                    body.writeTo(out);
-                }
+                filler.fill(files, tmp);
                 files.renameOver(tmp, fin);
                 return fin;
             } catch (IOException | RuntimeException | FSError e) {

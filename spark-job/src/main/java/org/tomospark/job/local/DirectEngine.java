@@ -30,6 +30,7 @@ import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
+import org.tomospark.job.io.NodeCores;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.Inputs;
 import org.tomospark.job.io.OutputLock;
@@ -271,7 +272,7 @@ public final class DirectEngine {
         // being written and the queue's
         SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * queue);
         OutputLock lock = output.lock();
-        try (SliceCommitPool pool = new SliceCommitPool(output.commit(), rp.backendOptions().effectiveThreads(), queue,
+        try (SliceCommitPool pool = SliceCommitPool.shared(output.commit(), NodeCores.count(), queue,
                 rp.sliceDescription(), rp.outputCoding(), row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));

@@ -173,11 +173,11 @@ public final class RunFinisher {
                            Map<String, Object> report) {
         RunOutput.Plan plan = output.plan();
         SliceGeometry sg = run.summary().slice();
-        Map<Integer, String> sha = new TreeMap<>();
-        slices.forEach((row, s) -> sha.put(row, s.committed().sha256()));
+        Map<Integer, String> sums = new TreeMap<>();
+        slices.forEach((row, s) -> sums.put(row, s.committed().checksum()));
         Map<String, Object> attrs = volumeAttributes(report);
         Hdf5Volume.Written w = Hdf5Volume.write(out, plan.first(), plan.end(), sg.roiCols(),
-                sg.roiRows(), plan.request().params().outputCoding(), sha, attrs, new String(Json.write(attrs),
+                sg.roiRows(), plan.request().params().outputCoding(), sums, attrs, new String(Json.write(attrs),
                         StandardCharsets.UTF_8));
         report.put(Hdf5Volume.REPORT_KEY, w.describe());
     }

@@ -49,15 +49,17 @@ public final class ExecutorResources {
     }
 
     /**
-     * The task's GPU: Spark's task resources ({@code spark.task.resource.gpu.amount}) if any; otherwise, in local
-     * mode, one address of {@code localDevices} taken for the task's duration (so each concurrent task has its
-     * own device); otherwise none ("").
+     * The task's GPU: Spark's task resources ({@code spark.task.resource.gpu.amount}) if any; otherwise the least busy
+     * of the executor's own GPUs ({@code spark.executor.resource.gpu.amount} alone: every task of the executor shares
+     * them, {@code job.tasksPerDevice} at a time); otherwise, in local mode, one address of {@code localDevices} taken
+     * for the task's duration (so each concurrent task has its own device); otherwise none ("").
      */
     static Assignment acquireDevice(List<String> devices, int tasksPerDevice) throws InterruptedException {
         TaskContext tc = TaskContext.get();
         if (tc != null) {
             ResourceInformation gpu = tc.resources().get("gpu").getOrElse(() -> null);
             if (gpu != null && gpu.addresses().length > 0) return spreadOverExecutorGpus(gpu.addresses()[0]);
+            if (!executorGpus.isEmpty()) return leastBusyExecutorGpu();
         }
         if (!devices.isEmpty()) {
             BlockingQueue<String> q = localQueue(devices, tasksPerDevice);
@@ -73,7 +75,7 @@ public final class ExecutorResources {
         if (a.source().equals("local")) {
             IN_USE.get(a.device()).decrementAndGet();
             localDevices.add(a.device());
-        } else if (a.source().startsWith("spark")) {
+        } else if (a.source().startsWith("spark") || a.source().equals("executor")) {
             IN_USE.get(a.device()).decrementAndGet();
         }
     }
@@ -93,6 +95,23 @@ public final class ExecutorResources {
         int now = IN_USE.computeIfAbsent(d, k -> new AtomicInteger()).incrementAndGet();
         MAX_IN_USE.merge(d, now, Math::max);
         return new Assignment(d, d.equals(assigned) ? "spark" : "spark, moved from " + assigned);
+    }
+
+    /** The executor's GPU with the fewest of its tasks on it now (the first of equals). */
+    private static synchronized Assignment leastBusyExecutorGpu() {
+        String best = null;
+        int fewest = Integer.MAX_VALUE;
+        for (String d : executorGpus) {
+            AtomicInteger n = IN_USE.get(d);
+            int now = n == null ? 0 : n.get();
+            if (now < fewest) {
+                fewest = now;
+                best = d;
+            }
+        }
+        int now = IN_USE.computeIfAbsent(best, k -> new AtomicInteger()).incrementAndGet();
+        MAX_IN_USE.merge(best, now, Math::max);
+        return new Assignment(best, "executor");
     }
 
     private static synchronized BlockingQueue<String> localQueue(List<String> devices, int perDevice) {

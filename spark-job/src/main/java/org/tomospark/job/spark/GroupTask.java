@@ -17,6 +17,7 @@ import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.job.io.NodeCores;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.SliceFiles;
 import org.tomospark.job.io.SliceCommitPool;
@@ -60,8 +61,8 @@ public final class GroupTask {
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
         Workflow.HaloBand hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows());
         RawStack band;
-        // the task's threads (planned from spark.task.cpus and the cores the groups share) read its band
-        ReadOptions reads = ReadOptions.threads(plan.params().backendOptions().effectiveThreads());
+        // the band is read on as many of the node's cores as are free: the read slots are shared by the executor's tasks
+        ReadOptions reads = ReadOptions.threads(Math.max(plan.params().backendOptions().effectiveThreads(), NodeCores.count()));
         try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf, reads)) {
             band = src.readProjections(hb.from(), hb.count());
         }
@@ -75,7 +76,8 @@ public final class GroupTask {
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
-        try (SliceCommitPool pool = new SliceCommitPool(out, plan.params().backendOptions().effectiveThreads(), res.slices().length,
+        // on the node's writers, shared with the executor's other tasks: a group whose slices are ready has them all
+        try (SliceCommitPool pool = SliceCommitPool.shared(out, NodeCores.count(), res.slices().length,
                 plan.params().sliceDescription(), plan.params().outputCoding(), failWrite(plan, g, out, res.slices().length, conf),
                 p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {

@@ -13,6 +13,7 @@ import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.testing.Checksums;
 import org.tomospark.executor.testing.FileSnapshot;
 import org.tomospark.job.io.Json;
 
@@ -121,11 +122,11 @@ class CliDirectTest {
         Map<String, Object> man = Json.read(Files.readAllBytes(out.resolve("manifest.json")), "manifest");
         assertTrue(String.valueOf(man.get("runSignature")).matches("[0-9a-f]{32}"), man.toString());
         assertManifestSlices(out, man, List.of(0, 1, 2, 3, 4, 5), Set.of(3));
-        assertTrue(Files.isRegularFile(out.resolve("_committed/slice_00004.sha256")));
+        assertTrue(Files.isRegularFile(out.resolve("_committed/slice_00004.commit")));
         assertEquals(0, cli("reconstruct", "--input", scan.toString(), "--output", out.toString(), "--overwrite").code());
     }
 
-    /** The manifest lists exactly these rows, each with the SHA-256 and length of the file as it is now. */
+    /** The manifest lists exactly these rows, each with the CRC32C and length of the file as it is now. */
     @SuppressWarnings("unchecked")
     static void assertManifestSlices(Path out, Map<String, Object> man, List<Integer> rows, Set<Integer> reused)
             throws Exception {
@@ -135,8 +136,8 @@ class CliDirectTest {
             int row = ((Number) e.get("row")).intValue();
             byte[] b = Files.readAllBytes(out.resolve((String) e.get("file")));
             assertEquals(String.format("slice_%05d.tif", row), e.get("file"));
-            assertTrue(String.valueOf(e.get("sha256")).matches("[0-9a-f]{64}"), e.toString());
-            assertEquals(Json.sha256(b), e.get("sha256"), e.toString());
+            assertTrue(String.valueOf(e.get("checksum")).matches("crc32c:[0-9a-f]{8}"), e.toString());
+            assertEquals(Checksums.crc32c(b), e.get("checksum"), e.toString());
             assertEquals((long) b.length, ((Number) e.get("bytes")).longValue(), e.toString());
             assertEquals(reused.contains(row), e.get("reused"), e.toString());
         }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.testing.Checksums;
 import org.tomospark.job.ExitCode;
 
 import java.io.IOException;
@@ -11,18 +12,18 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -43,10 +44,6 @@ class SliceCommitPoolTest {
         for (int i = 0; i < px.length; i++) px[i] = (float) r.nextGaussian();
         px[row % px.length] = Float.NaN;
         return px;
-    }
-
-    static String sha256(byte[] b) throws Exception {
-        return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b));
     }
 
     /** An output as a prepared run finds it: its directory and the markers' directory exist. */
@@ -118,9 +115,9 @@ class SliceCommitPoolTest {
             for (int i = 0; i < w * h; i++)
                 assertEquals(Float.floatToRawIntBits(sent.get(row)[i]), Float.floatToRawIntBits(img.pixels()[i]), "row " + row + " pixel "
                         + i);
-            String sha = sha256(tif);
-            assertEquals(new OutputCommit.Committed(row, sha, tif.length), done.get(row));
-            assertEquals(sha + " " + tif.length + "\n",
+            String sum = Checksums.crc32c(tif);
+            assertEquals(new OutputCommit.Committed(row, sum, tif.length), done.get(row));
+            assertEquals("2 " + sum + " " + tif.length + "\n",
                     Files.readString(dir.resolve(OutputCommit.markerName(row)), StandardCharsets.US_ASCII));
         }
         // what --resume trusts: every marker matches its slice
@@ -170,7 +167,8 @@ class SliceCommitPoolTest {
             producer.start();
             assertTrue(working.await(30, TimeUnit.SECONDS));
             // with the workers held and the queue full, a waiting producer is blocked in its next submit
-            await(() -> pool.queued() == queue && producer.getState() == Thread.State.WAITING, "the producer blocks");
+            await(() -> pool.queued() == queue && (producer.getState() == Thread.State.WAITING
+                    || producer.getState() == Thread.State.TIMED_WAITING), "the producer blocks");
             assertEquals(pool.maxSlicesHeld(), accepted.get(), "slices accepted before submit blocked");
             release.countDown();
             producer.join();
@@ -280,6 +278,55 @@ class SliceCommitPoolTest {
         IllegalStateException late = assertThrows(IllegalStateException.class, () -> pool.submit(9, new float[64], w, h));
         assertTrue(late.getMessage().contains("after the commit pool was finished or closed"), late.getMessage());
         pool.close();
+    }
+
+    /**
+     * Pools on one set of writers (as an executor's tasks on the node's writers): every pool's slices are committed, a
+     * pool whose slice fails stops alone, and closing a pool leaves the writers to the others.
+     */
+    @Test
+    void poolsShareTheNodesWritersAndFailAlone() throws Exception {
+        int w = 24, h = 20;
+        try (SliceWriters writers = new SliceWriters(3)) {
+            Map<String, Map<Integer, float[]>> sent = new ConcurrentHashMap<>();
+            List<Thread> tasks = new ArrayList<>();
+            for (String task : List.of("a", "b", "c")) {
+                Path dir = tmp.resolve(task);
+                Map<Integer, float[]> mine = new ConcurrentHashMap<>();
+                sent.put(task, mine);
+                tasks.add(new Thread(() -> {
+                    try (SliceCommitPool pool = SliceCommitPool.on(writers, output(dir), 2, null, row -> {
+                        if (task.equals("c") && row == 3) throw new IllegalStateException("task c: slice 3 fails");
+                    })) {
+                        for (int row = 0; row < 12; row++) {
+                            float[] px = slice(w, h, row + task.charAt(0));
+                            mine.put(row, px.clone());
+                            pool.submit(row, px, w, h);
+                        }
+                        pool.finish();
+                    } catch (IllegalStateException e) {
+                        assertEquals("c", task, e.getMessage());
+                    }
+                }));
+            }
+            for (Thread t : tasks) t.start();
+            for (Thread t : tasks) t.join();
+            for (String task : List.of("a", "b")) {
+                Map<Integer, OutputCommit.Committed> done = output(tmp.resolve(task)).verifiedCommitted(0, 100);
+                assertEquals(12, done.size(), task);
+                for (int row = 0; row < 12; row++) {
+                    float[] back = FloatTiff.decode(Files.readAllBytes(tmp.resolve(task).resolve(SliceWriter.sliceName(row)))).pixels();
+                    assertArrayEquals(sent.get(task).get(row), back, task + " " + row);
+                }
+            }
+            assertFalse(output(tmp.resolve("c")).verifiedCommitted(0, 100).containsKey(3), "the failed slice of c");
+            // the writers serve a later pool
+            try (SliceCommitPool later = SliceCommitPool.on(writers, output(tmp.resolve("d")), 1, null, row -> {
+            })) {
+                later.submit(0, slice(w, h, 0), w, h);
+                assertEquals(1, later.finish().size());
+            }
+        }
     }
 
     @Test

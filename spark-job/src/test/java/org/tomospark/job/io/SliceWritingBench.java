@@ -109,7 +109,7 @@ public final class SliceWritingBench {
     private void hashOnly() throws Exception {
         byte[] tiff = TiffEncoder.encode(volume[0], size, size);
         System.out.println("| stage, per slice | ms | GB/s |\n|---|---|---|");
-        row("SHA-256 (MessageDigest, hex)", medianMs(() -> time(() -> OutputCommit.checksum(tiff))), tiff.length);
+        row("SHA-256 (MessageDigest, hex)", medianMs(() -> time(() -> Json.sha256(tiff))), tiff.length);
     }
 
     private void stages() throws Exception {
@@ -121,7 +121,7 @@ public final class SliceWritingBench {
         row("encode: ImageIO TIFF writer (today)", medianMs(() -> time(() -> ImageIoTiff.encode(px, size, size))), n);
         row("encode: TiffEncoder, new array", medianMs(() -> time(() -> TiffEncoder.encode(px, size, size))), n);
         row("encode: TiffEncoder, reused buffer", medianMs(() -> time(() -> TiffEncoder.encodeInto(px, size, size, null, reused))), n);
-        row("SHA-256 (MessageDigest, hex)", medianMs(() -> time(() -> OutputCommit.checksum(tiff))), n);
+        row("SHA-256 (MessageDigest, hex; before marker format 2)", medianMs(() -> time(() -> Json.sha256(tiff))), n);
         row("CRC32C (java.util.zip)", medianMs(() -> time(() -> {
             CRC32C c = new CRC32C();
             c.update(tiff);
@@ -149,7 +149,7 @@ public final class SliceWritingBench {
                 new org.apache.hadoop.fs.Path(a.toUri()), new org.apache.hadoop.fs.Path(b.toUri()), Options.Rename.OVERWRITE))), 0);
         row("rename of a slice into place: java.nio (now)", medianMs(() -> renameIntoPlace(d, tiff, (a, b) -> Files.move(a, b,
                 StandardCopyOption.ATOMIC_MOVE))), 0);
-        byte[] marker = (OutputCommit.checksum(tiff) + " " + n + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] marker = ("2 " + SliceChecksum.crc32c(tiff) + " " + n + "\n").getBytes(StandardCharsets.US_ASCII);
         for (boolean viaHadoop : new boolean[]{true, false}) {
             String way = viaHadoop ? "Hadoop (before)" : "java.nio (now)";
             SliceWriter writer = new SliceWriter(d.resolve("out").toString(), raw, viaHadoop);
@@ -165,7 +165,7 @@ public final class SliceWritingBench {
             }), n);
             OutputCommit out = new OutputCommit(o.toString(), raw, viaHadoop);
             Files.createDirectories(o.resolve(OutputCommit.COMMITTED));
-            row("commitSlice (SHA-256, slice, marker), " + way, medianMs(() -> {
+            row("commitSlice (CRC32C, slice, marker), " + way, medianMs(() -> {
                 Files.deleteIfExists(o.resolve(SliceWriter.sliceName(1)));
                 Files.deleteIfExists(o.resolve(OutputCommit.markerName(1)));
                 return time(() -> out.commitSlice(1, tiff));

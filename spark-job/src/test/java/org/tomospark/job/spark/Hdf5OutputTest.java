@@ -6,6 +6,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.testing.Checksums;
 import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.io.Hdf5Volume;
@@ -67,7 +68,7 @@ class Hdf5OutputTest {
             assertEquals("hdf5", report.get("outputFormat"));
             Map<?, ?> file = (Map<?, ?>) report.get(Hdf5Volume.REPORT_KEY);
             assertEquals(Files.size(out.resolve("volume.h5")), ((Number) file.get("bytes")).longValue());
-            assertEquals(Json.sha256(Files.readAllBytes(out.resolve("volume.h5"))), file.get("sha256"));
+            assertEquals(Checksums.crc32c(Files.readAllBytes(out.resolve("volume.h5"))), file.get("checksum"));
             assertFalse(Files.exists(out.resolve("_temporary")), "no temporary file is left");
         }
     }
@@ -81,7 +82,7 @@ class Hdf5OutputTest {
         assertEquals(tiff.output(), tiff.volume());
         assertEquals(base.resolve("hdf5/volume.h5").toString(), h5.volume());
         assertEquals("hdf5", h5.report().text("outputFormat"));
-        assertEquals(Json.sha256(Files.readAllBytes(Path.of(h5.volume()))), h5.report().text("volumeFile.sha256"));
+        assertEquals(Checksums.crc32c(Files.readAllBytes(Path.of(h5.volume()))), h5.report().text("volumeFile.checksum"));
         assertEquals("/volume", h5.report().text("volumeFile.dataset"));
         checkH5(base.resolve("tiff"), base.resolve("hdf5"));
     }
@@ -141,7 +142,7 @@ class Hdf5OutputTest {
         byte[] bytes = new byte[4 * 3 * 2];
         for (int row = 0; row < 3; row++) {
             bytes[0] = (byte) row;
-            sha.put(row, out.commitSlice(row, bytes.clone()).sha256());
+            sha.put(row, out.commitSlice(row, bytes.clone()).checksum());
         }
         // damaged after its marker (and Hadoop's local checksum file gone with it, so that it reads without error)
         Path damaged = dir.resolve(new SliceFiles(OutputFormat.HDF5).name(1));

@@ -76,8 +76,11 @@ class KillResumeTest {
         assertFalse(Files.exists(out.resolve(OutputLock.NAME)));
         Map<?, ?> slices = (Map<?, ?>) Json.read(Files.readAllBytes(out.resolve("report.json")), "report").get("slices");
         int skipped = ((Number) slices.get("skipped")).intValue();
-        // a slice renamed into place whose marker the kill prevented is recomputed; every other one is reused
-        assertTrue(skipped >= kept - 1 && skipped <= kept, skipped + " slices reused of " + kept + " kept");
+        // a slice renamed into place whose marker the kill prevented is recomputed (one per node writer at most: the
+        // killed run's writers were its machine's cores); every other one is reused
+        int writers = Runtime.getRuntime().availableProcessors();
+        assertTrue(skipped >= kept - writers && skipped <= kept, skipped + " slices reused of " + kept + " kept, "
+                + writers + " writers");
 
         Path whole = dir.resolve("whole");
         args[8] = whole.toString();

@@ -9,6 +9,7 @@ import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.testing.Checksums;
 import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
@@ -65,7 +66,7 @@ class LocalModeTest {
                     (List<Map<String, Object>>) man.get("slices");
             assertEquals(16, slices.size());
             for (Map<String, Object> s : slices)
-                assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));
+                assertEquals(Checksums.crc32c(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("checksum"));
             assertTrue(((Map<?, ?>) man.get("input")).get("fingerprint") != null);
             assertEquals("java", ((Map<?, ?>) man.get("params")).get("backend"));
         }

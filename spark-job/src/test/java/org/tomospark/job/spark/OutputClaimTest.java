@@ -220,7 +220,7 @@ class OutputClaimTest {
         // lose two slices, as a killed run would
         for (int row : new int[]{3, 11}) {
             Files.delete(out.resolve(String.format("slice_%05d.tif", row)));
-            Files.delete(out.resolve(String.format("_committed/slice_%05d.sha256", row)));
+            Files.delete(out.resolve(String.format("_committed/slice_%05d.commit", row)));
         }
         for (String k : List.of("1", "16")) {
             CliRun r = cli(engine, "--input", scan(), "--output", out.toString(), "--center", "47.5", "--slices-per-pass", k, "--resume");

@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.tomospark.executor.testing.Checksums;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
 
@@ -28,7 +29,7 @@ class ResumeTest {
         Path c = out.resolve(OutputCommit.COMMITTED);
         if (!Files.isDirectory(c)) return 0;
         try (var s = Files.list(c)) {
-            return (int) s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.sha256")).count();
+            return (int) s.filter(p -> p.getFileName().toString().matches("slice_\\d+\\.commit")).count();
         }
     }
 
@@ -103,7 +104,7 @@ class ResumeTest {
         List<String> present = TestScans.sliceFiles(out).stream().sorted().toList();
         String corrupt = present.get(0), unmarked = present.get(1);
         Files.write(out.resolve(corrupt), new byte[]{1, 2, 3});
-        Files.delete(out.resolve(OutputCommit.COMMITTED).resolve(unmarked.replace(".tif", ".sha256")));
+        Files.delete(out.resolve(OutputCommit.COMMITTED).resolve(unmarked.replace(".tif", ".commit")));
         int valid = committed - 2;
 
         // 3. a plain re-run is refused, and so is --resume with other parameters
@@ -131,7 +132,7 @@ class ResumeTest {
         assertEquals(16, ms.size());
         assertEquals(valid, ms.stream().filter(s -> Boolean.TRUE.equals(s.get("reused"))).count());
         for (Map<String, Object> s : ms)
-            assertEquals(Json.sha256(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("sha256"));
+            assertEquals(Checksums.crc32c(Files.readAllBytes(out.resolve((String) s.get("file")))), s.get("checksum"));
 
         // 5. resuming a complete output recomputes nothing, and leaves every file as it was
         List<String> files = List.of("manifest.json", "report.json", "_SUCCESS", "_committed/_run.json");

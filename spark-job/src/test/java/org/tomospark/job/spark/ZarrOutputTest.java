@@ -110,7 +110,7 @@ class ZarrOutputTest {
         // the array begins at slice 3 (--slices 3:13), so slice s is chunk s - 3. What a task lost mid-write leaves: a
         // chunk renamed into place without its marker (slice 5), a temporary chunk; and a chunk damaged on disk after
         // its marker (slice 8), and one missing (slice 11)
-        Files.delete(out.resolve("_committed/slice_00005.sha256"));
+        Files.delete(out.resolve("_committed/slice_00005.commit"));
         Files.createDirectories(out.resolve("_temporary/volume.zarr"));
         Path temporary = out.resolve("_temporary/volume.zarr/3.0.0.0f8fad5b-d9cb-469f-a165-70867728950e.tmp");
         Files.write(temporary, new byte[100]);
