@@ -188,6 +188,11 @@ public final class SliceCommitPool implements AutoCloseable {
         return writers.threads();
     }
 
+    /** The writers this pool commits on ({@link SliceWriters#describe}). */
+    public String writers() {
+        return writers.describe();
+    }
+
     public int queueSlices() {
         return queueSlices;
     }

@@ -31,11 +31,12 @@ public final class SliceWriters implements AutoCloseable {
 
     private final BlockingQueue<Job> queue = new LinkedBlockingQueue<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final int set;
 
     /** {@code threads} writers of their own (a direct engine's, a test's); {@link #close} stops them. */
     public SliceWriters(int threads) {
         if (threads < 1) throw new IllegalArgumentException("slice writers need at least one thread, not " + threads);
-        int set = SETS.incrementAndGet();
+        this.set = SETS.incrementAndGet();
         for (int i = 0; i < threads; i++) {
             Thread t = new Thread(this::work, "slice-writer-" + set + "-" + i);
             t.setDaemon(true);
@@ -55,6 +56,11 @@ public final class SliceWriters implements AutoCloseable {
 
     public int threads() {
         return threads.size();
+    }
+
+    /** Which writers these are, for a report: the set's number in this JVM and its threads. */
+    public String describe() {
+        return "writer set " + set + " of " + threads.size() + " threads";
     }
 
     void submit(Job job) {

@@ -75,6 +75,7 @@ public final class GroupTask {
         OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params(), plan.rowStart() / plan.rowBin()));
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
+        String writers;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         // on the node's writers, shared with the executor's other tasks: a group whose slices are ready has them all
         try (SliceCommitPool pool = SliceCommitPool.shared(out, NodeCores.count(), res.slices().length,
@@ -89,6 +90,7 @@ public final class GroupTask {
                 pool.submit(index, px, res.width(), res.height());
             }
             written = pool.finish();
+            writers = pool.writers();
         }
         List<OutputCommit.Committed> committed = new ArrayList<>(written.values());
         long t3 = System.nanoTime();
@@ -96,7 +98,7 @@ public final class GroupTask {
         String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
-                tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence());
+                tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers);
     }
 
     /**

@@ -97,10 +97,14 @@ final class SparkReport implements RunFinisher.EngineReport {
         m.put("groups", g);
         Map<String, Long> backends = new TreeMap<>();
         Map<String, Long> executors = new TreeMap<>();
+        Map<String, Long> writers = new TreeMap<>();
         for (GroupOutcome o : outcomes) {
             backends.merge(o.backend() + " on " + o.device() + " (" + o.variant() + ")", 1L, Long::sum);
             executors.merge(o.executor(), 1L, Long::sum);
+            if (o.writers() != null) writers.merge(o.writers(), 1L, Long::sum);
         }
+        // the groups each executor's writers committed: one set per executor, shared by its tasks
+        m.put("writers", writers);
         m.put("backends", backends);
         long kernels = outcomes.stream().map(o -> o.backend() + " " + o.variant()).distinct().count();
         if (kernels > 1) {

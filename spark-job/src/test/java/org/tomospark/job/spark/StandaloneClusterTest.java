@@ -355,4 +355,31 @@ class StandaloneClusterTest {
         String backends = String.valueOf(r.get("backends"));
         assertTrue(backends.contains("on 0 (spark") && backends.contains("on 1 (spark"), "both GPUs ran groups: " + backends);
     }
+
+    /**
+     * The defaults a user gets with {@code spark.executor.resource.gpu.amount} alone (no task amount): the executor's
+     * tasks share its GPUs, each taking the least busy, and share its pools: one set of writers per executor, of the
+     * executor's cores, commits every group it ran.
+     */
+    @Test
+    @Order(5)
+    @Timeout(300)
+    @SuppressWarnings("unchecked")
+    void tasksShareTheirExecutorsGpusAndWritersWithoutATaskGpuAmount() throws Exception {
+        // the two-GPU Worker of the test before is the only one with two cores and two GPUs
+        Path out = TestScans.tmp("cluster-shared").resolve("rec");
+        Process p = submit("submit5", out.toString(), List.of("group.rows=2", "job.test.taskDelayMs=1000"),
+                List.of("spark.executor.resource.gpu.amount=2", "spark.executor.cores=2"));
+        awaitSuccess(p, "submit5", 240);
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+        Map<String, Object> r = report(out);
+        String backends = String.valueOf(r.get("backends"));
+        assertTrue(backends.contains("on 0 (executor)") && backends.contains("on 1 (executor)"),
+                "the tasks took the executor's GPUs: " + backends);
+        Map<String, Object> writers = (Map<String, Object>) r.get("writers");
+        assertEquals(1, writers.size(), "one set of writers committed every group: " + writers);
+        String set = writers.keySet().iterator().next();
+        assertTrue(set.endsWith("of 2 threads"), "the executor's cores: " + set);
+        assertEquals(8, ((Number) writers.get(set)).intValue(), "the 8 groups of two rows: " + writers);
+    }
 }
