@@ -16,7 +16,8 @@
 #   its GPUs); JFR=1: a Java Flight Recording of the local-mode JVM and of each executor into $OUT; OUT_BASE [/tmp]:
 #   where the outputs go (a RAM disk such
 #   as /dev/shm takes the disk out); TAG: a suffix for this invocation's output names; REF [/tmp/cl-local]: the
-#   output every run's slices are compared with.
+#   output every run's slices are compared with; LOCAL_DEVICES [0]: job.devices of the local-mode run (0,1: both GPUs in
+#   one JVM); KEEP=0: remove each cluster run's output once compared.
 set -euo pipefail
 shape=$1
 steps=${2:-local,cluster,kill,sticky}
@@ -68,8 +69,8 @@ if [[ $steps == *local* ]]; then
   t0=$(now)
   GPU_JAVA_OPTS="$opts -Xmx64g ${JFR:+-XX:StartFlightRecording=filename=$out/local$tag.jfr,settings=profile}" \
     bash .gpu/run org.tomospark.job.cli.TomoCli "${job[@]}" --output "$ref" \
-    --conf job.devices=0 2>&1 | tail -25 | tee "$out/local.log"
-  echo "local mode ($ref): $(elapsed "$t0" "$(now)") s wall" | tee -a "$out/summary.txt"
+    --conf job.devices=${LOCAL_DEVICES:-0} 2>&1 | tail -25 | tee "$out/local$tag.log"
+  echo "local mode ($ref, job.devices=${LOCAL_DEVICES:-0}): $(elapsed "$t0" "$(now)") s wall" | tee -a "$out/summary.txt"
   keep local "$ref"
 fi
 
@@ -100,6 +101,7 @@ if [[ $steps == *cluster* ]]; then
     | tee -a "$out/summary.txt"
   keep cluster $base/cl-cluster$tag
   echo "cluster vs local: $(same_slices $ref $base/cl-cluster$tag)" | tee -a "$out/summary.txt"
+  [ "${KEEP:-1}" = 1 ] || rm -rf $base/cl-cluster$tag
 fi
 
 if [[ $steps == *kill* ]]; then

@@ -31,9 +31,20 @@ final class ParallelReads {
     });
 
     /** Helper threads the node's reads may run at once, beside their callers' own threads. */
-    private static final Semaphore SLOTS = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+    private static volatile Semaphore slots = new Semaphore(Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+    private static volatile int nodeCores = Runtime.getRuntime().availableProcessors();
 
     private ParallelReads() {
+    }
+
+    /**
+     * The node's cores, as the caller counts them (an executor's share of its machine): the read slots become one fewer
+     * than these. Reads under way finish on the slots they took.
+     */
+    static synchronized void nodeCores(int cores) {
+        if (cores < 1 || cores == nodeCores) return;
+        nodeCores = cores;
+        slots = new Semaphore(Math.max(1, cores - 1));
     }
 
     /** One thread's reader: its scratch buffers are its own. */
@@ -59,15 +70,16 @@ final class ParallelReads {
                 failure.compareAndSet(null, t);
             }
         };
-        int slots = 0;
-        while (slots < n - 1 && SLOTS.tryAcquire()) slots++;
-        List<Future<?>> helpers = new ArrayList<>(slots);
+        Semaphore node = slots;
+        int taken = 0;
+        while (taken < n - 1 && node.tryAcquire()) taken++;
+        List<Future<?>> helpers = new ArrayList<>(taken);
         try {
-            for (int k = 0; k < slots; k++) helpers.add(POOL.submit(loop));
+            for (int k = 0; k < taken; k++) helpers.add(POOL.submit(loop));
             loop.run();
             waitFor(helpers, failure);
         } finally {
-            SLOTS.release(slots);
+            node.release(taken);
         }
         Throwable t = failure.get();
         if (t == null) return;

@@ -24,6 +24,14 @@ public record ReadOptions(int threads, boolean hyperslabOnly) implements Seriali
     }
 
     /** Direct reads on {@code threads} threads (0 = all available processors). */
+    /**
+     * Sizes the node's read slots, shared by every band read of this JVM, to {@code cores} (an executor's cores, where the
+     * machine has more): a band read takes as many of them as other reads leave free.
+     */
+    public static void nodeCores(int cores) {
+        ParallelReads.nodeCores(cores);
+    }
+
     public static ReadOptions threads(int threads) {
         return new ReadOptions(threads, false);
     }

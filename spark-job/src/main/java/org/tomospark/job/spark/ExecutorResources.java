@@ -97,6 +97,22 @@ public final class ExecutorResources {
         return new Assignment(d, d.equals(assigned) ? "spark" : "spark, moved from " + assigned);
     }
 
+    private static final Map<Integer, Semaphore> BANDS = new ConcurrentHashMap<>();
+
+    /**
+     * The conveyor's bound on this JVM ({@link Conveyor}): a permit to read and process one slice group, of
+     * {@code depth} shared by the JVM's tasks; null when there is no bound (a CPU backend, depth 0). Release it once the
+     * group is processed: its slices then go to the writers while the next group is read.
+     */
+    static Semaphore bandPermits(int depth) {
+        return depth <= 0 ? null : BANDS.computeIfAbsent(depth, Semaphore::new);
+    }
+
+    /** The GPUs this JVM's tasks share: the executor's (from its plugin), or local mode's job.devices. */
+    static int gpusOfThisJvm(List<String> localDevices) {
+        return !executorGpus.isEmpty() ? executorGpus.size() : localDevices.size();
+    }
+
     /** The executor's GPU with the fewest of its tasks on it now (the first of equals). */
     private static synchronized Assignment leastBusyExecutorGpu() {
         String best = null;

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -61,16 +62,28 @@ public final class GroupTask {
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
         Workflow.HaloBand hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows());
         RawStack band;
-        // the band is read on as many of the node's cores as are free: the read slots are shared by the executor's tasks
-        ReadOptions reads = ReadOptions.threads(Math.max(plan.params().backendOptions().effectiveThreads(), NodeCores.count()));
-        try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf, reads)) {
-            band = src.readProjections(hb.from(), hb.count());
+        // the conveyor: at most its depth of groups are read and processed at once in this JVM; the others wait here
+        // holding nothing, and a group whose slices are ready gives its place to the next before they are written
+        Semaphore permits = ExecutorResources.bandPermits(conveyorDepth(plan));
+        if (permits != null) permits.acquire();
+        long t1, t2;
+        Processed p;
+        try {
+            t0 = System.nanoTime();
+            // the band is read on as many of the node's cores as are free: the read slots are shared by the executor's tasks
+            ReadOptions.nodeCores(NodeCores.count());
+            ReadOptions reads = ReadOptions.threads(Math.max(plan.params().backendOptions().effectiveThreads(), NodeCores.count()));
+            try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf, reads)) {
+                band = src.readProjections(hb.from(), hb.count());
+            }
+            FlatDark fd = plan.fields().subBand(hb.from() - plan.fields().rowStart(), hb.count());
+            t1 = System.nanoTime();
+            p = process(plan, g, band, fd, hb);
+            band = null; // the band can go before the slices are written
+            t2 = System.nanoTime();
+        } finally {
+            if (permits != null) permits.release();
         }
-        FlatDark fd = plan.fields().subBand(hb.from() - plan.fields().rowStart(), hb.count());
-        long t1 = System.nanoTime();
-        Processed p = process(plan, g, band, fd, hb);
-        band = null; // the band can go before the slices are written
-        long t2 = System.nanoTime();
         GroupResult res = p.result();
         OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params(), plan.rowStart() / plan.rowBin()));
         List<SliceProfile> profiles = new ArrayList<>();
@@ -99,6 +112,14 @@ public final class GroupTask {
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
                 tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers);
+    }
+
+    /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */
+    private static int conveyorDepth(JobPlan plan) {
+        String backend = plan.params().backend();
+        int gpus = ExecutorResources.gpusOfThisJvm(plan.spark().devices());
+        if (backend.equals("java") || (backend.equals("auto") && gpus == 0)) return 0;
+        return Conveyor.depth(Math.max(1, gpus), plan.spark().tasksPerDevice());
     }
 
     /**

@@ -5,9 +5,11 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaFutureAction;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.resource.ResourceInformation;
+import org.apache.spark.resource.ResourceProfile;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -202,13 +204,7 @@ public final class SparkReconstruction {
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             FlatDark fields = src.readFlatDark(hb.from(), hb.count());
-            // a GPU backend named outright runs on a GPU (its default device when none is assigned); auto only where
-            // GPUs are assigned
-            boolean gpus = switch (params.backend()) {
-                case "java" -> false;
-                case "auto" -> local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
-                default -> true;
-            };
+            boolean gpus = usesGpus(params, local, devices, sconf);
             String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
             if (gpus && !ExecutorGpuPlugin.registered(sconf))
                 LOG.warn("spark.plugins does not name {}: executors will neither close their GPU processors at shutdown nor "
@@ -217,7 +213,7 @@ public final class SparkReconstruction {
                     && meta.sampleType() == ScanMetadata.SampleType.UINT16
                     && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
-                    wf.haloRows(), gpus, Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
+                    wf.haloRows(), gpus, devices.size(), Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
             ConeParams cone = params.coneBeam();
             if (cone != null)
                 mp = conePlan(cone, meta, mp, params.groupRows(), VolumeReconstructor.defaultGroupRows(params, meta), range[1] - range[0],
@@ -269,7 +265,12 @@ public final class SparkReconstruction {
         String resume = spec.names().resume();
         try (JobScope scope = JobScope.open(sc, tag, desc)) {
             long t0 = System.nanoTime();
-            JavaFutureAction<List<GroupOutcome>> f = jsc.parallelize(toRun, toRun.size()).map(g -> {
+            JavaRDD<GroupPlanner.Group> rdd = jsc.parallelize(toRun, toRun.size());
+            // on a cluster of GPU executors: the conveyor's task slots (Conveyor), unless the user set the task's own
+            ResourceProfile conveyor = Conveyor.profile(sc.getConf(), dp.local(),
+                    usesGpus(dp.params(), dp.local(), dp.devices(), sc.getConf()), spec.spark().tasksPerDevice());
+            if (conveyor != null) rdd = rdd.withResources(conveyor);
+            JavaFutureAction<List<GroupOutcome>> f = rdd.map(g -> {
                 GroupOutcome o = GroupTask.run(bplan.value(), g);
                 slicesAcc.add(o.rows() / bplan.value().rowBin());
                 updatesAcc.add(o.updates());
@@ -372,18 +373,29 @@ public final class SparkReconstruction {
      * devices, not the slots, bound how many groups compute at once.
      */
     static MemoryPlanner.Plan plan(SparkContext sc, SparkJobSpec spec, ScanMetadata meta, SliceGeometry slice, int[] range, boolean local,
-                                   int rowBin, int haloRows, boolean gpus, GroupShape shape, boolean correctedOnDevice) {
+                                   int rowBin, int haloRows, boolean gpus, int devices, GroupShape shape, boolean correctedOnDevice) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
         int k = params.backendOptions().slicesPerPass();
         long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
         int taskCpus = sconf.getInt("spark.task.cpus", 1);
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
+        int tasksPerExecutor = Math.max(1, execCores / taskCpus);
+        int tasksPerDevice = spec.spark().tasksPerDevice();
+        // on GPUs the conveyor decides: the executor's task slots (on a cluster), and groups enough for every slot
+        int slots = sc.defaultParallelism();
+        if (gpus) {
+            if (Conveyor.profile(sconf, local, true, tasksPerDevice) != null) {
+                int gpusPerExecutor = (int) Math.floor(Double.parseDouble(sconf.get("spark.executor.resource.gpu.amount", "0")));
+                tasksPerExecutor = Conveyor.depth(gpusPerExecutor, tasksPerDevice);
+            }
+            slots = Conveyor.GROUPS_PER_SLOT * Conveyor.applicationSlots(sconf, local, Math.max(1, devices), executors(sc),
+                    tasksPerDevice, sc.defaultParallelism());
+        }
         return MemoryPlanner.plan(new MemoryPlanner.Input(meta.numProjections(), meta.width(),
                 meta.sampleType() == ScanMetadata.SampleType.UINT16 ? 2 : 4, (long) slice.pixels(), k, range[1] - range[0],
-                params.groupRows(), execMem, Math.max(1, execCores / taskCpus), spec.spark().memoryFraction(),
-                spec.spark().gpuMemory(), spec.spark().tasksPerDevice(), gpus ? 0 : sc.defaultParallelism(), rowBin, haloRows, shape,
-                correctedOnDevice, gpus));
+                params.groupRows(), execMem, tasksPerExecutor, spec.spark().memoryFraction(),
+                spec.spark().gpuMemory(), tasksPerDevice, slots, rowBin, haloRows, shape, correctedOnDevice, gpus));
     }
 
     /**
@@ -405,6 +417,23 @@ public final class SparkReconstruction {
         int slab = requested > 0 ? requested : Math.min(widest, cone.largestSlab(meta, hostBudget, deviceBudget));
         return new MemoryPlanner.Plan(slab, cone.slabHostBytes(meta, slab), hostBudget.applyAsLong(slab),
                 gpus ? cone.slabDeviceBytes(meta, slab) : 0, deviceBudget.applyAsLong(slab));
+    }
+
+    /**
+     * Whether the groups run on GPUs: a GPU backend named outright (on its default device when none is assigned); auto
+     * only where GPUs are assigned (local mode: job.devices or the driver's; a cluster: executor GPUs).
+     */
+    static boolean usesGpus(ReconstructionParams params, boolean local, List<String> devices, SparkConf sconf) {
+        return switch (params.backend()) {
+            case "java" -> false;
+            case "auto" -> local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
+            default -> true;
+        };
+    }
+
+    /** The executors registered now (the driver not counted), at least one. */
+    private static int executors(SparkContext sc) {
+        return Math.max(1, sc.statusTracker().getExecutorInfos().length - 1);
     }
 
     /** Tasks a local-mode executor runs at once: its cores over {@code spark.task.cpus}. */

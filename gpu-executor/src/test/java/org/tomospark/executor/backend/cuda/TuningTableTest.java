@@ -74,11 +74,11 @@ class TuningTableTest {
 
     @Test
     void everyAllowedSlicesPerPassMapsToAModeOfTheTable() {
-        // backend.slicesPerPass 0 (auto) and 16 are allowed by the options; the CUDA backend runs 8 (half) / 4 (float32)
+        // backend.slicesPerPass 0 (auto) and 16 are allowed by the options; the CUDA backend runs 8 (half) / 2 (float32)
         // for auto and 8 for 16, so the fallback table and the tuning cache always have a mode to look up
         BackendOptions d = BackendOptions.defaults();
         assertEquals(8, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.HALF)));
-        assertEquals(4, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.FLOAT32)));
+        assertEquals(2, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.FLOAT32)));
         assertEquals(8, CudaBackend.slicesPerPass(d.withSlicesPerPass(16)));
         for (int k : new int[]{0, 1, 2, 4, 8, 16})
             for (SampleFormat f : SampleFormat.values()) {

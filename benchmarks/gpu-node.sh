@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A node's rates on the GPU machine, for BENCHMARKS.md ("A node commits as fast as its GPUs compute"), from a
+# gpu-bundle of the benchmarks module's runtime classpath (every part staged):
+#   benchmarks/gpu-node.sh commit             the commit rate through the product's path against raw parallel writes,
+#                                             all cores and 16, into the RAM disk (CommitRateBench)
+#   benchmarks/gpu-node.sh local SHAPE        the scan made in /tmp (benchmarks/make_scan.py), then local mode on one
+#                                             GPU (with a Java Flight Recording) and on every GPU, output on the RAM disk
+#   benchmarks/gpu-node.sh cluster SHAPE N... standalone clusters of N Workers of one GPU each (16 cores a Worker, no
+#                                             task GPU amount: the executors' tasks share their GPU), each against local
+# Results go to $OUT (or ./results).
+set -euo pipefail
+step=$1; shift
+out=${OUT:-results}; mkdir -p "$out"
+gpus=$(nvidia-smi -L | wc -l)
+echo "$(date -u +%FT%TZ) $(nvidia-smi -L | head -1 | cut -c1-60) x $gpus, $(nproc) cores, $(free -g | awk '/Mem/ {print $2}') GiB" \
+  | tee -a "$out/summary.txt"
+case "$step" in
+  commit)
+    bash .gpu/run -version >/dev/null 2>&1 || true
+    for t in "$(nproc)" 16; do
+      GPU_JAVA_OPTS="-Xmx32g" bash .gpu/run org.tomospark.bench.CommitRateBench /dev/shm/crb --threads "$t" --slices 512 \
+        --rounds 3 2>&1 | grep -v WARN | tee -a "$out/summary.txt"
+    done
+    rm -rf /dev/shm/crb ;;
+  local)
+    shape=$1
+    OUT_BASE=/dev/shm REF=/dev/shm/cl-local JFR=1 bash benchmarks/gpu-cluster.sh "$shape" floor,local
+    if [ "$gpus" -gt 1 ]; then
+      OUT_BASE=/dev/shm REF=/dev/shm/cl-local-all TAG=-all LOCAL_DEVICES=$(seq -s, 0 $((gpus - 1))) \
+        bash benchmarks/gpu-cluster.sh "$shape" local
+      rm -rf /dev/shm/cl-local-all
+    fi ;;
+  cluster)
+    shape=$1; shift
+    for n in "$@"; do
+      [ "$n" -le "$gpus" ] || continue
+      WORKERS=$n GPU_PER_WORKER=1 CORES=16 TASK_GPU=none OUT_BASE=/dev/shm REF=/dev/shm/cl-local TAG=-w$n KEEP=0 \
+        MEMORY=100g EXECUTOR_MEMORY=80g bash benchmarks/gpu-cluster.sh "$shape" cluster
+    done ;;
+esac
