@@ -85,6 +85,7 @@ submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster
   GPU_JAVA_OPTS="$opts -Xmx8g" bash .gpu/run org.apache.spark.deploy.SparkSubmit --master spark://127.0.0.1:7077 \
     --deploy-mode client --class org.tomospark.job.cli.TomoCli \
     --conf spark.driver.host=127.0.0.1 --conf spark.executor.cores=$cores --conf spark.executor.memory=${EXECUTOR_MEMORY:-40g} \
+    --conf spark.cores.max=$(( ${WORKERS:-2} * cores )) \
     --conf spark.executor.resource.gpu.amount=${EXECUTOR_GPUS:-1} \
     $( [ "${TASK_GPU:-0.25}" = none ] || echo "--conf spark.task.resource.gpu.amount=${TASK_GPU:-0.25}" ) \
     --conf "spark.executor.extraClassPath=$TOMO_CP" \

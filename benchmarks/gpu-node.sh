@@ -34,7 +34,8 @@ case "$step" in
     shape=$1; shift
     for n in "$@"; do
       [ "$n" -le "$gpus" ] || continue
+      # the first cluster's executor is profiled (Java Flight Recorder) when JFR is set
       WORKERS=$n GPU_PER_WORKER=1 CORES=16 TASK_GPU=none OUT_BASE=/dev/shm REF=/dev/shm/cl-local TAG=-w$n KEEP=0 \
-        MEMORY=100g EXECUTOR_MEMORY=80g bash benchmarks/gpu-cluster.sh "$shape" cluster
+        MEMORY=100g EXECUTOR_MEMORY=80g JFR=$( [ "$n" = "$1" ] && echo "${JFR:-}" ) bash benchmarks/gpu-cluster.sh "$shape" cluster
     done ;;
 esac

@@ -56,7 +56,10 @@ final class ExecutorGpuOwner implements ExecutorPlugin {
         executorId = ctx.executorID();
         ResourceInformation gpus = ctx.resources().get("gpu");
         List<String> addresses = gpus == null ? List.of() : List.of(gpus.addresses());
-        if (!DRIVER.equals(executorId)) ExecutorResources.executorGpus(addresses);
+        if (!DRIVER.equals(executorId)) {
+            ExecutorResources.executorGpus(addresses);
+            ExecutorResources.warmUp(addresses);
+        }
         LOG.info("executor {}: tomospark owns this executor's GPU state (GPUs {}, cached processors, sticky device errors)",
                 executorId, addresses);
     }

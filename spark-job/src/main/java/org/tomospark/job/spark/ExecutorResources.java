@@ -98,6 +98,32 @@ public final class ExecutorResources {
     }
 
     private static final Map<Integer, Semaphore> BANDS = new ConcurrentHashMap<>();
+    private static final Map<String, Thread> WARMING = new ConcurrentHashMap<>();
+
+    /**
+     * Starts opening the CUDA backend on each of {@code devices}, once per JVM and device, on a thread of its own: the
+     * driver's initialisation, the device's context and the kernels' first load then happen while the driver plans (or
+     * the executor waits for its first task), not in the first task. A device that cannot be opened is left to the task
+     * that needs it, which reports why.
+     */
+    static void warmUp(List<String> devices) {
+        for (String d : devices) {
+            WARMING.computeIfAbsent(d, k -> {
+                Thread t = new Thread(() -> {
+                    long t0 = System.nanoTime();
+                    try {
+                        Backends.open("cuda", BackendOptions.defaults().withDevice(k)).close();
+                        LOG.info("GPU {}: CUDA opened ahead of the first task in {} ms", k, (System.nanoTime() - t0) / 1_000_000);
+                    } catch (RuntimeException | LinkageError e) {
+                        LOG.info("GPU {}: not opened ahead ({}); the first task that uses it will", k, e.toString());
+                    }
+                }, "tomospark-gpu-warm-up-" + k);
+                t.setDaemon(true);
+                t.start();
+                return t;
+            });
+        }
+    }
 
     /**
      * The conveyor's bound on this JVM ({@link Conveyor}): a permit to read and process one slice group, of

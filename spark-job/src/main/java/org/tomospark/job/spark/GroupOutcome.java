@@ -10,13 +10,14 @@ import java.util.List;
 /**
  * What one task reports for its slice group: the committed slices (with checksums), its timings, and for each
  * committed slice the central row and column the driver's preview needs; for an iterative method, its residuals; and the
- * writers that committed its slices (the executor's, shared by its tasks).
+ * writers that committed its slices (the executor's, shared by its tasks); and when the task began and ended (epoch
+ * milliseconds, for the run's timeline).
  */
 public record GroupOutcome(int group, int firstRow, int rows, List<OutputCommit.Committed> slices, long readNanos,
                            long preprocessNanos, long filterNanos, long backprojectNanos, long writeNanos, long updates,
                            PreprocessStats preprocess, String backend, String device, String variant, String executor,
-                           int attempt, List<SliceProfile> profiles, Convergence convergence, String writers)
-        implements Serializable {
+                           int attempt, List<SliceProfile> profiles, Convergence convergence, String writers,
+                           long startMillis, long endMillis) implements Serializable {
     public GroupOutcome {
         profiles = profiles == null ? List.of() : List.copyOf(profiles);
         if (convergence == null) convergence = Convergence.none();

@@ -56,6 +56,7 @@ public final class GroupTask {
      * giving the device back: the reads and writes of this executor's other tasks overlap the device's work.
      */
     public static GroupOutcome run(JobPlan plan, GroupPlanner.Group g) throws Exception {
+        long startMillis = System.currentTimeMillis();
         if (plan.spark().taskDelayMs() > 0) Thread.sleep(plan.spark().taskDelayMs());
         Configuration conf = hadoopConf(plan.hadoopConf());
         long t0 = System.nanoTime();
@@ -111,7 +112,8 @@ public final class GroupTask {
         String executor = SparkEnv.get() == null ? "?" : SparkEnv.get().executorId();
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
-                tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers);
+                tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers, startMillis,
+                System.currentTimeMillis());
     }
 
     /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */

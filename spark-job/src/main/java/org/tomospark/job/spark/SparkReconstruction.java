@@ -180,6 +180,9 @@ public final class SparkReconstruction {
                 scala.Option<ResourceInformation> gpu = sc.resources().get("gpu");
                 if (gpu.isDefined()) devices = List.of(gpu.get().addresses());
             }
+            // the GPUs' CUDA opened while the driver plans
+            if (!devices.isEmpty() && (params.backend().equals("cuda") || params.backend().equals("auto")))
+                ExecutorResources.warmUp(devices);
             if (!params.backend().equals("auto")) Backends.resolve(params.backend()); // cuda without a GPU: clear error here
             else if (devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
@@ -431,9 +434,18 @@ public final class SparkReconstruction {
         };
     }
 
-    /** The executors registered now (the driver not counted), at least one. */
+    /**
+     * The executors the job will have: those registered now (the driver not counted), or as many as the settings ask
+     * for where more are still starting ({@code spark.executor.instances}; on a standalone cluster
+     * {@code spark.cores.max} / {@code spark.executor.cores}), at least one.
+     */
     private static int executors(SparkContext sc) {
-        return Math.max(1, sc.statusTracker().getExecutorInfos().length - 1);
+        SparkConf c = sc.getConf();
+        int registered = sc.statusTracker().getExecutorInfos().length - 1;
+        int instances = c.getInt("spark.executor.instances", 0);
+        int cores = c.getInt("spark.executor.cores", 0);
+        int byCores = cores > 0 ? c.getInt("spark.cores.max", 0) / cores : 0;
+        return Math.max(1, Math.max(registered, Math.max(instances, byCores)));
     }
 
     /** Tasks a local-mode executor runs at once: its cores over {@code spark.task.cpus}. */

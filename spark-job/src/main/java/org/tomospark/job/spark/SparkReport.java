@@ -91,6 +91,20 @@ final class SparkReport implements RunFinisher.EngineReport {
         g.put("hostMiBPerTask", memory.hostBytesPerTask() / 1048576.0);
         g.put("hostBudgetMiBPerTask", memory.hostBudgetPerTask() / 1048576.0);
         g.put("retriedTasks", outcomes.stream().filter(o -> o.attempt() > 0).count());
+        // the tasks' timeline: from the first start to the last end, and each group's own time
+        if (!outcomes.isEmpty()) {
+            long first = outcomes.stream().mapToLong(GroupOutcome::startMillis).min().getAsLong();
+            long last = outcomes.stream().mapToLong(GroupOutcome::endMillis).max().getAsLong();
+            double[] each = outcomes.stream().mapToDouble(o -> (o.endMillis() - o.startMillis()) / 1e3).sorted().toArray();
+            g.put("taskSpanSeconds", (last - first) / 1e3);
+            g.put("taskSecondsMedian", each[each.length / 2]);
+            g.put("taskSecondsMax", each[each.length - 1]);
+            long gpus = outcomes.stream().filter(o -> !o.backend().equals("java")).map(o -> o.executor() + "/" + o.device())
+                    .distinct().count();
+            double bp = outcomes.stream().mapToLong(GroupOutcome::backprojectNanos).sum() / 1e9;
+            // how much of the tasks' span each GPU spent back-projecting (its kernels and their host copies)
+            if (gpus > 0 && last > first) g.put("gpuBusyFraction", bp / ((last - first) / 1e3) / gpus);
+        }
         // which group needed another attempt, and where that attempt ran
         g.put("retried", outcomes.stream().filter(o -> o.attempt() > 0)
                 .map(o -> Map.of("group", o.group(), "attempt", o.attempt(), "executor", o.executor())).toList());
