@@ -213,6 +213,32 @@ class OwnershipMatrixTest {
         }
     }
 
+    @Test
+    void aBatchReplacesOnlyItsOwnReportAndClaim() throws IOException {
+        // the root holds a file named as the batch's report that no batch wrote, then a claim that is not a claim
+        OwnershipFixture f = new OwnershipFixture("root-report");
+        f.userFile("out/batch-report.json", "{\"my\": \"notes\"}");
+        TreeSnapshot before = f.snapshot();
+        Outcome o = f.run(Engine.REPROCESS);
+        assertEquals(2, o.code(), o.message());
+        assertTrue(o.message().contains("batch-report.json") && o.message().contains("not a batch report of tomospark's"),
+                o.message());
+        before.assertUnchanged(f.snapshot(), "a batch onto someone else's batch-report.json");
+        OwnershipFixture g = new OwnershipFixture("root-lock");
+        Path lock = g.userFile("out/_lock", "not a claim");
+        Files.setLastModifiedTime(lock, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
+        TreeSnapshot b2 = g.snapshot();
+        Outcome l = g.run(Engine.REPROCESS, "--conf", "job.output.lockTimeout=60");
+        assertEquals(3, l.code(), l.message());
+        assertTrue(l.message().contains("holds no claim that tomospark can read"), l.message());
+        b2.assertUnchanged(g.snapshot(), "a batch onto a root whose _lock is not a claim");
+        // a report a batch wrote is the batch's to replace
+        Files.delete(lock);
+        g.forget("out/_lock");
+        done(Engine.REPROCESS, g.run(Engine.REPROCESS));
+        done(Engine.REPROCESS, g.run(Engine.REPROCESS));
+    }
+
     // ---- names of every kind
 
     @ParameterizedTest
