@@ -17,7 +17,8 @@
 #   where the outputs go (a RAM disk such
 #   as /dev/shm takes the disk out); TAG: a suffix for this invocation's output names; REF [/tmp/cl-local]: the
 #   output every run's slices are compared with; LOCAL_DEVICES [0]: job.devices of the local-mode run (0,1: both GPUs in
-#   one JVM); KEEP=0: remove each cluster run's output once compared.
+#   one JVM); LOCAL_CONF: more key=value settings of the local-mode run, separated by spaces (group.rows=32); KEEP=0:
+#   remove each cluster run's output once compared.
 set -euo pipefail
 shape=$1
 steps=${2:-local,cluster,kill,sticky}
@@ -69,8 +70,10 @@ if [[ $steps == *local* ]]; then
   t0=$(now)
   GPU_JAVA_OPTS="$opts -Xmx64g ${JFR:+-XX:StartFlightRecording=filename=$out/local$tag.jfr,settings=profile}" \
     bash .gpu/run org.tomospark.job.cli.TomoCli "${job[@]}" --output "$ref" \
-    --conf job.devices=${LOCAL_DEVICES:-0} 2>&1 | tail -25 | tee "$out/local$tag.log"
-  echo "local mode ($ref, job.devices=${LOCAL_DEVICES:-0}): $(elapsed "$t0" "$(now)") s wall" | tee -a "$out/summary.txt"
+    --conf job.devices=${LOCAL_DEVICES:-0} $(for c in ${LOCAL_CONF:-}; do echo "--conf $c"; done) 2>&1 | tail -25 \
+    | tee "$out/local$tag.log"
+  echo "local mode ($ref, job.devices=${LOCAL_DEVICES:-0} ${LOCAL_CONF:-}): $(elapsed "$t0" "$(now)") s wall" \
+    | tee -a "$out/summary.txt"
   keep local "$ref"
 fi
 

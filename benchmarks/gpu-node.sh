@@ -7,6 +7,11 @@
 #                                             GPU (with a Java Flight Recording) and on every GPU, output on the RAM disk
 #   benchmarks/gpu-node.sh cluster SHAPE N... standalone clusters of N Workers of one GPU each (16 cores a Worker, no
 #                                             task GPU amount: the executors' tasks share their GPU), each against local
+#   benchmarks/gpu-node.sh kill SHAPE N       N Workers of one GPU each, one executor JVM killed (SIGKILL) once a quarter of
+#                                             the slices are committed; its slices against local mode's
+#   benchmarks/gpu-node.sh probe SHAPE K=V... local mode on one GPU with settings (group.rows=32), against local mode
+#   benchmarks/gpu-node.sh volume SHAPE       the real path (RealPathBench, CLI wall and disk floor) on the RAM disk: the
+#                                             direct engine on GPU 0, then the Spark engine in local mode on every GPU
 # Results go to $OUT (or ./results).
 set -euo pipefail
 step=$1; shift
@@ -38,4 +43,29 @@ case "$step" in
       WORKERS=$n GPU_PER_WORKER=1 CORES=16 TASK_GPU=none OUT_BASE=/dev/shm REF=/dev/shm/cl-local TAG=-w$n KEEP=0 \
         MEMORY=100g EXECUTOR_MEMORY=80g JFR=$( [ "$n" = "$1" ] && echo "${JFR:-}" ) bash benchmarks/gpu-cluster.sh "$shape" cluster
     done ;;
+  kill)
+    shape=$1; n=$2
+    WORKERS=$n GPU_PER_WORKER=1 CORES=16 TASK_GPU=none OUT_BASE=/dev/shm REF=/dev/shm/cl-local TAG=-w$n \
+      MEMORY=100g EXECUTOR_MEMORY=80g bash benchmarks/gpu-cluster.sh "$shape" kill
+    rm -rf /dev/shm/cl-kill-w$n ;;
+  probe)
+    shape=$1; shift
+    tag=-$(echo "$*" | tr -cs 'a-zA-Z0-9' '-')
+    OUT_BASE=/dev/shm REF=/dev/shm/cl-probe TAG=$tag LOCAL_CONF="$*" bash benchmarks/gpu-cluster.sh "$shape" local
+    python3 - /dev/shm/cl-local /dev/shm/cl-probe <<'EOF' | tee -a "$out/summary.txt"
+import json, sys
+a, b = (json.load(open(p + "/manifest.json")) for p in sys.argv[1:3])
+sa = {s["row"]: s["checksum"] for s in a["slices"]}
+sb = {s["row"]: s["checksum"] for s in b["slices"]}
+print("probe vs local:", "bit-identical" if sa == sb else f"{sum(sa[r] != sb.get(r) for r in sa)} slices differ")
+EOF
+    rm -rf /dev/shm/cl-probe ;;
+  volume)
+    shape=$1
+    all=$(seq -s, 0 $((gpus - 1)))
+    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines direct --backend cuda --conf job.devices=0 \
+      --runs 1 --results "$out/realpath-${shape//,/x}-direct.md"
+    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines spark --backend cuda --conf job.devices=$all \
+      --runs 1 --results "$out/realpath-${shape//,/x}-spark-all.md"
+    rm -rf /dev/shm/realpath ;;
 esac

@@ -44,6 +44,11 @@ public final class Annotated {
     public static void draw(BufferedImage dst, float[] px, int w, int h, float lo, float hi, int x, int y, int dw, int dh) {
         Raster src = PngPreview.toImage(px, w, h, lo, hi).getRaster();
         WritableRaster out = dst.getRaster();
+        if (dw == w && dh == h) {
+            // unscaled: every destination centre falls on a source centre, so the grey levels are copied as they are
+            out.setRect(x, y, src);
+            return;
+        }
         double sx = w / (double) dw, sy = h / (double) dh;
         for (int i = 0; i < dh; i++) {
             int ty = y + i;

@@ -63,6 +63,10 @@ class AnnotatedTest {
         assertArrayEquals(new int[]{0, 85, 0, 255}, same.getRaster().getPixels(0, 0, 2, 2, (int[]) null));
         // partly outside the canvas: cut, not an error
         Annotated.draw(Annotated.canvas(3, 3), px, 2, 2, 0, 3, -2, 1, 8, 8);
+        // unscaled and partly outside: the part inside holds the windowed grey levels, the rest is untouched
+        BufferedImage cut = Annotated.canvas(3, 3);
+        Annotated.draw(cut, q, 2, 2, 0, 3, -1, 2, 2, 2);
+        assertArrayEquals(new int[]{0, 0, 0, 0, 0, 0, 85, 0, 0}, cut.getRaster().getPixels(0, 0, 3, 3, (int[]) null));
     }
 
     @Test

@@ -66,7 +66,9 @@ public final class GroupTask {
         // the conveyor: at most its depth of groups are read and processed at once in this JVM; the others wait here
         // holding nothing, and a group whose slices are ready gives its place to the next before they are written
         Semaphore permits = ExecutorResources.bandPermits(conveyorDepth(plan));
+        long queued = System.nanoTime();
         if (permits != null) permits.acquire();
+        long queueNanos = System.nanoTime() - queued;
         long t1, t2;
         Processed p;
         try {
@@ -113,7 +115,7 @@ public final class GroupTask {
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
                 tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers, startMillis,
-                System.currentTimeMillis());
+                System.currentTimeMillis(), queueNanos, p.setupNanos());
     }
 
     /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */
@@ -159,12 +161,14 @@ public final class GroupTask {
     }
 
     /** A processed group and what processed it. */
-    private record Processed(GroupResult result, String backend, String device, String variant, SliceGroupProcessor processor) {
+    private record Processed(GroupResult result, String backend, String device, String variant, SliceGroupProcessor processor,
+                             long setupNanos) {
     }
 
     /** Takes a device (if any) and a cached processor for it, processes the band, and gives both back. */
     private static Processed process(JobPlan plan, GroupPlanner.Group g, RawStack band, FlatDark fd, Workflow.HaloBand hb)
             throws Exception {
+        long setup0 = System.nanoTime();
         ExecutorResources.Assignment dev = ExecutorResources.acquireDevice(plan.spark().devices(), plan.spark().tasksPerDevice());
         try {
             String backend = ExecutorResources.backendFor(plan.params().backend(), dev.device());
@@ -177,6 +181,7 @@ public final class GroupTask {
                     plan.spark().tasksPerDevice(),
                     b -> new SliceGroupProcessor(scan, slice, params, b, plan.groupRows(), true),
                     () -> plan.params().backendOptions());
+            long setupNanos = System.nanoTime() - setup0;
             boolean ok = false;
             try {
                 injectStickyError(plan, g);
@@ -185,7 +190,7 @@ public final class GroupTask {
                 ok = true;
                 return new Processed(res, lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",
-                        lease.processor.requisition().description(), lease.processor);
+                        lease.processor.requisition().description(), lease.processor, setupNanos);
             } finally {
                 if (ok) lease.close();
                 else lease.discard();

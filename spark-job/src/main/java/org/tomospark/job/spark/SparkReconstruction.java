@@ -137,10 +137,12 @@ public final class SparkReconstruction {
                         List.of());
             }
             Map<Integer, OutputCommit.Committed> reused = output.prepare();
-            long t0 = System.nanoTime();
+            long t0 = System.nanoTime(), startMillis = System.currentTimeMillis();
             List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(),
                     progress);
-            return finish(sc, output, dp, reused, outcomes, System.nanoTime() - t0, wall0);
+            long runNs = System.nanoTime() - t0;
+            return finish(sc, output, dp, reused, outcomes, new SparkReport.Job(startMillis, System.currentTimeMillis(), runNs),
+                    wall0);
         }
     }
 
@@ -344,7 +346,8 @@ public final class SparkReconstruction {
      * their committed slices and timings, and the central row and column of each slice for the preview.
      */
     private static Result finish(SparkContext sc, RunOutput output, DriverPlan dp, Map<Integer, OutputCommit.Committed> reused,
-                                 List<GroupOutcome> outcomes, long runNs, long wall0) {
+                                 List<GroupOutcome> outcomes, SparkReport.Job job, long wall0) {
+        long runNs = job.nanos();
         Map<Integer, RunManifest.Slice> computed = new TreeMap<>();
         OrthoPreview preview = output.plan().request().preview() ? new OrthoPreview(dp.first(), dp.end()) : null;
         for (GroupOutcome o : outcomes) {
@@ -358,7 +361,7 @@ public final class SparkReconstruction {
         Map<String, Object> workflow = WorkflowReport.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(),
                 dp.groupRows(), dp.requestedRows(), dp.inputWarnings());
         SparkReport sr = new SparkReport(sc, dp.meta(), dp.params(), dp.memory(), dp.groups().size(), dp.groupRows(), outcomes,
-                dp.local(), dp.devices());
+                dp.local(), dp.devices(), job);
         VolumeReconstructor.Summary sum = sr.summary(wf.effective(), dp.slice(), output.plan().slices(), reused.size(), runNs,
                 workflow);
         long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();

@@ -35,9 +35,14 @@ final class SparkReport implements RunFinisher.EngineReport {
     private final List<GroupOutcome> outcomes;
     private final boolean local;
     private final List<String> devices;
+    private final Job job;
+
+    /** The Spark job of the run: when it was submitted and returned (epoch milliseconds), and its elapsed nanoseconds. */
+    record Job(long startMillis, long endMillis, long nanos) {
+    }
 
     SparkReport(SparkContext sc, ScanMetadata meta, ReconstructionParams params, MemoryPlanner.Plan memory, int plannedGroups,
-                int groupRowsRaw, List<GroupOutcome> outcomes, boolean local, List<String> devices) {
+                int groupRowsRaw, List<GroupOutcome> outcomes, boolean local, List<String> devices, Job job) {
         this.sc = sc;
         this.meta = meta;
         this.params = params;
@@ -47,6 +52,7 @@ final class SparkReport implements RunFinisher.EngineReport {
         this.outcomes = outcomes;
         this.local = local;
         this.devices = devices;
+        this.job = job;
     }
 
     /**
@@ -91,12 +97,20 @@ final class SparkReport implements RunFinisher.EngineReport {
         g.put("hostMiBPerTask", memory.hostBytesPerTask() / 1048576.0);
         g.put("hostBudgetMiBPerTask", memory.hostBudgetPerTask() / 1048576.0);
         g.put("retriedTasks", outcomes.stream().filter(o -> o.attempt() > 0).count());
-        // the tasks' timeline: from the first start to the last end, and each group's own time
+        // the tasks' timeline: from the job's start to the first task's, from the first start to the last end, from the
+        // last end to the job's return (the executors' clocks against the driver's), and each group's own time
         if (!outcomes.isEmpty()) {
             long first = outcomes.stream().mapToLong(GroupOutcome::startMillis).min().getAsLong();
             long last = outcomes.stream().mapToLong(GroupOutcome::endMillis).max().getAsLong();
             double[] each = outcomes.stream().mapToDouble(o -> (o.endMillis() - o.startMillis()) / 1e3).sorted().toArray();
+            g.put("toFirstTaskSeconds", (first - job.startMillis()) / 1e3);
             g.put("taskSpanSeconds", (last - first) / 1e3);
+            g.put("afterLastTaskSeconds", (job.endMillis() - last) / 1e3);
+            // a place on the conveyor, then a device and a set-up processor: the first group on each device sets one up
+            g.put("queueSecondsMax", outcomes.stream().mapToLong(GroupOutcome::queueNanos).max().getAsLong() / 1e9);
+            g.put("setupSecondsMax", outcomes.stream().mapToLong(GroupOutcome::setupNanos).max().getAsLong() / 1e9);
+            g.put("setupSecondsMedian", outcomes.stream().mapToLong(GroupOutcome::setupNanos).sorted()
+                    .toArray()[outcomes.size() / 2] / 1e9);
             g.put("taskSecondsMedian", each[each.length / 2]);
             g.put("taskSecondsMax", each[each.length - 1]);
             long gpus = outcomes.stream().filter(o -> !o.backend().equals("java")).map(o -> o.executor() + "/" + o.device())
@@ -141,6 +155,11 @@ final class SparkReport implements RunFinisher.EngineReport {
                 "  spark: wall %.2f s (job %.2f s); %s groups of %s rows run on executors %s; %s retried%n",
                 (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds"), g.get("run"), g.get("rowsPerGroup"),
                 ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks"))
+                + (g.containsKey("taskSpanSeconds") ? String.format(Locale.ROOT,
+                "  timeline: %.2f s to the first task, tasks %.2f s (median %.2f, slowest %.2f), %.2f s after the last; "
+                        + "set-up of a processor up to %.2f s%n", (Double) g.get("toFirstTaskSeconds"),
+                (Double) g.get("taskSpanSeconds"), (Double) g.get("taskSecondsMedian"), (Double) g.get("taskSecondsMax"),
+                (Double) g.get("afterLastTaskSeconds"), (Double) g.get("setupSecondsMax")) : "")
                 + "  backends: " + r.get("backends") + "\n";
     }
 }

@@ -48,6 +48,16 @@ class LocalModeTest {
         // one processor (backend) per concurrent task slot in this JVM, reused across the four tasks
         assertTrue(ExecutorResources.processorsCreated() - before <= 2,
                 "processors created: " + (ExecutorResources.processorsCreated() - before));
+        // the job's timeline: to the first task, the tasks' span and after the last task make up the job's time
+        Map<?, ?> g4 = (Map<?, ?>) r4.report().get("groups");
+        double to = (Double) g4.get("toFirstTaskSeconds"), span = (Double) g4.get("taskSpanSeconds");
+        double after = (Double) g4.get("afterLastTaskSeconds");
+        double job = (Double) ((Map<?, ?>) r4.report().get("timings")).get("jobSeconds");
+        assertTrue(to >= 0 && span > 0 && after >= 0, g4.toString());
+        assertEquals(job, to + span + after, 0.01, g4.toString());
+        assertTrue((Double) g4.get("setupSecondsMax") >= (Double) g4.get("setupSecondsMedian"), g4.toString());
+        assertTrue((Double) g4.get("setupSecondsMax") <= (Double) g4.get("taskSecondsMax"), g4.toString());
+        assertTrue((Double) g4.get("queueSecondsMax") >= 0, g4.toString());
 
         Path one = TestScans.tmp("out1").resolve("rec");
         SparkJobSpec spec1 = TestScans.spec(in, one.toUri().toString())
