@@ -111,27 +111,42 @@ public final class CommitRateBench {
     private double rawWrites() throws Exception {
         Path raw = Files.createDirectories(dir.resolve("raw"));
         int fileBytes = TiffEncoder.size(size, size, null);
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        long t0 = System.nanoTime();
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int first = t;
-            done.add(pool.submit(() -> {
-                ByteBuffer b = ByteBuffer.allocateDirect(fileBytes).order(ByteOrder.LITTLE_ENDIAN);
-                b.asFloatBuffer().put(pixels);
-                for (int s = first; s < slices; s += threads) {
-                    try (FileChannel ch = FileChannel.open(raw.resolve("f" + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-                        ByteBuffer d = b.duplicate();
-                        for (long at = 0; d.hasRemaining(); ) at += ch.write(d, at);
-                    }
+        return onThreads(threads, first -> {
+            ByteBuffer b = ByteBuffer.allocateDirect(fileBytes).order(ByteOrder.LITTLE_ENDIAN);
+            b.asFloatBuffer().put(pixels);
+            for (int s = first; s < slices; s += threads) {
+                try (FileChannel ch = FileChannel.open(raw.resolve("f" + s), StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+                    ByteBuffer d = b.duplicate();
+                    for (long at = 0; d.hasRemaining(); ) at += ch.write(d, at);
                 }
-                return null;
-            }));
+            }
+        });
+    }
+
+    /** One thread's share of a measured round: thread {@code first} of the round takes slices first, first + n, ... */
+    @FunctionalInterface
+    private interface Share {
+        void run(int first) throws Exception;
+    }
+
+    /** Runs {@code share} on {@code n} threads at once; returns the seconds until all are done. */
+    private static double onThreads(int n, Share share) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(n);
+        try {
+            long t0 = System.nanoTime();
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < n; t++) {
+                int first = t;
+                done.add(pool.submit(() -> {
+                    share.run(first);
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) f.get();
+            return (System.nanoTime() - t0) / 1e9;
+        } finally {
+            pool.shutdown();
         }
-        for (Future<?> f : done) f.get();
-        double s = (System.nanoTime() - t0) / 1e9;
-        pool.shutdown();
-        return s;
     }
 
     /** The writers' busy time per stage, summed over the product's rounds. */
@@ -143,31 +158,20 @@ public final class CommitRateBench {
         Files.createDirectories(out.resolve(OutputCommit.COMMITTED));
         OutputCommit commit = new OutputCommit(out.toString(), HadoopConf.create());
         SliceWriters.node(threads);
-        ExecutorService taskThreads = Executors.newFixedThreadPool(tasks);
-        long t0 = System.nanoTime();
-        List<Future<?>> done = new ArrayList<>();
-        for (int t = 0; t < tasks; t++) {
-            int first = t;
-            done.add(taskThreads.submit(() -> {
-                // a task's group: its slices are in memory; the node's writers commit them
-                try (SliceCommitPool pool = SliceCommitPool.shared(commit, threads, Math.max(1, slices / tasks + 1), null,
-                        SampleCoding.FLOAT32, row -> {
-                        }, px -> {
-                        })) {
-                    for (int s = first; s < slices; s += tasks) pool.submit(s, pixels, size, size);
-                    pool.finish();
-                    SliceCommitPool.Timings busy = pool.timings();
-                    encode.add(busy.encodeNanos());
-                    hash.add(busy.hashNanos());
-                    write.add(busy.writeNanos());
-                }
-                return null;
-            }));
-        }
-        for (Future<?> f : done) f.get();
-        double s = (System.nanoTime() - t0) / 1e9;
-        taskThreads.shutdown();
-        return s;
+        return onThreads(tasks, first -> {
+            // a task's group: its slices are in memory; the node's writers commit them
+            try (SliceCommitPool pool = SliceCommitPool.shared(commit, threads, Math.max(1, slices / tasks + 1), null,
+                    SampleCoding.FLOAT32, row -> {
+                    }, px -> {
+                    })) {
+                for (int s = first; s < slices; s += tasks) pool.submit(s, pixels, size, size);
+                pool.finish();
+                SliceCommitPool.Timings busy = pool.timings();
+                encode.add(busy.encodeNanos());
+                hash.add(busy.hashNanos());
+                write.add(busy.writeNanos());
+            }
+        });
     }
 
     private void clear() throws IOException {

@@ -23,7 +23,6 @@ public record ReadOptions(int threads, boolean hyperslabOnly) implements Seriali
         return new ReadOptions(0, false);
     }
 
-    /** Direct reads on {@code threads} threads (0 = all available processors). */
     /**
      * Sizes the node's read slots, shared by every band read of this JVM, to {@code cores} (an executor's cores, where the
      * machine has more): a band read takes as many of them as other reads leave free.
@@ -32,6 +31,7 @@ public record ReadOptions(int threads, boolean hyperslabOnly) implements Seriali
         ParallelReads.nodeCores(cores);
     }
 
+    /** Direct reads on {@code threads} threads (0 = all available processors). */
     public static ReadOptions threads(int threads) {
         return new ReadOptions(threads, false);
     }

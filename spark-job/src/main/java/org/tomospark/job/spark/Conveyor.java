@@ -11,6 +11,9 @@ import org.apache.spark.resource.TaskResourceRequests;
  * {@code job.tasksPerDevice} T (the groups one GPU processes at once):
  * <ul>
  *   <li>depth D = G × (T + 1): each GPU has T groups on it and one more read ahead;</li>
+ *   <li>at most 2D groups in flight in each executor JVM, from the start of their read to the end of their commit: D
+ *       read or processed, D more whose slices wait for the writers (so a slow disk holds the GPUs back instead of
+ *       filling the memory); the memory plan gives each of them its share of the executor's memory;</li>
  *   <li>on a cluster the group stage runs with D task slots per executor, {@code spark.task.cpus} = ⌊C / D⌋ (a task
  *       resource profile, so the user's {@code spark.task.*} settings are not needed, and tasks the executor cannot
  *       start yet wait in the scheduler, where another executor takes them, not in this one's slots);</li>
@@ -43,8 +46,7 @@ final class Conveyor {
     static ResourceProfile profile(SparkConf conf, boolean local, boolean gpus, int tasksPerDevice) {
         if (local || !gpus || conf.contains("spark.task.cpus") || conf.contains("spark.task.resource.gpu.amount")) return null;
         int cores = conf.getInt("spark.executor.cores", 0);
-        int executorGpus = (int) Math.floor(Double.parseDouble(conf.get("spark.executor.resource.gpu.amount", "0")));
-        int depth = depth(executorGpus, tasksPerDevice);
+        int depth = depth(executorGpus(conf), tasksPerDevice);
         if (cores <= 0 || depth <= 0) return null;
         int cpus = Math.max(1, cores / depth);
         return new ResourceProfileBuilder().require(new TaskResourceRequests().cpus(cpus)).build();
@@ -59,8 +61,35 @@ final class Conveyor {
             int d = depth(localDevices, tasksPerDevice);
             return d > 0 ? d : fallback;
         }
-        int executorGpus = (int) Math.floor(Double.parseDouble(conf.get("spark.executor.resource.gpu.amount", "0")));
-        int d = depth(executorGpus, tasksPerDevice);
+        int d = depth(executorGpus(conf), tasksPerDevice);
         return d > 0 ? d * Math.max(1, executors) : fallback;
+    }
+
+    /** Groups an executor JVM of conveyor depth {@code depth} holds in memory at once, from read to commit (2D). */
+    static int inFlight(int depth) {
+        return 2 * depth;
+    }
+
+    /**
+     * Slice groups an executor JVM of a GPU backend holds in memory at once, among which the memory plan shares its
+     * memory: the conveyor's task slots on a cluster (its task resource profile); otherwise Spark's task slots
+     * ({@code sparkSlots}: every core's task in local mode), but never more than the conveyor's groups in flight, since
+     * the other tasks wait holding nothing. {@code localDevices}: local mode's GPUs (job.devices; none = the default one).
+     */
+    static int groupsHeld(SparkConf conf, boolean local, int localDevices, int tasksPerDevice, int sparkSlots) {
+        if (profile(conf, local, true, tasksPerDevice) != null) return depth(executorGpus(conf), tasksPerDevice);
+        int gpus = Math.max(1, local ? localDevices : executorGpus(conf));
+        return Math.max(1, Math.min(sparkSlots, inFlight(depth(gpus, tasksPerDevice))));
+    }
+
+    /** Whole GPUs of an executor ({@code spark.executor.resource.gpu.amount}, 0 when not set). */
+    static int executorGpus(SparkConf conf) {
+        String key = "spark.executor.resource.gpu.amount";
+        if (!conf.contains(key)) return 0;
+        try {
+            return (int) Math.floor(Double.parseDouble(conf.get(key).trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + ": not a number: '" + conf.get(key) + "'", e);
+        }
     }
 }

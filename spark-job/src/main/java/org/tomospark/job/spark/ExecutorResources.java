@@ -134,6 +134,16 @@ public final class ExecutorResources {
         return depth <= 0 ? null : BANDS.computeIfAbsent(depth, Semaphore::new);
     }
 
+    private static final Map<Integer, Semaphore> FLIGHTS = new ConcurrentHashMap<>();
+
+    /**
+     * The conveyor's other bound on this JVM: a permit to hold one slice group in memory, from its read to its commit, of
+     * {@code inFlight} shared by the JVM's tasks; null when there is no bound (0).
+     */
+    static Semaphore flightPermits(int inFlight) {
+        return inFlight <= 0 ? null : FLIGHTS.computeIfAbsent(inFlight, Semaphore::new);
+    }
+
     /** The GPUs this JVM's tasks share: the executor's (from its plugin), or local mode's job.devices. */
     static int gpusOfThisJvm(List<String> localDevices) {
         return !executorGpus.isEmpty() ? executorGpus.size() : localDevices.size();

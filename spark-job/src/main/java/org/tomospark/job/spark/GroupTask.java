@@ -58,15 +58,28 @@ public final class GroupTask {
     public static GroupOutcome run(JobPlan plan, GroupPlanner.Group g) throws Exception {
         long startMillis = System.currentTimeMillis();
         if (plan.spark().taskDelayMs() > 0) Thread.sleep(plan.spark().taskDelayMs());
+        // the conveyor: at most 2D groups of this JVM hold memory, from their read to their commit, and at most D of
+        // them are read or processed at once; the others wait here holding nothing, and a group whose slices are ready
+        // gives its place to the next before they are written
+        int depth = conveyorDepth(plan);
+        Semaphore flight = ExecutorResources.flightPermits(Conveyor.inFlight(depth));
+        long queued = System.nanoTime();
+        if (flight != null) flight.acquire();
+        try {
+            return readProcessCommit(plan, g, ExecutorResources.bandPermits(depth), startMillis, queued);
+        } finally {
+            if (flight != null) flight.release();
+        }
+    }
+
+    /** The group's work once it has its place in flight: {@code permits} bound its read and processing. */
+    private static GroupOutcome readProcessCommit(JobPlan plan, GroupPlanner.Group g, Semaphore permits, long startMillis,
+                                                  long queued) throws Exception {
         Configuration conf = hadoopConf(plan.hadoopConf());
-        long t0 = System.nanoTime();
+        long t0;
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
         Workflow.HaloBand hb = wf.haloBand(g.start(), g.rows(), plan.meta().rows());
         RawStack band;
-        // the conveyor: at most its depth of groups are read and processed at once in this JVM; the others wait here
-        // holding nothing, and a group whose slices are ready gives its place to the next before they are written
-        Semaphore permits = ExecutorResources.bandPermits(conveyorDepth(plan));
-        long queued = System.nanoTime();
         if (permits != null) permits.acquire();
         long queueNanos = System.nanoTime() - queued;
         long t1, t2;

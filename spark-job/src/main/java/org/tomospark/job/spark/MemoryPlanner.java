@@ -117,7 +117,8 @@ public final class MemoryPlanner {
         long hostBudget = (long) (Math.max(0, in.executorMemory() - RESERVED) * in.memoryFraction()) / Math.max(1, in.tasksPerExecutor());
         long devBudget = in.gpuMemory() > 0 ? (long) (in.gpuMemory() * 0.9) / Math.max(1, in.tasksPerGpu()) : Long.MAX_VALUE;
         String budgetText = String.format("%d MiB per task (spark.executor.memory=%d MiB, %d concurrent tasks per executor "
-                        + "from spark.executor.cores/spark.task.cpus, job.memoryFraction=%.2f)",
+                        + "from spark.executor.cores/spark.task.cpus, or on GPUs the conveyor's groups in flight, "
+                        + "job.memoryFraction=%.2f)",
                 hostBudget >> 20, in.executorMemory() >> 20, in.tasksPerExecutor(), in.memoryFraction());
         if (in.requestedRows() > 0) {
             int g = in.requestedRows();

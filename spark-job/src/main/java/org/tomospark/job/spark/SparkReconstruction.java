@@ -388,13 +388,12 @@ public final class SparkReconstruction {
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
         int tasksPerExecutor = Math.max(1, execCores / taskCpus);
         int tasksPerDevice = spec.spark().tasksPerDevice();
-        // on GPUs the conveyor decides: the executor's task slots (on a cluster), and groups enough for every slot
+        // on GPUs the conveyor decides: the groups an executor holds at once (its task slots on a cluster, the groups
+        // in flight in local mode, where every core runs a task but only those hold a group), and groups enough for
+        // every slot
         int slots = sc.defaultParallelism();
         if (gpus) {
-            if (Conveyor.profile(sconf, local, true, tasksPerDevice) != null) {
-                int gpusPerExecutor = (int) Math.floor(Double.parseDouble(sconf.get("spark.executor.resource.gpu.amount", "0")));
-                tasksPerExecutor = Conveyor.depth(gpusPerExecutor, tasksPerDevice);
-            }
+            tasksPerExecutor = Conveyor.groupsHeld(sconf, local, devices, tasksPerDevice, tasksPerExecutor);
             slots = Conveyor.GROUPS_PER_SLOT * Conveyor.applicationSlots(sconf, local, Math.max(1, devices), executors(sc),
                     tasksPerDevice, sc.defaultParallelism());
         }
