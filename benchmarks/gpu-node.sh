@@ -12,6 +12,7 @@
 #   benchmarks/gpu-node.sh probe SHAPE K=V... local mode on one GPU with settings (group.rows=32), against local mode
 #   benchmarks/gpu-node.sh volume SHAPE       the real path (RealPathBench, CLI wall and disk floor) on the RAM disk: the
 #                                             direct engine on GPU 0, then the Spark engine in local mode on every GPU
+#                                             (JFR=1: a Java Flight Recording of each timed run)
 # Results go to $OUT (or ./results).
 set -euo pipefail
 step=$1; shift
@@ -64,8 +65,8 @@ EOF
     shape=$1
     all=$(seq -s, 0 $((gpus - 1)))
     bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines direct --backend cuda --conf job.devices=0 \
-      --runs 1 --results "$out/realpath-${shape//,/x}-direct.md"
+      --runs 1 --results "$out/realpath-${shape//,/x}-direct.md" ${JFR:+--jfr "$out/jfr-direct"}
     bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines spark --backend cuda --conf job.devices=$all \
-      --runs 1 --results "$out/realpath-${shape//,/x}-spark-all.md"
+      --runs 1 --results "$out/realpath-${shape//,/x}-spark-all.md" ${JFR:+--jfr "$out/jfr-spark"}
     rm -rf /dev/shm/realpath ;;
 esac

@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * <pre>
  * RealPathBench --scan FILE [--make ANGLES,ROWS,COLUMNS[,LAYOUT]] --out DIR [--engines direct,spark] [--backend cuda]
  *               [--formats tiff,zarr,hdf5] [--center C] [--slices A:B] [--conf KEY=VALUE]... [--runs N] [--results FILE]
- *               [--keep]
+ *               [--keep] [--no-cds] [--jfr DIR]
  * </pre>
  *
  * <p>Each engine runs once per output format ({@code output.format}; the output type goes in a {@code --conf
@@ -36,18 +36,31 @@ import java.util.stream.Stream;
  * {@code --make} writes a missing scan with benchmarks/make_scan.py (python3 with h5py): contiguous, or with LAYOUT
  * gzip,
  * bitshuffle-lz4 or blosc-zstd one projection per chunk (python3-hdf5plugin), so that read GB/s includes decoding.
+ *
+ * <p>As submit/tomospark does, the CLI's JVMs map a class-data archive of the classes a run loads: a first, untimed run
+ * of each engine on the scan's first rows writes it ({@code -XX:ArchiveClassesAtExit}); {@code --no-cds} leaves it
+ * out. A second table splits each run's wall time around its job: the JVM's uptime when the engine started (start,
+ * class loading, the command line, the Spark context), the engine's time outside the job (the input opened, the flats
+ * read, the checks, the output's claim, the last writes), the finish (preview, metadata) and the rest (the report,
+ * the manifest, the JVM's exit). {@code --jfr DIR}: each timed run's Java Flight Recording (profile settings) into
+ * DIR/ENGINE-FORMAT-RUN.jfr.
  */
 public final class RealPathBench {
     private RealPathBench() {
     }
 
     record Options(Path scan, String make, Path out, List<String> engines, List<String> formats, String backend,
-                   String center, String slices, List<String> conf, int runs, Path results, boolean keep) {
+                   String center, String slices, List<String> conf, int runs, Path results, boolean keep, boolean cds,
+                   Path jfr) {
     }
 
     /** One engine's run, from its report and the files it wrote. */
     record Run(String engine, int exitCode, double wallSeconds, double jobSeconds, long slices, long outputBytes, long inputBytes,
                long pixels, long updates, Map<String, Object> timings, String backend) {
+        double timing(String key) {
+            return timings.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
+        }
+
         double stageRate(String key, double amount) {
             Object v = timings.get(key);
             double s = v instanceof Number n ? n.doubleValue() : 0;
@@ -63,9 +76,10 @@ public final class RealPathBench {
             makeScan(o.scan(), o.make());
         }
         List<Run> runs = new ArrayList<>();
+        if (o.cds()) for (String engine : o.engines()) writeClassArchive(o, engine);
         for (int r = 0; r < o.runs(); r++)
             for (String engine : o.engines())
-                for (String format : o.formats()) runs.add(runEngine(o, engine, format));
+                for (String format : o.formats()) runs.add(runEngine(o, engine, format, r));
         Run last = runs.get(runs.size() - 1);
         DiskFloor.Result floor = DiskFloor.measure(o.scan(), last.inputBytes(), o.out().resolve("floor.bin"), last.outputBytes());
         String table = table(o, runs, floor);
@@ -74,11 +88,11 @@ public final class RealPathBench {
     }
 
     static Options parse(String[] args) {
-        Path scan = null, out = null, results = null;
+        Path scan = null, out = null, results = null, jfr = null;
         String make = null, backend = "auto", center = null, slices = null;
         List<String> engines = List.of("direct", "spark"), formats = List.of("tiff"), conf = new ArrayList<>();
         int runs = 1;
-        boolean keep = false;
+        boolean keep = false, cds = true;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             switch (a) {
@@ -94,11 +108,13 @@ public final class RealPathBench {
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--results" -> results = Path.of(args[++i]);
                 case "--keep" -> keep = true;
+                case "--no-cds" -> cds = false;
+                case "--jfr" -> jfr = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + a + " (see RealPathBench's javadoc)");
             }
         }
         if (scan == null || out == null) throw new IllegalArgumentException("--scan and --out are required");
-        return new Options(scan, make, out, engines, formats, backend, center, slices, conf, runs, results, keep);
+        return new Options(scan, make, out, engines, formats, backend, center, slices, conf, runs, results, keep, cds, jfr);
     }
 
     static void makeScan(Path scan, String shape) throws IOException, InterruptedException {
@@ -121,21 +137,58 @@ public final class RealPathBench {
         throw new IllegalStateException(rel + " not found above " + Path.of("").toAbsolutePath());
     }
 
-    /** Runs the CLI in a fresh JVM (this JVM's flags and classpath) into out/ENGINE-FORMAT, and reads its report. */
-    static Run runEngine(Options o, String engine, String format) throws IOException, InterruptedException {
-        String label = engine + "-" + format;
-        Path dest = o.out().resolve(label);
+    private static Path classArchive(Options o, String engine) {
+        return o.out().resolve("classes-" + engine + ".jsa").toAbsolutePath();
+    }
+
+    /** The engine's class-data archive, written by an untimed run of the engine on the scan's first rows. */
+    static void writeClassArchive(Options o, String engine) throws IOException, InterruptedException {
+        Path jsa = classArchive(o, engine), dest = o.out().resolve("cds-" + engine);
+        Files.deleteIfExists(jsa);
         deleteTree(dest);
+        List<String> cmd = command(o, engine, o.formats().get(0), dest, List.of("-XX:ArchiveClassesAtExit=" + jsa,
+                "-Xlog:cds=off", "-Xlog:cds+dynamic=off"), "0:8");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(o.out().resolve("cds-" + engine + ".log").toFile())
+                .start();
+        if (!p.waitFor(1, TimeUnit.HOURS)) p.destroyForcibly();
+        if (p.exitValue() != 0 || !Files.exists(jsa)) {
+            List<String> log = Files.readAllLines(o.out().resolve("cds-" + engine + ".log"));
+            System.err.println(engine + ": no class-data archive (exit " + p.exitValue() + "); its runs go without. The log ends: "
+                    + String.join(" | ", log.subList(Math.max(0, log.size() - 3), log.size())));
+        }
+        deleteTree(dest);
+    }
+
+    /** The CLI's command line in a fresh JVM: this JVM's flags and classpath, {@code jvm} flags, and the run's options. */
+    private static List<String> command(Options o, String engine, String format, Path dest, List<String> jvm, String slices) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
-            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent")) cmd.add(a);
+            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !a.startsWith("-XX:StartFlightRecording")) cmd.add(a);
+        cmd.addAll(jvm);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TomoCli.class.getName(), "reconstruct", "--engine", engine,
                 "--input", o.scan().toString(), "--output", dest.toString(), "--backend", o.backend(), "--conf", "job.progress=false"));
         cmd.addAll(List.of("--output-format", format));
         if (o.center() != null) cmd.addAll(List.of("--center", o.center()));
-        if (o.slices() != null) cmd.addAll(List.of("--slices", o.slices()));
+        if (slices != null) cmd.addAll(List.of("--slices", slices));
         for (String c : o.conf()) cmd.addAll(List.of("--conf", c));
+        return cmd;
+    }
+
+    /** Runs the CLI in a fresh JVM (this JVM's flags and classpath) into out/ENGINE-FORMAT, and reads its report. */
+    static Run runEngine(Options o, String engine, String format, int run) throws IOException, InterruptedException {
+        String label = engine + "-" + format;
+        Path dest = o.out().resolve(label);
+        deleteTree(dest);
+        Path jsa = classArchive(o, engine);
+        List<String> jvm = new ArrayList<>();
+        if (o.cds() && Files.exists(jsa)) jvm.addAll(List.of("-XX:SharedArchiveFile=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
+        if (o.jfr() != null) {
+            Files.createDirectories(o.jfr());
+            Path rec = o.jfr().resolve(label + "-" + run + ".jfr").toAbsolutePath();
+            jvm.add("-XX:StartFlightRecording=filename=" + rec + ",settings=profile");
+        }
+        List<String> cmd = command(o, engine, format, dest, jvm, o.slices());
         Path log = o.out().resolve(label + ".log");
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -218,7 +271,18 @@ public final class RealPathBench {
                     r.stageRate("preprocessSeconds", r.pixels() / 1e6), r.stageRate("backprojectSeconds", r.updates() / 1e9),
                     r.stageRate("writeSeconds", r.outputBytes() / 1e9), r.backend()));
         }
-        sb.append("\\* per second of that stage's busy time, summed over its threads and tasks (the stages overlap)\n");
+        sb.append("\\* per second of that stage's busy time, summed over its threads and tasks (the stages overlap)\n\n");
+        sb.append("| engine | CLI wall s | JVM uptime at the engine's start s | engine outside the job s | job s | finish s "
+                + "| report, manifest, exit s | CLI wall − job s |\n|---|---|---|---|---|---|---|---|\n");
+        for (Run r : runs) {
+            if (r.exitCode() != 0) continue;
+            double up = r.timing("jvmUptimeAtStartSeconds"), outside = r.timing("outsideJobSeconds"), fin = r.timing("finishSeconds");
+            double rest = r.wallSeconds() - up - r.timing("wallSeconds") - fin;
+            sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", r.engine(), r.wallSeconds(),
+                    up, outside, r.jobSeconds(), fin, rest, r.wallSeconds() - r.jobSeconds()));
+        }
+        sb.append(o.cds() ? "(each engine's JVMs map a class-data archive written by an untimed run of its first rows)\n"
+                : "(no class-data archive)\n");
         sb.append(String.format(Locale.ROOT,
                 "disk floor (OS alone, same bytes): read %.2f GB in %.2f s (%.2f GB/s), write+fdatasync %.2f GB "
                         + "in %.2f s (%.2f GB/s); floor %.2f s%n",

@@ -40,6 +40,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final Requisition requisition;
     private final int maxRows;
     private final boolean ownsBackend;
+    private volatile boolean closed;
     private final ForkJoinPool pool;
     private final Preprocessor preprocessor;
     private final SliceBuffers buffers;
@@ -86,6 +87,11 @@ public final class SliceGroupProcessor implements AutoCloseable {
                 params.filter());
         int threads = params.backendOptions().effectiveThreads();
         this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
+    }
+
+    /** Whether {@link #close} was called. */
+    boolean closed() {
+        return closed;
     }
 
     public Requisition requisition() {
@@ -261,6 +267,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         if (pool != null) pool.shutdown();
         if (iterative != null) iterative.close();
         if (cone != null) cone.close();

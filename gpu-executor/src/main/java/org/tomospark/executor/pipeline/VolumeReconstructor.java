@@ -69,9 +69,14 @@ public final class VolumeReconstructor {
         ConeParams cone = p.coneBeam();
         if (cone != null) return defaultSlabSlices(cone, meta);
         int k = p.backendOptions().preferredGroupMultiple();
-        // about 256 MiB of raw rows per group, at least one pass, at most 64 rows
+        // about 512 MiB of raw rows per group, at least one pass, at most 64 rows: a GPU's chunk pipeline fills and drains
+        // once a group, so fewer, larger groups keep it busier (2048 angles × 2048 columns: 64-row groups back-project a
+        // quarter faster than 32-row ones); and no more than half the heap holds of two bands (the one processed, the one
+        // read ahead) and three groups' slices (computed, being written, queued)
         long perRow = Math.max(1, meta.bytesPerRow());
-        int rows = (int) Math.max(k, Math.min(64, (256L << 20) / perRow));
+        long perRowHeld = 2 * perRow + 3L * meta.width() * meta.width() * Float.BYTES;
+        long byHeap = Runtime.getRuntime().maxMemory() / 2 / perRowHeld;
+        int rows = (int) Math.max(k, Math.min(Math.min(64, (512L << 20) / perRow), byHeap));
         return Math.max(k, rows / k * k);
     }
 
@@ -81,6 +86,32 @@ public final class VolumeReconstructor {
      */
     static int defaultSlabSlices(ConeParams cone, ScanMetadata meta) {
         return cone.largestSlab(meta, Runtime.getRuntime().maxMemory() / 4);
+    }
+
+    /**
+     * Starts setting up the processor that {@link #run} needs for this source and these parameters (the backend opened,
+     * its kernels chosen, its buffers allocated) on a thread of its own, while the caller reads the flats, checks the
+     * input and claims the output.
+     */
+    public static PreparedProcessor prepare(ProjectionSource src, ReconstructionParams params, SliceBuffers buffers) {
+        ScanMetadata meta = src.metadata();
+        ReconstructionParams p = Workflow.resolveCenter(src, ConeResolution.resolve(src, params)).params();
+        ScanGeometry scan = p.scanGeometry(meta);
+        Workflow wf = new Workflow(scan, p);
+        SliceGeometry slice = p.sliceGeometry(wf.effective().detectorWidth());
+        int groupRows = defaultGroupRows(p, meta) * wf.rowBin();
+        return PreparedProcessor.start(() -> newProcessor(scan, slice, p, groupRows, buffers));
+    }
+
+    private static SliceGroupProcessor newProcessor(ScanGeometry scan, SliceGeometry slice, ReconstructionParams params, int groupRows,
+                                                    SliceBuffers buffers) {
+        BackprojectionBackend backend = Backends.open(params.backend(), params.backendOptions());
+        try {
+            return new SliceGroupProcessor(scan, slice, params, backend, groupRows, true, buffers);
+        } catch (RuntimeException | Error e) {
+            backend.close();
+            throw e;
+        }
     }
 
     /**
@@ -97,6 +128,15 @@ public final class VolumeReconstructor {
      */
     public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
                               IntPredicate skip, SliceBuffers buffers) {
+        return run(src, params, sink, progress, skip, buffers, null);
+    }
+
+    /**
+     * As above, with the group processor set up ahead ({@link #prepare}, from the same source, parameters and buffers),
+     * or null to set it up here.
+     */
+    public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
+                              IntPredicate skip, SliceBuffers buffers, PreparedProcessor prepared) {
         long start0 = System.nanoTime();
         ScanMetadata meta = src.metadata();
         params = ConeResolution.resolve(src, params);
@@ -118,7 +158,9 @@ public final class VolumeReconstructor {
         int done = 0, skipped = 0;
         PreprocessStats stats = PreprocessStats.ZERO;
         Convergence convergence = Convergence.none();
-        BackprojectionBackend backend = Backends.open(params.backend(), params.backendOptions());
+        // when set up ahead, the processor was set up from these same parameters (prepare resolves them as here)
+        SliceGroupProcessor proc0 = prepared != null ? prepared.take() : newProcessor(scan, slice, params, groupRows, buffers);
+        BackprojectionBackend backend = proc0.backend();
         String device = backend.deviceDescription();
         List<GroupPlanner.Group> toRun = new ArrayList<>();
         for (GroupPlanner.Group g : groups) {
@@ -133,7 +175,7 @@ public final class VolumeReconstructor {
         }
         // a conveyor: the next group is read while this one is processed, and the sink may commit slices on threads of
         // its own while the next group is processed
-        try (SliceGroupProcessor proc = new SliceGroupProcessor(scan, slice, params, backend, groupRows, true, buffers);
+        try (SliceGroupProcessor proc = proc0;
              BandPrefetcher reads = new BandPrefetcher(src, wf, toRun)) {
             String variant = proc.requisition().description();
             while (reads.hasNext()) {

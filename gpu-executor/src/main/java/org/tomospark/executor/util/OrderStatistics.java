@@ -43,6 +43,35 @@ public final class OrderStatistics {
         return a[k];
     }
 
+    /** Values at least this many are ranked by {@link #kth} through buckets first. */
+    static final int BUCKETED = 1 << 16;
+
+    /**
+     * The value a sort of {@code a[0, n)} would put at rank k, leaving the array as it is. A large array is ranked in
+     * two passes: a count of its values in 65536 buckets of the float order (the high 16 bits of each value's sortable
+     * bits) finds the bucket that holds rank k, and only that bucket's values are selected among. A smaller one is
+     * copied and selected directly.
+     */
+    public static float kth(float[] a, int n, int k) {
+        if (n < 1 || n > a.length || k < 0 || k >= n)
+            throw new IllegalArgumentException("rank " + k + " outside [0, " + n + ") of " + a.length + " values");
+        if (n < BUCKETED) return select(Arrays.copyOf(a, n), 0, n, k);
+        int[] counts = new int[1 << 16];
+        for (int i = 0; i < n; i++) counts[sortable(a[i]) >>> 16]++;
+        int bucket = 0, below = 0;
+        while (below + counts[bucket] <= k) below += counts[bucket++];
+        float[] in = new float[counts[bucket]];
+        int m = 0;
+        for (int i = 0; i < n; i++) if (sortable(a[i]) >>> 16 == bucket) in[m++] = a[i];
+        return select(in, 0, m, k - below);
+    }
+
+    /** The float's bits as an int whose unsigned order is {@link Float#compare}'s order of the floats (NaN aside). */
+    static int sortable(float v) {
+        int bits = Float.floatToIntBits(v);
+        return bits ^ ((bits >> 31) | 0x80000000);
+    }
+
     private static float medianOfThree(float x, float y, float z) {
         if (Float.compare(x, y) > 0) {
             float t = x;

@@ -77,4 +77,44 @@ class OrderStatisticsTest {
         assertThrows(IllegalArgumentException.class, () -> OrderStatistics.select(new float[4], 2, 4, 1));
         assertThrows(IllegalArgumentException.class, () -> OrderStatistics.select(new float[4], 0, 0, 0));
     }
+
+    static Stream<Arguments> largeArrays() {
+        return Stream.of(OrderStatistics.BUCKETED - 1, OrderStatistics.BUCKETED, 300_001).flatMap(n -> Stream.of("uniform",
+                "fewValues", "sorted", "reversed", "constant", "signedZeros", "wideRange").map(kind -> Arguments.of(n, kind)));
+    }
+
+    @ParameterizedTest(name = "{0} values, {1}")
+    @MethodSource("largeArrays")
+    void rankingThroughBucketsGivesTheSortedArraysElementAndLeavesTheArray(int n, String kind) {
+        float[] a = kind.equals("wideRange") ? wideRange(n) : make(n, kind, n);
+        float[] before = a.clone(), sorted = a.clone();
+        Arrays.sort(sorted);
+        for (int k : new int[]{0, 1, n / 200, n / 2, n - 1 - n / 200, n - 2, n - 1})
+            assertEquals(Float.floatToIntBits(sorted[k]), Float.floatToIntBits(OrderStatistics.kth(a, n, k)), "rank " + k);
+        assertTrue(Arrays.equals(before, a), "kth leaves the array as it was");
+    }
+
+    /** Values over many binades and both signs, so that most buckets hold a few values and the ranks cross buckets. */
+    private static float[] wideRange(int n) {
+        Random r = new Random(n);
+        float[] a = new float[n];
+        for (int i = 0; i < n; i++) a[i] = (float) ((r.nextBoolean() ? 1 : -1) * Math.pow(10, r.nextDouble() * 60 - 30));
+        return a;
+    }
+
+    @Test
+    void sortableBitsOrderFloatsAsFloatCompareDoes() {
+        float[] v = {Float.NEGATIVE_INFINITY, -Float.MAX_VALUE, -1f, -Float.MIN_VALUE, -0f, 0f, Float.MIN_VALUE, 1f, Float.MAX_VALUE,
+                Float.POSITIVE_INFINITY};
+        for (int i = 0; i + 1 < v.length; i++)
+            assertTrue(Integer.compareUnsigned(OrderStatistics.sortable(v[i]), OrderStatistics.sortable(v[i + 1])) < 0,
+                    v[i] + " before " + v[i + 1]);
+    }
+
+    @Test
+    void aRankOutsideTheValuesIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> OrderStatistics.kth(new float[4], 4, 4));
+        assertThrows(IllegalArgumentException.class, () -> OrderStatistics.kth(new float[4], 5, 0));
+        assertThrows(IllegalArgumentException.class, () -> OrderStatistics.kth(new float[4], 0, 0));
+    }
 }

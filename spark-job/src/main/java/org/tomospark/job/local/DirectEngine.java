@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.FloatTiff;
@@ -13,6 +14,7 @@ import org.tomospark.executor.io.PngPreview;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.OutputRange;
+import org.tomospark.executor.pipeline.PreparedProcessor;
 import org.tomospark.executor.pipeline.CenterSweep;
 import org.tomospark.executor.pipeline.ConeResolution;
 import org.tomospark.executor.pipeline.CoreKeys;
@@ -176,8 +178,10 @@ public final class DirectEngine {
     }
 
     public Result run(JobRequest req) {
-        long wall0 = System.nanoTime();
+        long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
         ReconstructionParams p = req.params();
+        // the GPU's context and kernels open while the input is opened, its flats read and the output claimed
+        if (req.settings().get(CoreKeys.CENTER_SWEEP) == null) DeviceWarmUp.forBackend(p.backend(), p.backendOptions());
         InputOptions inputOptions = InputKeys.inputOptions(req.settings());
         try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
             ScanMetadata meta = src.metadata();
@@ -206,42 +210,48 @@ public final class DirectEngine {
             int rb = p.workflow().binRows();
             int requestedRows = range[1] - range[0];
             range = GroupPlanner.binnedRange(range, rb);
-            Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
-            // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
-            Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = src.readFlatDark(hb.from(), hb.count());
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta) * rb;
-            Preflight.check(src, rp, fields, range, groupRows);
-            List<String> inputWarnings = InputWarnings.of(src);
-
-            // the same output protocol as the Spark engine: claim, run signature, per-slice markers, then the finish
-            JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
-                    req.settings(), req.names());
-            RunOutput.Plan plan = new RunOutput.Plan(resolved, "direct", inputOptions,
-                    ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf), range[0] / rb, range[1] / rb,
-                    req.settings().get(JobKeys.OUTPUT_RAW));
-            try (RunOutput output = RunOutput.claim(plan, "direct engine", hadoopConf)) {
-                RunOutput.NothingToDo nothing = output.nothingToDo();
-                if (nothing != null) {
-                    log.println(nothing.message());
-                    return new Result(null, nothing.report(), req.output());
-                }
-                for (String w : inputWarnings) log.println("warning: " + w);
-                Map<Integer, OutputCommit.Committed> reused = output.prepare();
-                SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
-                log.println("Input " + meta + "; reconstructing " + (rp.coneBeam() != null ? "cone-beam slices " : "rows ") + range[0]
-                        + ".." + (range[1] - 1) + " into "
-                        + sg.roiCols() + "x" + sg.roiRows() + " slices" + (cr.found() != null
-                        ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px", cr.found().method().id(), rp.center()) : ""));
-                try {
-                    // the run gets the centre already resolved: the report says how it was found (auto, method, score, time)
-                    Map<String, Object> workflow = WorkflowReport.describe(rp, wf, cr.found(), centerNs, groupRows, requestedRows,
-                            inputWarnings);
-                    return reconstruct(src, output, reused, sg, workflow, centerNs, wall0);
-                } catch (IllegalArgumentException e) {
-                    // bad data found by the run itself (a row past the preflight's): the output exists now
-                    throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
-                            + "finish it with " + req.names().resume() + " once the input is mended", e);
+            SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
+            // the arrays of written slices go back to the processor for the next groups: the group being computed, the
+            // one being written and the writers' queue (one group)
+            SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * Math.max(1, groupRows / rb));
+            // the processor (a GPU's context, kernels and buffers) is set up while the flats are read, the input
+            // checked and the output claimed
+            try (PreparedProcessor prepared = VolumeReconstructor.prepare(src, rp, buffers)) {
+                // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
+                Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
+                FlatDark fields = src.readFlatDark(hb.from(), hb.count());
+                Preflight.check(src, rp, fields, range, groupRows);
+                Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
+                List<String> inputWarnings = InputWarnings.of(src);
+                // the same output protocol as the Spark engine: claim, run signature, per-slice markers, then the finish
+                JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
+                        req.settings(), req.names());
+                RunOutput.Plan plan = new RunOutput.Plan(resolved, "direct", inputOptions,
+                        ProjectionInputs.resolveFormat(req.input(), inputOptions, hadoopConf), range[0] / rb, range[1] / rb,
+                        req.settings().get(JobKeys.OUTPUT_RAW));
+                try (RunOutput output = RunOutput.claim(plan, "direct engine", hadoopConf)) {
+                    RunOutput.NothingToDo nothing = output.nothingToDo();
+                    if (nothing != null) {
+                        log.println(nothing.message());
+                        return new Result(null, nothing.report(), req.output());
+                    }
+                    for (String w : inputWarnings) log.println("warning: " + w);
+                    Map<Integer, OutputCommit.Committed> reused = output.prepare();
+                    log.println("Input " + meta + "; reconstructing " + (rp.coneBeam() != null ? "cone-beam slices " : "rows ") + range[0]
+                            + ".." + (range[1] - 1) + " into "
+                            + sg.roiCols() + "x" + sg.roiRows() + " slices" + (cr.found() != null
+                            ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px", cr.found().method().id(), rp.center()) : ""));
+                    try {
+                        // the run gets the centre already resolved: the report says how it was found (auto, method, score, time)
+                        Map<String, Object> workflow = WorkflowReport.describe(rp, wf, cr.found(), centerNs, groupRows, requestedRows,
+                                inputWarnings);
+                        return reconstruct(src, output, reused, sg, buffers, prepared, workflow, centerNs, wall0, uptime0);
+                    } catch (IllegalArgumentException e) {
+                        // bad data found by the run itself (a row past the preflight's): the output exists now
+                        throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
+                                + "finish it with " + req.names().resume() + " once the input is mended", e);
+                    }
                 }
             }
         }
@@ -254,7 +264,8 @@ public final class DirectEngine {
      * @param workflow the workflow's description for the report
      */
     private Result reconstruct(ProjectionSource src, RunOutput output, Map<Integer, OutputCommit.Committed> reused,
-                               SliceGeometry sg, Map<String, Object> workflow, long centerNs, long wall0) {
+                               SliceGeometry sg, SliceBuffers buffers, PreparedProcessor prepared, Map<String, Object> workflow,
+                               long centerNs, long wall0, long uptime0) {
         RunOutput.Plan plan = output.plan();
         JobRequest req = plan.request();
         ReconstructionParams rp = req.params();
@@ -268,16 +279,13 @@ public final class DirectEngine {
         Map<Integer, OutputCommit.Committed> committed;
         VolumeReconstructor.Summary s0;
         SliceCommitPool.Timings writes;
-        // the arrays of written slices go back to the processor for the next groups: the group being computed, the one
-        // being written and the queue's
-        SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * queue);
         OutputLock lock = output.lock();
         try (SliceCommitPool pool = SliceCommitPool.shared(output.commit(), NodeCores.count(), queue,
                 rp.sliceDescription(), rp.outputCoding(), row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
-            }, bar::update, req.resume() ? reused::containsKey : null, buffers);
+            }, bar::update, req.resume() ? reused::containsKey : null, buffers, prepared);
             committed = pool.finish();
             writes = pool.timings();
         }
@@ -285,7 +293,8 @@ public final class DirectEngine {
         Map<Integer, RunManifest.Slice> slices = new TreeMap<>();
         for (OutputCommit.Committed c : committed.values())
             slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
-        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos());
+        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos(),
+                uptime0);
         RunFinisher.Finished done = new RunFinisher(output, cosmetic).finish(
                 new RunFinisher.Computed(s, meta, slices, reused, preview, times), RunFinisher.EngineReport.NONE);
         log.print(done.summary());

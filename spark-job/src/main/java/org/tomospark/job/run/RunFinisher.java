@@ -83,6 +83,7 @@ public final class RunFinisher {
     }
 
     public Finished finish(Computed run, EngineReport engine) {
+        long t0 = System.nanoTime();
         RunOutput.Plan plan = output.plan();
         JobRequest req = plan.request();
         OutputCommit out = output.commit();
@@ -101,6 +102,8 @@ public final class RunFinisher {
         if (req.params().outputFormat() == OutputFormat.HDF5) writeHdf5(run, out, slices, report);
         engine.addTo(report);
         cosmetic.addTo(report);
+        // the finish up to its report: the raw volume, the preview, the Zarr metadata or the HDF5 file
+        RunReport.putTiming(report, "finishSeconds", (System.nanoTime() - t0) / 1e9);
         output.lock().ensureHeld();
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(RunManifest.build(Version.get(), plan.engine(), output.signature(), output.identity(),

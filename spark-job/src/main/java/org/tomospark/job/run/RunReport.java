@@ -6,6 +6,7 @@ import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.ConeParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,9 +21,21 @@ public final class RunReport {
     /**
      * Times that both engines report: the run's wall time (command start to finish), the job (the reconstruction
      * itself), the centre search, and the time spent writing and committing slices (summed over the threads or
-     * tasks that wrote them).
+     * tasks that wrote them), and how long the JVM had been running when the engine started (in a fresh command:
+     * the JVM's start, class loading, the command line and, for the Spark engine, the Spark context).
      */
-    public record Times(long wallNanos, long jobNanos, long centerNanos, long writeNanos) {
+    public record Times(long wallNanos, long jobNanos, long centerNanos, long writeNanos, long uptimeAtStartNanos) {
+    }
+
+    /** Adds a value to a built report's timings. */
+    @SuppressWarnings("unchecked")
+    static void putTiming(Map<String, Object> report, String key, Object value) {
+        ((Map<String, Object>) report.get("timings")).put(key, value);
+    }
+
+    /** How long this JVM has been running, for {@link Times#uptimeAtStartNanos} at an engine's start. */
+    public static long jvmUptimeNanos() {
+        return ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000L;
     }
 
     public static Map<String, Object> build(JobRequest req, VolumeReconstructor.Summary s, String engine, Times times) {
@@ -47,6 +60,8 @@ public final class RunReport {
         t.put("wallSeconds", times.wallNanos() / 1e9);
         t.put("jobSeconds", times.jobNanos() / 1e9);
         t.put("totalSeconds", s.elapsedNanos() / 1e9);
+        t.put("jvmUptimeAtStartSeconds", times.uptimeAtStartNanos() / 1e9);
+        t.put("outsideJobSeconds", (times.wallNanos() - times.jobNanos()) / 1e9);
         t.put("centerSearchSeconds", times.centerNanos() / 1e9);
         t.put("readSeconds", s.readNanos() / 1e9);
         t.put("preprocessSeconds", s.preprocessNanos() / 1e9);

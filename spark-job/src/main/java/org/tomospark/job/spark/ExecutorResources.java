@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
@@ -98,31 +99,14 @@ public final class ExecutorResources {
     }
 
     private static final Map<Integer, Semaphore> BANDS = new ConcurrentHashMap<>();
-    private static final Map<String, Thread> WARMING = new ConcurrentHashMap<>();
 
     /**
-     * Starts opening the CUDA backend on each of {@code devices}, once per JVM and device, on a thread of its own: the
-     * driver's initialisation, the device's context and the kernels' first load then happen while the driver plans (or
-     * the executor waits for its first task), not in the first task. A device that cannot be opened is left to the task
-     * that needs it, which reports why.
+     * Starts opening the CUDA backend on each of {@code devices} ({@link DeviceWarmUp}): the driver's initialisation,
+     * the device's context and the kernels' first load then happen while the driver plans (or the executor waits for its
+     * first task), not in the first task.
      */
     static void warmUp(List<String> devices) {
-        for (String d : devices) {
-            WARMING.computeIfAbsent(d, k -> {
-                Thread t = new Thread(() -> {
-                    long t0 = System.nanoTime();
-                    try {
-                        Backends.open("cuda", BackendOptions.defaults().withDevice(k)).close();
-                        LOG.info("GPU {}: CUDA opened ahead of the first task in {} ms", k, (System.nanoTime() - t0) / 1_000_000);
-                    } catch (RuntimeException | LinkageError e) {
-                        LOG.info("GPU {}: not opened ahead ({}); the first task that uses it will", k, e.toString());
-                    }
-                }, "tomospark-gpu-warm-up-" + k);
-                t.setDaemon(true);
-                t.start();
-                return t;
-            });
-        }
+        DeviceWarmUp.cuda(devices);
     }
 
     /**

@@ -119,7 +119,7 @@ public final class SparkReconstruction {
     }
 
     public static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress) {
-        long wall0 = System.nanoTime();
+        long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
         DriverPlan dp = planDriver(sc, spec, conf);
         for (String w : dp.inputWarnings()) LOG.warn(w);
@@ -142,7 +142,7 @@ public final class SparkReconstruction {
                     progress);
             long runNs = System.nanoTime() - t0;
             return finish(sc, output, dp, reused, outcomes, new SparkReport.Job(startMillis, System.currentTimeMillis(), runNs),
-                    wall0);
+                    wall0, uptime0);
         }
     }
 
@@ -185,8 +185,7 @@ public final class SparkReconstruction {
             // the GPUs' CUDA opened while the driver plans
             if (!devices.isEmpty() && (params.backend().equals("cuda") || params.backend().equals("auto")))
                 ExecutorResources.warmUp(devices);
-            if (!params.backend().equals("auto")) Backends.resolve(params.backend()); // cuda without a GPU: clear error here
-            else if (devices.isEmpty())
+            if (params.backend().equals("auto") && devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
                         + "using java");
         } else {
@@ -209,6 +208,9 @@ public final class SparkReconstruction {
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             FlatDark fields = src.readFlatDark(hb.from(), hb.count());
+            // cuda without a GPU: a clear error here, before the output is touched (checked after the flats are read, so
+            // that the driver's CUDA initialisation, begun by the warm-up, overlaps the read)
+            if (local && !params.backend().equals("auto")) Backends.resolve(params.backend());
             boolean gpus = usesGpus(params, local, devices, sconf);
             String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
             if (gpus && !ExecutorGpuPlugin.registered(sconf))
@@ -346,7 +348,8 @@ public final class SparkReconstruction {
      * their committed slices and timings, and the central row and column of each slice for the preview.
      */
     private static Result finish(SparkContext sc, RunOutput output, DriverPlan dp, Map<Integer, OutputCommit.Committed> reused,
-                                 List<GroupOutcome> outcomes, SparkReport.Job job, long wall0) {
+                                 List<GroupOutcome> outcomes, SparkReport.Job job, long wall0,
+                                 long uptime0) {
         long runNs = job.nanos();
         Map<Integer, RunManifest.Slice> computed = new TreeMap<>();
         OrthoPreview preview = output.plan().request().preview() ? new OrthoPreview(dp.first(), dp.end()) : null;
@@ -365,7 +368,7 @@ public final class SparkReconstruction {
         VolumeReconstructor.Summary sum = sr.summary(wf.effective(), dp.slice(), output.plan().slices(), reused.size(), runNs,
                 workflow);
         long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();
-        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs);
+        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs, uptime0);
         RunFinisher.Finished done = new RunFinisher(output, new CosmeticOutputs(LOG::warn)).finish(
                 new RunFinisher.Computed(sum, dp.meta(), computed, reused, preview, times), sr);
         return new Result(output.plan().request().output(), done.report(), done.summary(), output.plan().slices(),

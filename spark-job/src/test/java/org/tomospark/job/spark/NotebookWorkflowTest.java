@@ -84,8 +84,13 @@ class NotebookWorkflowTest {
         assertEquals("java", backend.get("id"));
         assertTrue(String.valueOf(backend.get("device")).length() > 0);
         Map<?, ?> t = (Map<?, ?>) rep.get("timings");
-        for (String k : List.of("readSeconds", "preprocessSeconds", "filterSeconds", "backprojectSeconds", "wallSeconds", "jobSeconds"))
+        for (String k : List.of("readSeconds", "preprocessSeconds", "filterSeconds", "backprojectSeconds", "wallSeconds", "jobSeconds",
+                "jvmUptimeAtStartSeconds", "finishSeconds"))
             assertTrue(((Number) t.get(k)).doubleValue() >= 0, k);
+        // the engine's wall time is its job and what lies outside it; the JVM was running before the engine started
+        double wall = ((Number) t.get("wallSeconds")).doubleValue(), job = ((Number) t.get("jobSeconds")).doubleValue();
+        assertEquals(wall - job, ((Number) t.get("outsideJobSeconds")).doubleValue(), 1e-9);
+        assertTrue(((Number) t.get("jvmUptimeAtStartSeconds")).doubleValue() > 0);
         long updates = ((Number) t.get("voxelUpdates")).longValue();
         assertEquals((long) W * W * PROJ * ROWS, updates, "one update per pixel, projection and slice");
         assertTrue(((Number) t.get("gups")).doubleValue() > 0);
