@@ -17,7 +17,8 @@
 #   where the outputs go (a RAM disk such
 #   as /dev/shm takes the disk out); TAG: a suffix for this invocation's output names; REF [/tmp/cl-local]: the
 #   output every run's slices are compared with; LOCAL_DEVICES [0]: job.devices of the local-mode run (0,1: both GPUs in
-#   one JVM); LOCAL_CONF: more key=value settings of the local-mode run, separated by spaces (group.rows=32); KEEP=0:
+#   one JVM); LOCAL_CONF: more key=value settings of the local-mode run, separated by spaces (group.rows=32);
+#   CLUSTER_CONF: the same for the cluster runs (cuda.chunkSlices=4); KEEP=0:
 #   remove each cluster run's output once compared.
 set -euo pipefail
 shape=$1
@@ -95,7 +96,7 @@ submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster
     --conf "spark.executor.extraJavaOptions=$TOMO_JVM_OPTS ${JFR:+-XX:StartFlightRecording=filename=$out/,settings=profile}" \
     --conf "spark.executorEnv.LD_PRELOAD=$LD_PRELOAD" \
     --conf spark.scheduler.minRegisteredResourcesRatio=1.0 --conf spark.scheduler.maxRegisteredResourcesWaitingTime=60s \
-    spark-internal "${job[@]}" --output "$o" "$@"
+    spark-internal "${job[@]}" $(for c in ${CLUSTER_CONF:-}; do echo "--conf $c"; done) --output "$o" "$@"
 }
 
 if [[ $steps == *cluster* ]]; then

@@ -21,7 +21,12 @@ public final class BackendKeys {
     public static final ConfigKey<Integer> CUDA_CHUNK_SLICES = ConfigKey.integer(CUDA, "cuda.chunkSlices",
             "Slices per chunk of the CUDA pipeline (one chunk is uploaded while the one before is computed and the one "
                     + "before that downloaded); rounded to the kernel's slices per pass and shrunk to fit device memory. "
-                    + "0: the slices of one block of the kernel (32 for the tensor-core kernels), at least 8.", 0, 0, 4096);
+                    + "0: the slices of one block of the kernel (32 for the tensor-core kernels), at least 8, or at least 4 where "
+                    + "several processors share the GPU (cuda.processorsPerDevice).", 0, 0, 4096);
+    public static final ConfigKey<Integer> CUDA_PROCESSORS_PER_DEVICE = ConfigKey.integer(CUDA, "cuda.processorsPerDevice",
+            "Group processors that use one GPU at once: the Spark engine sets it to job.tasksPerDevice, the direct engine runs "
+                    + "one. With more than one, their pipelines overlap one another, and the automatic chunk (cuda.chunkSlices) is "
+                    + "4 slices: less pinned host memory to set up per processor, shorter fills and drains per group.", 1, 1, 1024);
     public static final ConfigKey<Double> CUDA_MEMORY_FRACTION = ConfigKey.decimal(CUDA, "cuda.memoryFraction",
             "Share of the device's free memory (less 256 MiB) one CUDA backend may allocate.", "0.8", 0.01, 1);
     public static final ConfigKey<Boolean> CUDA_AUTOTUNE = ConfigKey.bool(CUDA, "cuda.autotune",
@@ -68,9 +73,10 @@ public final class BackendKeys {
             "Projections per pass over a tile (keeps the touched part of the compound sinogram in cache).", 128, 1, 1 << 20);
 
     /** Every backend key, in declaration order. */
-    public static final List<ConfigKey<?>> ALL = List.of(CUDA_CHUNK_SLICES, CUDA_MEMORY_FRACTION, CUDA_AUTOTUNE, CUDA_TUNING_CACHE,
-            CUDA_HOST_THREADS, CUDA_ALLOW_TEXTURE_WEIGHTS, CUDA_CORRECT_ON_DEVICE, OPENCL_COORDS, OPENCL_FILTER, OPENCL_IMAGES,
-            OPENCL_ALU_GROUP, OPENCL_ALU_PIX, OPENCL_PROFILE, OPENCL_DEFINE, JAVA_TILE, JAVA_PROJECTION_CHUNK);
+    public static final List<ConfigKey<?>> ALL = List.of(CUDA_CHUNK_SLICES, CUDA_PROCESSORS_PER_DEVICE, CUDA_MEMORY_FRACTION,
+            CUDA_AUTOTUNE, CUDA_TUNING_CACHE, CUDA_HOST_THREADS, CUDA_ALLOW_TEXTURE_WEIGHTS, CUDA_CORRECT_ON_DEVICE, OPENCL_COORDS,
+            OPENCL_FILTER, OPENCL_IMAGES, OPENCL_ALU_GROUP, OPENCL_ALU_PIX, OPENCL_PROFILE, OPENCL_DEFINE, JAVA_TILE,
+            JAVA_PROJECTION_CHUNK);
 
     private static String lower(String s) {
         return s.trim().toLowerCase(Locale.ROOT);

@@ -1,6 +1,11 @@
 package org.tomospark.executor.preprocess;
 
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serial;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 
@@ -109,5 +114,47 @@ public final class FlatDark implements Serializable {
 
     public float dark(int row, int col) {
         return dark[row * width + col];
+    }
+
+    /**
+     * Serialized as its fields' bytes ({@link Bytes}): Java serialization writes a float array one value at a time, and
+     * the fields of a 2048-column scan's rows are tens of megabytes that the Spark driver sends to every executor.
+     */
+    @Serial
+    private Object writeReplace() {
+        return new Bytes(rowStart, rows, width, toBytes(flat), toBytes(dark));
+    }
+
+    @Serial
+    private void readObject(ObjectInputStream in) throws InvalidObjectException {
+        throw new InvalidObjectException("FlatDark is read through its serialized form");
+    }
+
+    private static byte[] toBytes(float[] v) {
+        ByteBuffer b = ByteBuffer.allocate(v.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        b.asFloatBuffer().put(v);
+        return b.array();
+    }
+
+    private static float[] toFloats(byte[] b) {
+        float[] v = new float[b.length / Float.BYTES];
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+        return v;
+    }
+
+    /** The serialized form: the band's shape and both fields as little-endian float32 bytes. */
+    private record Bytes(int rowStart, int rows, int width, byte[] flat, byte[] dark) implements Serializable {
+        @Serial
+        private Object readResolve() throws InvalidObjectException {
+            if (flat.length % Float.BYTES != 0 || dark.length % Float.BYTES != 0)
+                throw new InvalidObjectException("flat/dark bytes are not whole float32 values");
+            try {
+                return new FlatDark(rowStart, rows, width, toFloats(flat), toFloats(dark));
+            } catch (IllegalArgumentException e) {
+                InvalidObjectException bad = new InvalidObjectException(e.getMessage());
+                bad.initCause(e);
+                throw bad;
+            }
+        }
     }
 }

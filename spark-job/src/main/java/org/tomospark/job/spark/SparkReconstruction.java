@@ -232,6 +232,9 @@ public final class SparkReconstruction {
             BackendOptions bo = params.backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));
             // every executor computes the same bytes: the fallback table's kernel, unless the user asks for tuning
             if (!bo.extra().containsKey(BackendKeys.CUDA_AUTOTUNE.name())) bo = bo.withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "false");
+            // tasks share a GPU (job.tasksPerDevice at a time): the backend sizes each processor's pipeline for that
+            String shared = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
+            if (!bo.extra().containsKey(shared)) bo = bo.withExtra(shared, Integer.toString(spec.spark().tasksPerDevice()));
             params = params.toBuilder().backendOptions(bo).build();
             return new DriverPlan(params, local, devices, format, meta, fields, range, requested[1] - requested[0], slice, mp, wf, cr,
                     centerNs, InputWarnings.of(src), groups, groupRows);

@@ -45,8 +45,9 @@ public final class CudaBackendProvider implements BackendProvider {
      */
     @Override
     public List<ConfigKey<?>> settingsThatKeepBytes() {
-        return List.of(BackendKeys.CUDA_CHUNK_SLICES, BackendKeys.CUDA_MEMORY_FRACTION, BackendKeys.CUDA_HOST_THREADS,
-                BackendKeys.CUDA_TUNING_CACHE, BackendKeys.CUDA_AUTOTUNE, BackendKeys.CUDA_CORRECT_ON_DEVICE);
+        return List.of(BackendKeys.CUDA_CHUNK_SLICES, BackendKeys.CUDA_PROCESSORS_PER_DEVICE, BackendKeys.CUDA_MEMORY_FRACTION,
+                BackendKeys.CUDA_HOST_THREADS, BackendKeys.CUDA_TUNING_CACHE, BackendKeys.CUDA_AUTOTUNE,
+                BackendKeys.CUDA_CORRECT_ON_DEVICE);
     }
 
     /** Slices one tensor-core block back-projects. */

@@ -1,0 +1,71 @@
+package org.tomospark.executor.preprocess;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The fields survive Java serialization (how the Spark driver sends them to executors) bit for bit, and compactly. */
+class FlatDarkSerializationTest {
+
+    private static byte[] write(Object o) throws IOException {
+        ByteArrayOutputStream bos = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
+            out.writeObject(o);
+        }
+        return bos.toByteArray();
+    }
+
+    private static Object read(byte[] b) throws IOException, ClassNotFoundException {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
+            return in.readObject();
+        }
+    }
+
+    @Test
+    void fieldsComeBackBitForBitWithTheirBand() throws Exception {
+        int rows = 7, width = 33;
+        Random r = new Random(3);
+        float[] flat = new float[rows * width], dark = new float[rows * width];
+        for (int i = 0; i < flat.length; i++) {
+            flat[i] = 1000 + (float) r.nextGaussian() * 50;
+            dark[i] = i % 5 == 0 ? -0f : Float.intBitsToFloat(r.nextInt(0x7f000000)); // signed zeros and every exponent
+        }
+        FlatDark fd = new FlatDark(12, rows, width, flat, dark);
+        byte[] bytes = write(fd);
+        FlatDark back = (FlatDark) read(bytes);
+        assertEquals(12, back.rowStart());
+        assertEquals(rows, back.rows());
+        assertEquals(width, back.width());
+        for (int i = 0; i < flat.length; i++) {
+            assertEquals(Float.floatToRawIntBits(flat[i]), Float.floatToRawIntBits(back.flat(i / width, i % width)), "flat " + i);
+            assertEquals(Float.floatToRawIntBits(dark[i]), Float.floatToRawIntBits(back.dark(i / width, i % width)), "dark " + i);
+        }
+        // the two fields' bytes and a little framing
+        assertTrue(bytes.length < 2 * flat.length * Float.BYTES + 400, bytes.length + " bytes");
+    }
+
+    @Test
+    void aSubBandOfTheReadFieldsIsTheSubBandOfTheOriginal() throws Exception {
+        float[] flat = new float[4 * 3], dark = new float[4 * 3];
+        for (int i = 0; i < flat.length; i++) {
+            flat[i] = i + 1;
+            dark[i] = i / 10f;
+        }
+        FlatDark back = (FlatDark) read(write(new FlatDark(0, 4, 3, flat, dark)));
+        FlatDark sub = back.subBand(1, 2);
+        assertEquals(2, sub.rows());
+        for (int row = 0; row < 2; row++)
+            for (int c = 0; c < 3; c++) {
+                assertEquals(flat[(row + 1) * 3 + c], sub.flat(row, c));
+                assertEquals(dark[(row + 1) * 3 + c], sub.dark(row, c));
+            }
+    }
+}
