@@ -11,7 +11,9 @@ fill and drain. The simulation below runs the tasks of one scan through per-node
     `replication` times, to disks of several nodes, and crosses the network replication-1 times),
   - the GPU stage has k x tasksPerDevice slots, each running at (GPU rate / tasksPerDevice),
   - the host stage (correction, encoding, checksums) has the node's cores.
-Stage rates are the ones measured on the H200 machine (BENCHMARKS.md, "The real path" and "A standalone GPU cluster");
+Each scan is its own Spark job, and pays a fixed part on every node: the job's time to its first task and each
+executor's first processor set-up (pinned buffers; the processors are made for one scan's geometry and centre).
+Stage rates are the ones measured on the GPU machines (BENCHMARKS.md, "The real path" and "A standalone GPU cluster");
 the storage figures are parameters (defaults: a typical HDFS node with 12 disks and 25 GbE).
 --check compares the model with those measurements.
 """
@@ -39,7 +41,8 @@ def simulate_node(args, sizes, read_bw, write_bw, shared_storage=False):
         per task. Measured: a task reaches about 0.35 GB/s, and the node about 3 GB/s whether it has 16 or 32 cores,
         so four tasks per GPU leave the host stage short of tasks, and more cores do not raise the node's rate;
       - write: the storage's bandwidth; with shared_storage, reads and writes draw on one bandwidth (read_bw).
-    Fill and drain: one group's passage through the stages at a single task's rates.
+    Fill and drain: one group's passage through the stages at a single task's rates. Then the job's fixed part
+    (args.job_fixed_seconds).
     """
     host_bw = args.host_gbs * 1e9
     groups = max(1, -(-args.rows // args.group_rows))
@@ -55,7 +58,7 @@ def simulate_node(args, sizes, read_bw, write_bw, shared_storage=False):
     if shared_storage:
         stage["write"] = (sizes["in"] + sizes["out"]) / read_bw
     fill = (sizes["in"] / task_read + sizes["gu"] / gpu_rate + sizes["out"] / task_host) / groups
-    return max(stage.values()) + fill
+    return max(stage.values()) + fill + args.job_fixed_seconds
 
 
 def tasks_in_flight(args, sizes):
@@ -96,28 +99,28 @@ def node_scan_seconds(args, sizes, nodes):
 
 
 CHECKS = (
-    # (case, GPUs, tasks per GPU, rows, rows per group, write GB/s, measured job seconds), BENCHMARKS.md, 2026-11-23:
-    # the two-H200 node (32 cores) through Spark standalone Workers, the page cache or a RAM disk taking the writes
-    ("2048^3, one Worker of one GPU, 4 tasks per GPU", 1, 4, 2048, 28, 8, "25.4 (RAM disk), 25.7 (disk)"),
-    ("2048^3, two Workers of one GPU each, 4 tasks per GPU", 2, 4, 2048, 28, 8, "15.3 (RAM disk), 16.0 (disk)"),
-    ("2048^3, one Worker of one GPU, 16 tasks per GPU", 1, 16, 2048, 28, 8, "12.8 (RAM disk), 14.3 (disk)"),
-    ("2048^3, two Workers of one GPU each, 16 tasks per GPU", 2, 16, 2048, 28, 8, "11.9 (RAM disk), 11.0 (disk)"),
-    ("2048^3, one executor of two GPUs, 16 tasks per GPU", 2, 16, 2048, 12, 8, "11.5 (RAM disk)"),
-    ("2048 x 512 x 2048, one Worker of one GPU, 4 tasks per GPU", 1, 4, 512, 28, 8, "10.7 (disk), 11.6 (RAM disk)"),
-    ("2048 x 512 x 2048, two Workers of one GPU each, 4 tasks per GPU", 2, 4, 512, 28, 8, "9.4 (disk), 10.2 (RAM disk)"),
+    # (case, GPUs, tasks per GPU, rows, GPU TU/s, fixed s, measured job seconds), BENCHMARKS.md, 2026-11-27: two H100s of
+    # one host (32 cores), 32-row groups, output on a RAM disk (17 GB/s of commits), the fallback kernel; GPU TU/s is
+    # each run's updates per second of its GPUs' device-stage busy time (uploads, correction, filter, back-projection,
+    # downloads; the report's backprojectSeconds over its GPUs); fixed: the
+    # job's time to its first task plus its slowest processor set-up, both from the run's report
+    ("2048 x 1024 x 2048, local mode, one H100", 1, 2, 1024, 1.67, 0.82 + 0.81, "6.60"),
+    ("2048 x 1024 x 2048, one Worker of one H100", 1, 2, 1024, 2.21, 1.40 + 0.91, "6.58"),
+    ("2048 x 1024 x 2048, two Workers of one H100 each", 2, 2, 1024, 1.88, 1.16 + 0.97, "5.08"),
+    ("2048^3, local mode, two H100s (job.devices=0,1)", 2, 2, 2048, 1.44, 1.22 + 1.23, "8.69"),
 )
 
 
 def check(args):
-    """The model against the measured Spark jobs on the two-H200 node (the fallback kernel: 1.8 TU/s per GPU)."""
+    """The model against measured Spark jobs on the two-H100 node (each run's own GPU rate and fixed part)."""
     print("| case | model s | measured job s |")
     print("|---|---|---|")
-    for case, gpus, per_gpu, rows, group_rows, write_gbs, measured in CHECKS:
+    for case, gpus, per_gpu, rows, tus, fixed, measured in CHECKS:
         a = argparse.Namespace(**vars(args))
-        a.gpus_per_node, a.tasks_per_device, a.task_slots = gpus, per_gpu, gpus * per_gpu
-        a.rows, a.group_rows, a.gpu_tus = rows, group_rows, 1.8
+        a.gpus_per_node, a.tasks_per_device, a.task_slots = gpus, per_gpu, gpus * (per_gpu + 1)
+        a.rows, a.group_rows, a.gpu_tus, a.job_fixed_seconds = rows, 32, tus, fixed
         sizes = scan_sizes(args.angles, rows, args.columns, args.out_bytes)
-        print(f"| {case} | {simulate_node(a, sizes, 46e9, write_gbs * 1e9):.1f} | {measured} |")
+        print(f"| {case} | {simulate_node(a, sizes, 46e9, 17e9):.1f} | {measured} |")
 
 
 def main():
@@ -130,7 +133,7 @@ def main():
     p.add_argument("--gpus-per-node", type=int, default=4)
     p.add_argument("--gpu-tus", type=float, default=2.0,
                    help="TU/s of one GPU for the whole device stage (uploads, correction, filter, back-projection, "
-                        "downloads): 2.0 measured on the H200 for 2048^3")
+                        "downloads): 2.0-2.2 measured on the H200 and the H100 for 2048^3 and 2048 x 1024 x 2048")
     p.add_argument("--host-gbs", type=float, default=17.0,
                    help="GB/s of output one node encodes, checksums and commits, all tasks together: 17.4 on 16 "
                         "writers and 17.7 on 64 (CommitRateBench, H100 x4 node, RAM disk; 3.0 with SHA-256 before)")
@@ -143,9 +146,12 @@ def main():
     p.add_argument("--replication", type=float, default=3.0,
                    help="HDFS copies per output byte (3; 1.5 with RS-6-3 erasure coding)")
     p.add_argument("--group-rows", type=int, default=32)
-    p.add_argument("--tasks-per-device", type=int, default=8,
-                   help="tasks per GPU: 1 / spark.task.resource.gpu.amount")
-    p.add_argument("--task-slots", type=int, default=16, help="concurrent tasks per node")
+    p.add_argument("--tasks-per-device", type=int, default=2, help="tasks per GPU at once: job.tasksPerDevice")
+    p.add_argument("--task-slots", type=int, default=12,
+                   help="concurrent tasks per node: the conveyor's G x (tasksPerDevice + 1)")
+    p.add_argument("--job-fixed-seconds", type=float, default=2.3,
+                   help="each scan's job: its time to the first task and an executor's first processor set-up "
+                        "(1.2-1.6 s and 0.9-1.0 s on a standalone cluster of two H100s)")
     p.add_argument("--nodes", default="1,4,16,64,256")
     p.add_argument("--check", action="store_true", help="compare with the measured Spark jobs on one node")
     args = p.parse_args()
