@@ -11,8 +11,8 @@ fill and drain. The simulation below runs the tasks of one scan through per-node
     `replication` times, to disks of several nodes, and crosses the network replication-1 times),
   - the GPU stage has k x tasksPerDevice slots, each running at (GPU rate / tasksPerDevice),
   - the host stage (correction, encoding, checksums) has the node's cores.
-Each scan is its own Spark job, and pays a fixed part on every node: the job's time to its first task and each
-executor's first processor set-up (pinned buffers; the processors are made for one scan's geometry and centre).
+Each scan is its own Spark job, and pays a fixed part on every node: the job's time to its first task and its
+processors' set-up (made for one scan's geometry and centre, on pinned buffers the device keeps from the scan before).
 Stage rates are the ones measured on the GPU machines (BENCHMARKS.md, "The real path" and "A standalone GPU cluster");
 the storage figures are parameters (defaults: a typical HDFS node with 12 disks and 25 GbE).
 --check compares the model with those measurements.
@@ -149,9 +149,10 @@ def main():
     p.add_argument("--tasks-per-device", type=int, default=2, help="tasks per GPU at once: job.tasksPerDevice")
     p.add_argument("--task-slots", type=int, default=12,
                    help="concurrent tasks per node: the conveyor's G x (tasksPerDevice + 1)")
-    p.add_argument("--job-fixed-seconds", type=float, default=2.3,
-                   help="each scan's job: its time to the first task and an executor's first processor set-up "
-                        "(1.2-1.6 s and 0.9-1.0 s on a standalone cluster of two H100s)")
+    p.add_argument("--job-fixed-seconds", type=float, default=0.3,
+                   help="each scan's job in a reprocessing batch: its time to the first task and its processors' set-up "
+                        "(0.04 s and 0.08 s for a batch's later scan on an H100, the pinned buffers reused; the first "
+                        "job of an application pays 1.2-1.6 s and 0.9-1.0 s on a standalone cluster of two H100s)")
     p.add_argument("--nodes", default="1,4,16,64,256")
     p.add_argument("--check", action="store_true", help="compare with the measured Spark jobs on one node")
     args = p.parse_args()

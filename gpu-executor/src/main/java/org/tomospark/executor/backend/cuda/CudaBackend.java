@@ -168,7 +168,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             DeviceBuffers.FilterTables filterTables = filterOnDevice
                     ? DeviceBuffers.FilterTables.of(filterN, new RampFilter(width, np, fs).response()) : null;
             buffers = new DeviceBuffers(new DeviceBuffers.Shape(width, np, rows, cols, plan, variant, half, options.interpolation(),
-                    maxGroups), new ProjectionTables(scan, g), constants, constantBytes[0], filterTables);
+                    maxGroups), new ProjectionTables(scan, g), constants, constantBytes[0], filterTables, dev.pinned);
             KernelLauncher.Filter filter = filterOnDevice
                     ? new KernelLauncher.Filter(modules.filter("ramp_filter_rows"), filterN, fs.padding() == Padding.EDGE) : null;
             KernelLauncher launcher = new KernelLauncher(modules, variant, buffers, filter);

@@ -36,6 +36,8 @@ final class CudaDevice {
     /** Shared memory of an SM, and what the driver reserves of it for each block. */
     final int sharedPerSm, reservedSharedPerBlock;
     private volatile String unusable;
+    /** The context's page-locked host buffers, kept across processors (pipelines of one shape reuse them). */
+    final PinnedPool pinned = new PinnedPool(PinnedPool.CUDA, PinnedPool.DEFAULT_KEEP_BYTES);
 
     private CudaDevice(int index) {
         this.index = index;

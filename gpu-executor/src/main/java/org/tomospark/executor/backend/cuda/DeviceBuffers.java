@@ -19,9 +19,7 @@ import java.util.List;
 
 import static jcuda.driver.JCudaDriver.CU_TRSF_READ_AS_INTEGER;
 import static jcuda.driver.JCudaDriver.cuMemAlloc;
-import static jcuda.driver.JCudaDriver.cuMemAllocHost;
 import static jcuda.driver.JCudaDriver.cuMemFree;
-import static jcuda.driver.JCudaDriver.cuMemFreeHost;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuTexObjectCreate;
 import static jcuda.driver.JCudaDriver.cuTexObjectDestroy;
@@ -59,6 +57,9 @@ final class DeviceBuffers implements AutoCloseable {
     CUdeviceptr twiddles, response;
     CUtexObject texture;
     private final List<CUdeviceptr> device = new ArrayList<>();
+    /** Where the pipeline's page-locked host buffers come from and go back to (the device's pool). */
+    private final PinnedPool pinned;
+    private long hostInBytes, hostOutBytes;
 
     /**
      * Allocates everything and uploads the tables.
@@ -66,8 +67,10 @@ final class DeviceBuffers implements AutoCloseable {
      * @param constants   the texture kernels' projection table in constant memory, and its size in bytes
      * @param filter      the ramp filter's twiddles and response to upload, or null
      */
-    DeviceBuffers(Shape shape, ProjectionTables tables, CUdeviceptr constants, long constantBytes, FilterTables filter) {
+    DeviceBuffers(Shape shape, ProjectionTables tables, CUdeviceptr constants, long constantBytes, FilterTables filter,
+                  PinnedPool pinned) {
         this.shape = shape;
+        this.pinned = pinned;
         KernelVariant v = shape.variant();
         int chunk = shape.plan().chunkSlices(), k = v.k();
         int binBytes = k * (shape.half() ? 2 : 4);
@@ -117,16 +120,15 @@ final class DeviceBuffers implements AutoCloseable {
         long inBytes = (long) chunk * shape.np() * shape.width() * 4;
         int padded = (chunk + k - 1) / k * k;
         long outBytes = (long) padded * shape.rows() * shape.cols() * 4;
-        long hostOutBytes = (long) chunk * shape.rows() * shape.cols() * 4;
+        hostInBytes = inBytes;
+        hostOutBytes = (long) chunk * shape.rows() * shape.cols() * 4;
         for (int i = 0; i < 2; i++) {
             in[i] = malloc(inBytes);
             out[i] = malloc(outBytes);
-            hostIn[i] = new Pointer();
-            cuMemAllocHost(hostIn[i], inBytes);
-            stagingIn[i] = hostIn[i].getByteBuffer(0, inBytes).order(ByteOrder.nativeOrder());
+            hostIn[i] = pinned.take(hostInBytes);
+            stagingIn[i] = hostIn[i].getByteBuffer(0, hostInBytes).order(ByteOrder.nativeOrder());
             floatsIn[i] = stagingIn[i].asFloatBuffer();
-            hostOut[i] = new Pointer();
-            cuMemAllocHost(hostOut[i], hostOutBytes);
+            hostOut[i] = pinned.take(hostOutBytes);
             floatsOut[i] = hostOut[i].getByteBuffer(0, hostOutBytes).order(ByteOrder.nativeOrder()).asFloatBuffer();
         }
     }
@@ -219,7 +221,9 @@ final class DeviceBuffers implements AutoCloseable {
         try {
             if (texture != null) cuTexObjectDestroy(texture);
             for (CUdeviceptr p : device) cuMemFree(p);
-            for (Pointer p : new Pointer[]{hostIn[0], hostIn[1], hostOut[0], hostOut[1]}) if (p != null) cuMemFreeHost(p);
+            // the pinned buffers go back to the device's pool, for the next processor of this shape
+            for (Pointer p : hostIn) if (p != null) pinned.give(p, hostInBytes);
+            for (Pointer p : hostOut) if (p != null) pinned.give(p, hostOutBytes);
         } finally {
             texture = null;
             device.clear();
