@@ -108,6 +108,7 @@ class EveryOptionFromCliTest {
         conf("output.unit", "metre");
         conf("output.percentiles", "1,99");
         conf("cuda.chunkSlices", "16");
+        conf("cuda.processorsPerDevice", "3");
         conf("cuda.memoryFraction", "0.5");
         conf("cuda.autotune", "false");
         conf("cuda.tuningCache", "/tmp/tuning.properties");
