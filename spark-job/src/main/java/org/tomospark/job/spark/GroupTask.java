@@ -34,6 +34,7 @@ import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * What one Spark task does for one slice group: take a device, open the input through the Hadoop FileSystem
@@ -55,8 +56,11 @@ public final class GroupTask {
      * Reads the group's band with no device held, takes the device only to process it, and commits its slices after
      * giving the device back: the reads and writes of this executor's other tasks overlap the device's work.
      */
-    public static GroupOutcome run(JobPlan plan, GroupPlanner.Group g) throws Exception {
-        long startMillis = System.currentTimeMillis();
+    public static GroupOutcome run(Supplier<JobPlan> broadcast, GroupPlanner.Group g) throws Exception {
+        long startMillis = System.currentTimeMillis(), p0 = System.nanoTime();
+        // an executor's first task fetches and deserializes the job's plan (with its flats); later tasks find it there
+        JobPlan plan = broadcast.get();
+        long planNanos = System.nanoTime() - p0;
         if (plan.spark().taskDelayMs() > 0) Thread.sleep(plan.spark().taskDelayMs());
         // the conveyor: at most 2D groups of this JVM hold memory, from their read to their commit, and at most D of
         // them are read or processed at once; the others wait here holding nothing, and a group whose slices are ready
@@ -66,7 +70,7 @@ public final class GroupTask {
         long queued = System.nanoTime();
         if (flight != null) flight.acquire();
         try {
-            return readProcessCommit(plan, g, ExecutorResources.bandPermits(depth), startMillis, queued);
+            return readProcessCommit(plan, g, ExecutorResources.bandPermits(depth), startMillis, queued, planNanos);
         } finally {
             if (flight != null) flight.release();
         }
@@ -74,7 +78,7 @@ public final class GroupTask {
 
     /** The group's work once it has its place in flight: {@code permits} bound its read and processing. */
     private static GroupOutcome readProcessCommit(JobPlan plan, GroupPlanner.Group g, Semaphore permits, long startMillis,
-                                                  long queued) throws Exception {
+                                                  long queued, long planNanos) throws Exception {
         Configuration conf = hadoopConf(plan.hadoopConf());
         long t0;
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
@@ -128,7 +132,7 @@ public final class GroupTask {
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
                 tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers, startMillis,
-                System.currentTimeMillis(), queueNanos, p.setupNanos());
+                System.currentTimeMillis(), queueNanos, p.setupNanos(), planNanos);
     }
 
     /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */

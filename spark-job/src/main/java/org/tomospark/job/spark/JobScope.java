@@ -56,6 +56,11 @@ final class JobScope implements AutoCloseable {
         return tasks.awaitStopped(jobIds, timeoutMs);
     }
 
+    /** How this run's first task got going ({@link RunTasks.Launch}), as far as the listener bus has told. */
+    RunTasks.Launch launch() {
+        return tasks.launch();
+    }
+
     /** Tasks of this run still running, as far as the listener bus has told. */
     int running() {
         return tasks.running();

@@ -29,6 +29,19 @@ final class RunTasks extends SparkListener {
     private final Set<Integer> endedJobs = new HashSet<>();
     private final Set<Integer> stages = new HashSet<>();
     private final Set<Long> running = new HashSet<>();
+    private long jobSubmitMillis = Long.MAX_VALUE, firstLaunchMillis = Long.MAX_VALUE, deserializeMillisMax;
+
+    /**
+     * How the run's first task got going, on the driver's clock: when its first job was submitted, when the scheduler
+     * launched its first task, and the longest an executor took to deserialize one of its tasks.
+     */
+    record Launch(long jobSubmitMillis, long firstLaunchMillis, long deserializeMillisMax) {
+        static final Launch NONE = new Launch(0, 0, 0);
+
+        boolean known() {
+            return firstLaunchMillis >= jobSubmitMillis && jobSubmitMillis > 0;
+        }
+    }
 
     RunTasks(String tag) {
         this.tag = tag;
@@ -38,6 +51,7 @@ final class RunTasks extends SparkListener {
     public synchronized void onJobStart(SparkListenerJobStart e) {
         if (!tagged(e.properties())) return;
         jobs.add(e.jobId());
+        jobSubmitMillis = Math.min(jobSubmitMillis, e.time());
         for (StageInfo s : CollectionConverters.asJava(e.stageInfos())) stages.add(s.stageId());
     }
 
@@ -51,12 +65,21 @@ final class RunTasks extends SparkListener {
 
     @Override
     public synchronized void onTaskStart(SparkListenerTaskStart e) {
-        if (stages.contains(e.stageId())) running.add(e.taskInfo().taskId());
+        if (!stages.contains(e.stageId())) return;
+        running.add(e.taskInfo().taskId());
+        firstLaunchMillis = Math.min(firstLaunchMillis, e.taskInfo().launchTime());
     }
 
     @Override
     public synchronized void onTaskEnd(SparkListenerTaskEnd e) {
+        if (stages.contains(e.stageId()) && e.taskMetrics() != null)
+            deserializeMillisMax = Math.max(deserializeMillisMax, e.taskMetrics().executorDeserializeTime());
         if (running.remove(e.taskInfo().taskId())) notifyAll();
+    }
+
+    /** The run's launch, as far as the bus has delivered. */
+    synchronized Launch launch() {
+        return firstLaunchMillis == Long.MAX_VALUE ? Launch.NONE : new Launch(jobSubmitMillis, firstLaunchMillis, deserializeMillisMax);
     }
 
     /** Tasks of the run that started and have not ended, as far as the bus has delivered. */

@@ -138,10 +138,10 @@ public final class SparkReconstruction {
             }
             Map<Integer, OutputCommit.Committed> reused = output.prepare();
             long t0 = System.nanoTime(), startMillis = System.currentTimeMillis();
-            List<GroupOutcome> outcomes = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(),
-                    progress);
+            Ran ran = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(), progress);
             long runNs = System.nanoTime() - t0;
-            return finish(sc, output, dp, reused, outcomes, new SparkReport.Job(startMillis, System.currentTimeMillis(), runNs),
+            return finish(sc, output, dp, reused, ran.outcomes(),
+                    new SparkReport.Job(startMillis, System.currentTimeMillis(), runNs, ran.launch()),
                     wall0, uptime0);
         }
     }
@@ -245,7 +245,11 @@ public final class SparkReconstruction {
      * Runs the groups that hold a slice not in {@code reused} as one Spark job and returns their outcomes. The job is
      * cancelled, and the run fails, when the output's claim is lost.
      */
-    private static List<GroupOutcome> runGroups(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Set<Integer> reused,
+    /** The outcomes of a run's groups, and how its first task got going. */
+    private record Ran(List<GroupOutcome> outcomes, RunTasks.Launch launch) {
+    }
+
+    private static Ran runGroups(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Set<Integer> reused,
                                                 Configuration conf, String signature, OutputLock lock,
                                                 VolumeReconstructor.Progress progress) {
         int rb = dp.rowBin();
@@ -260,7 +264,7 @@ public final class SparkReconstruction {
         LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
                 total, dp.groups().size(), dp.groupRows(), toRun.size(), reused.size(), dp.memory().hostBytesPerTask() >> 20,
                 dp.memory().hostBudgetPerTask() >> 20);
-        if (toRun.isEmpty()) return List.of();
+        if (toRun.isEmpty()) return new Ran(List.of(), RunTasks.Launch.NONE);
         Map<String, String> hconf = new HashMap<>();
         for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
         JobPlan plan = new JobPlan(spec.input(), dp.format(), spec.inputOptions(), spec.output(), dp.params(), dp.meta(), dp.fields(),
@@ -281,7 +285,7 @@ public final class SparkReconstruction {
                     usesGpus(dp.params(), dp.local(), dp.devices(), sc.getConf()), spec.spark().tasksPerDevice());
             if (conveyor != null) rdd = rdd.withResources(conveyor);
             JavaFutureAction<List<GroupOutcome>> f = rdd.map(g -> {
-                GroupOutcome o = GroupTask.run(bplan.value(), g);
+                GroupOutcome o = GroupTask.run(bplan::value, g);
                 slicesAcc.add(o.rows() / bplan.value().rowBin());
                 updatesAcc.add(o.updates());
                 return o;
@@ -294,7 +298,10 @@ public final class SparkReconstruction {
                         if (progress != null && spec.spark().progress())
                             progress.update(total, total, outcomes.stream().mapToLong(GroupOutcome::updates).sum(),
                                     System.nanoTime() - t0);
-                        return outcomes;
+                        // the listener bus delivers the tasks' ends a little after the job's result: the launch facts
+                        // are complete once it has (the report goes without them past the wait)
+                        scope.awaitStopped(f.jobIds(), LAUNCH_WAIT_MS);
+                        return new Ran(outcomes, scope.launch());
                     } catch (TimeoutException e) {
                         if (lock.isLost()) {
                             f.cancel(true);
@@ -326,6 +333,9 @@ public final class SparkReconstruction {
             bplan.destroy();
         }
     }
+
+    /** How long a finished run waits for the listener bus to deliver its tasks' ends, for the report. */
+    static final long LAUNCH_WAIT_MS = 2_000;
 
     /** How long a failed run waits for its other tasks to stop before it cleans up after them. */
     static final long STOP_WAIT_MS = 120_000;

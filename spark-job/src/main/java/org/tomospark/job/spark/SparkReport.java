@@ -37,8 +37,11 @@ final class SparkReport implements RunFinisher.EngineReport {
     private final List<String> devices;
     private final Job job;
 
-    /** The Spark job of the run: when it was submitted and returned (epoch milliseconds), and its elapsed nanoseconds. */
-    record Job(long startMillis, long endMillis, long nanos) {
+    /**
+     * The Spark job of the run: when it was submitted and returned (epoch milliseconds), its elapsed nanoseconds, and how
+     * its first task got going.
+     */
+    record Job(long startMillis, long endMillis, long nanos, RunTasks.Launch launch) {
     }
 
     SparkReport(SparkContext sc, ScanMetadata meta, ReconstructionParams params, MemoryPlanner.Plan memory, int plannedGroups,
@@ -111,6 +114,12 @@ final class SparkReport implements RunFinisher.EngineReport {
             g.put("setupSecondsMax", outcomes.stream().mapToLong(GroupOutcome::setupNanos).max().getAsLong() / 1e9);
             g.put("setupSecondsMedian", outcomes.stream().mapToLong(GroupOutcome::setupNanos).sorted()
                     .toArray()[outcomes.size() / 2] / 1e9);
+            // the time to the first task, taken apart: the scheduler's launch of the first task after the job's submission
+            // (the driver's clock), an executor's deserialization of a task, and a task's fetch of the broadcast plan
+            if (job.launch().known())
+                g.put("firstLaunchSeconds", (job.launch().firstLaunchMillis() - job.launch().jobSubmitMillis()) / 1e3);
+            g.put("taskDeserializeSecondsMax", job.launch().deserializeMillisMax() / 1e3);
+            g.put("planFetchSecondsMax", outcomes.stream().mapToLong(GroupOutcome::planNanos).max().getAsLong() / 1e9);
             g.put("taskSecondsMedian", each[each.length / 2]);
             g.put("taskSecondsMax", each[each.length - 1]);
             long gpus = outcomes.stream().filter(o -> !o.backend().equals("java")).map(o -> o.executor() + "/" + o.device())
@@ -156,10 +165,17 @@ final class SparkReport implements RunFinisher.EngineReport {
                 (Double) t.get("wallSeconds"), (Double) t.get("jobSeconds"), g.get("run"), g.get("rowsPerGroup"),
                 ((Map<?, ?>) r.get("executors")).keySet(), g.get("retriedTasks"))
                 + (g.containsKey("taskSpanSeconds") ? String.format(Locale.ROOT,
-                "  timeline: %.2f s to the first task, tasks %.2f s (median %.2f, slowest %.2f), %.2f s after the last; "
-                        + "set-up of a processor up to %.2f s%n", (Double) g.get("toFirstTaskSeconds"),
+                "  timeline: %.2f s to the first task%s, tasks %.2f s (median %.2f, slowest %.2f), %.2f s after the last; "
+                        + "set-up of a processor up to %.2f s%n", (Double) g.get("toFirstTaskSeconds"), firstTask(g),
                 (Double) g.get("taskSpanSeconds"), (Double) g.get("taskSecondsMedian"), (Double) g.get("taskSecondsMax"),
                 (Double) g.get("afterLastTaskSeconds"), (Double) g.get("setupSecondsMax")) : "")
                 + "  backends: " + r.get("backends") + "\n";
+    }
+
+    /** The first task's delay taken apart, where the listener bus told its launch. */
+    private static String firstTask(Map<String, Object> g) {
+        if (!(g.get("firstLaunchSeconds") instanceof Double launch)) return "";
+        return String.format(Locale.ROOT, " (launched at %.2f s; deserialized in up to %.2f s; plan fetched in up to %.2f s)", launch,
+                (Double) g.get("taskDeserializeSecondsMax"), (Double) g.get("planFetchSecondsMax"));
     }
 }

@@ -58,6 +58,13 @@ class LocalModeTest {
         assertTrue((Double) g4.get("setupSecondsMax") >= (Double) g4.get("setupSecondsMedian"), g4.toString());
         assertTrue((Double) g4.get("setupSecondsMax") <= (Double) g4.get("taskSecondsMax"), g4.toString());
         assertTrue((Double) g4.get("queueSecondsMax") >= 0, g4.toString());
+        // the time to the first task taken apart: the scheduler launched it after the job's submission and before it ran
+        // (one clock in local mode), and no part of it is longer than the whole
+        double launch = (Double) g4.get("firstLaunchSeconds");
+        assertTrue(launch >= 0 && launch <= to + 0.01, g4.toString());
+        assertTrue((Double) g4.get("taskDeserializeSecondsMax") >= 0, g4.toString());
+        double plan = (Double) g4.get("planFetchSecondsMax");
+        assertTrue(plan >= 0 && plan <= (Double) g4.get("taskSecondsMax"), g4.toString());
 
         Path one = TestScans.tmp("out1").resolve("rec");
         SparkJobSpec spec1 = TestScans.spec(in, one.toUri().toString())
