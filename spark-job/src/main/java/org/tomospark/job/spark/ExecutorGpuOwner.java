@@ -22,6 +22,7 @@ import java.util.function.IntConsumer;
 /**
  * The executor side of {@link ExecutorGpuPlugin}: the owner of the executor JVM's GPU state beyond single tasks.
  * <ul>
+ *   <li>At start it opens the executor's GPUs ahead and readies the JVM for its first task ({@link ExecutorWarmUp}).</li>
  *   <li>At shutdown it closes the processors {@link ExecutorResources} caches (their backends, device buffers and
  *       kernels), so that the device memory is given back even when the JVM lives on (a notebook's local mode).</li>
  *   <li>When a task fails with a sticky CUDA error ({@link CudaException#sticky()}), the device's context is corrupt
@@ -59,6 +60,7 @@ final class ExecutorGpuOwner implements ExecutorPlugin {
         if (!DRIVER.equals(executorId)) {
             ExecutorResources.executorGpus(addresses);
             ExecutorResources.warmUp(addresses);
+            ExecutorWarmUp.start(executorId);
         }
         LOG.info("executor {}: tomospark owns this executor's GPU state (GPUs {}, cached processors, sticky device errors)",
                 executorId, addresses);

@@ -121,6 +121,7 @@ public final class SparkReconstruction {
     public static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress) {
         long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
+        if (!isLocal(sc)) readyExecutors(sc);
         DriverPlan dp = planDriver(sc, spec, conf);
         for (String w : dp.inputWarnings()) LOG.warn(w);
 
@@ -165,6 +166,25 @@ public final class SparkReconstruction {
             throw new IllegalArgumentException(key + "=" + sconf.get(key) + ": a task uses one GPU, so the others it holds would "
                     + "idle; set it to 1 or a fraction (1/tasks per GPU), and give executors several GPUs with "
                     + "spark.executor.resource.gpu.amount: their tasks spread over all of them");
+    }
+
+    /**
+     * On a cluster, a job of one empty task per executor core, not waited for, while the driver plans: a new executor's
+     * first task otherwise spends about a second getting going (its first task binary and broadcast fetched from the
+     * driver, Spark's task classes and the product's loaded), and every executor's first group of the run waits for
+     * it. The job runs in the caller's job group, so a notebook's Cancel stops it with the run.
+     */
+    private static void readyExecutors(SparkContext sc) {
+        String before = sc.getLocalProperty(JobScope.DESCRIPTION);
+        sc.setLocalProperty(JobScope.DESCRIPTION, "tomospark: readying the executors for the run");
+        try {
+            int slots = Math.max(1, sc.defaultParallelism());
+            List<Integer> each = new ArrayList<>();
+            for (int i = 0; i < slots; i++) each.add(i);
+            JavaSparkContext.fromSparkContext(sc).parallelize(each, slots).foreachAsync(i -> ExecutorWarmUp.touch());
+        } finally {
+            sc.setLocalProperty(JobScope.DESCRIPTION, before);
+        }
     }
 
     /** Devices, backend, input metadata, centre, flats/darks, groups and every check, before the output is touched. */
