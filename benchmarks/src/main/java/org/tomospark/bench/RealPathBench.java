@@ -76,7 +76,7 @@ public final class RealPathBench {
             makeScan(o.scan(), o.make());
         }
         List<Run> runs = new ArrayList<>();
-        if (o.cds()) for (String engine : o.engines()) writeClassArchive(o, engine);
+        if (o.cds() && baseArchiveLoads()) for (String engine : o.engines()) writeClassArchive(o, engine);
         for (int r = 0; r < o.runs(); r++)
             for (String engine : o.engines())
                 for (String format : o.formats()) runs.add(runEngine(o, engine, format, r));
@@ -139,6 +139,18 @@ public final class RealPathBench {
 
     private static Path classArchive(Options o, String engine) {
         return o.out().resolve("classes-" + engine + ".jsa").toAbsolutePath();
+    }
+
+    /**
+     * Whether this Java runtime maps a base class-data archive of its own, on which the runs' archive is written (a jlink
+     * image has none: its runs go without, as submit/cds.sh does).
+     */
+    static boolean baseArchiveLoads() throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:on", "-version")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        boolean ok = p.waitFor() == 0;
+        if (!ok) System.err.println("this Java runtime has no base class-data archive: the runs go without one");
+        return ok;
     }
 
     /** The engine's class-data archive, written by an untimed run of the engine on the scan's first rows. */
@@ -281,7 +293,8 @@ public final class RealPathBench {
             sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", r.engine(), r.wallSeconds(),
                     up, outside, r.jobSeconds(), fin, rest, r.wallSeconds() - r.jobSeconds()));
         }
-        sb.append(o.cds() ? "(each engine's JVMs map a class-data archive written by an untimed run of its first rows)\n"
+        boolean mapped = o.cds() && o.engines().stream().allMatch(e -> Files.exists(classArchive(o, e)));
+        sb.append(mapped ? "(each engine's JVMs map a class-data archive written by an untimed run of its first rows)\n"
                 : "(no class-data archive)\n");
         sb.append(String.format(Locale.ROOT,
                 "disk floor (OS alone, same bytes): read %.2f GB in %.2f s (%.2f GB/s), write+fdatasync %.2f GB "
