@@ -261,17 +261,16 @@ public final class SparkReconstruction {
         }
     }
 
-    /**
-     * Runs the groups that hold a slice not in {@code reused} as one Spark job and returns their outcomes. The job is
-     * cancelled, and the run fails, when the output's claim is lost.
-     */
     /** The outcomes of a run's groups, and how its first task got going. */
     private record Ran(List<GroupOutcome> outcomes, RunTasks.Launch launch) {
     }
 
-    private static Ran runGroups(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Set<Integer> reused,
-                                                Configuration conf, String signature, OutputLock lock,
-                                                VolumeReconstructor.Progress progress) {
+    /**
+     * Runs the groups that hold a slice not in {@code reused} as one Spark job and returns their outcomes. The job is
+     * cancelled, and the run fails, when the output's claim is lost.
+     */
+    private static Ran runGroups(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Set<Integer> reused, Configuration conf,
+                                 String signature, OutputLock lock, VolumeReconstructor.Progress progress) {
         int rb = dp.rowBin();
         BitSet skip = new BitSet();
         for (int row : reused) skip.set(row);
