@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -48,7 +49,10 @@ class FlatDarkSerializationTest {
             assertEquals(Float.floatToRawIntBits(flat[i]), Float.floatToRawIntBits(back.flat(i / width, i % width)), "flat " + i);
             assertEquals(Float.floatToRawIntBits(dark[i]), Float.floatToRawIntBits(back.dark(i / width, i % width)), "dark " + i);
         }
-        // the two fields' bytes and a little framing
+        // what travels is the byte form (two byte arrays), not the object's float arrays written value by value
+        String stream = new String(bytes, StandardCharsets.ISO_8859_1);
+        assertTrue(stream.contains(FlatDark.class.getName() + "$Bytes"), "the serialized form");
+        assertTrue(!stream.contains("[F"), "no float array in the stream");
         assertTrue(bytes.length < 2 * flat.length * Float.BYTES + 400, bytes.length + " bytes");
     }
 

@@ -7,6 +7,7 @@ import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.resource.ResourceInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.cuda.CudaException;
 
 import java.util.ArrayDeque;
@@ -59,7 +60,7 @@ final class ExecutorGpuOwner implements ExecutorPlugin {
         List<String> addresses = gpus == null ? List.of() : List.of(gpus.addresses());
         if (!DRIVER.equals(executorId)) {
             ExecutorResources.executorGpus(addresses);
-            ExecutorResources.warmUp(addresses);
+            DeviceWarmUp.cuda(addresses);
             ExecutorWarmUp.start(executorId);
         }
         LOG.info("executor {}: tomospark owns this executor's GPU state (GPUs {}, cached processors, sticky device errors)",

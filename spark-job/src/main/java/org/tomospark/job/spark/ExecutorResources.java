@@ -6,7 +6,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
-import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.java.JavaBackend;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
@@ -99,15 +98,6 @@ public final class ExecutorResources {
     }
 
     private static final Map<Integer, Semaphore> BANDS = new ConcurrentHashMap<>();
-
-    /**
-     * Starts opening the CUDA backend on each of {@code devices} ({@link DeviceWarmUp}): the driver's initialisation,
-     * the device's context and the kernels' first load then happen while the driver plans (or the executor waits for its
-     * first task), not in the first task.
-     */
-    static void warmUp(List<String> devices) {
-        DeviceWarmUp.cuda(devices);
-    }
 
     /**
      * The conveyor's bound on this JVM ({@link Conveyor}): a permit to read and process one slice group, of

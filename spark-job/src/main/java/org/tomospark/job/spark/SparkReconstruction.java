@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.GroupShape;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
@@ -204,7 +205,7 @@ public final class SparkReconstruction {
             }
             // the GPUs' CUDA opened while the driver plans
             if (!devices.isEmpty() && (params.backend().equals("cuda") || params.backend().equals("auto")))
-                ExecutorResources.warmUp(devices);
+                DeviceWarmUp.cuda(devices);
             if (params.backend().equals("auto") && devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
                         + "using java");

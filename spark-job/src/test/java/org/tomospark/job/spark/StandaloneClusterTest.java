@@ -194,17 +194,25 @@ class StandaloneClusterTest {
         return Json.read(Files.readAllBytes(out.resolve(OutputCommit.REPORT)), "report");
     }
 
+    /**
+     * Submits a run into {@code out}, waits for it to succeed, checks that its slices are the single-machine reference's
+     * bit for bit and that it finished; returns its report.
+     */
+    static Map<String, Object> runBitIdentical(String name, Path out, List<String> settings, List<String> sparkConf)
+            throws Exception {
+        awaitSuccess(submit(name, out.toString(), settings, sparkConf), name, 240);
+        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
+        assertTrue(Files.exists(out.resolve("_SUCCESS")));
+        return report(out);
+    }
+
     @Test
     @Order(1)
     @Timeout(300)
     void jobRunsOnExecutorsInTheirOwnJvms() throws Exception {
         Path out = TestScans.tmp("cluster").resolve("rec");
-        Process p = submit("submit1", out.toString(), List.of("group.rows=4", "job.test.taskDelayMs=1000"),
+        Map<String, Object> r = runBitIdentical("submit1", out, List.of("group.rows=4", "job.test.taskDelayMs=1000"),
                 List.of("spark.executor.resource.gpu.amount=1", "spark.task.resource.gpu.amount=1"));
-        awaitSuccess(p, "submit1", 240);
-        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
-        assertTrue(Files.exists(out.resolve("_SUCCESS")));
-        Map<String, Object> r = report(out);
         Map<?, ?> executors = (Map<?, ?>) r.get("executors");
         assertEquals(2, executors.size(), "both executors ran groups: " + executors);
         assertTrue(!executors.containsKey("driver"), "groups ran in the driver: " + executors);
@@ -296,11 +304,8 @@ class StandaloneClusterTest {
     void aStickyDeviceErrorStopsItsExecutorAndTheGroupRunsAgainOnAnother() throws Exception {
         Path out = TestScans.tmp("cluster-sticky").resolve("rec");
         // group 1's first attempt fails as on a GPU whose context a kernel corrupted (a sticky CUDA error)
-        Process p = submit("submit3", out.toString(), List.of("group.rows=4", "job.test.stickyErrorOnGroup=1"));
-        awaitSuccess(p, "submit3", 240);
-        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
-        assertTrue(Files.exists(out.resolve("_SUCCESS")));
-        Map<String, Object> r = report(out);
+        Map<String, Object> r = runBitIdentical("submit3", out, List.of("group.rows=4", "job.test.stickyErrorOnGroup=1"),
+                List.of());
         String appId = String.valueOf(((Map<?, ?>) r.get("spark")).get("applicationId"));
 
         // the executor that hit the error said why, loudly, in its own log, and stopped with the plugin's status
@@ -344,12 +349,9 @@ class StandaloneClusterTest {
                 "--work-dir", wd.toString(), "--webui-port", "" + freePort(), master));
         Path out = TestScans.tmp("cluster-pair").resolve("rec");
         // two GPUs per executor, four slots per GPU: Spark alone would put both running tasks on the first GPU
-        Process p = submit("submit4", out.toString(), List.of("group.rows=2", "job.test.taskDelayMs=1500"),
+        Map<String, Object> r = runBitIdentical("submit4", out, List.of("group.rows=2", "job.test.taskDelayMs=1500"),
                 List.of("spark.executor.resource.gpu.amount=2", "spark.task.resource.gpu.amount=0.25",
                         "spark.executor.cores=2"));
-        awaitSuccess(p, "submit4", 240);
-        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
-        Map<String, Object> r = report(out);
         Map<?, ?> executors = (Map<?, ?>) r.get("executors");
         assertEquals(1, executors.size(), "one two-GPU executor ran every group: " + executors);
         String backends = String.valueOf(r.get("backends"));
@@ -368,11 +370,8 @@ class StandaloneClusterTest {
     void tasksShareTheirExecutorsGpusAndWritersWithoutATaskGpuAmount() throws Exception {
         // the two-GPU Worker of the test before is the only one with two cores and two GPUs
         Path out = TestScans.tmp("cluster-shared").resolve("rec");
-        Process p = submit("submit5", out.toString(), List.of("group.rows=2", "job.test.taskDelayMs=1000"),
+        Map<String, Object> r = runBitIdentical("submit5", out, List.of("group.rows=2", "job.test.taskDelayMs=1000"),
                 List.of("spark.executor.resource.gpu.amount=2", "spark.executor.cores=2"));
-        awaitSuccess(p, "submit5", 240);
-        TestScans.assertBitIdentical(TestScans.reference(), TestScans.readSlices(out.toString(), new Configuration()));
-        Map<String, Object> r = report(out);
         String backends = String.valueOf(r.get("backends"));
         assertTrue(backends.contains("on 0 (executor)") && backends.contains("on 1 (executor)"),
                 "the tasks took the executor's GPUs: " + backends);
