@@ -38,8 +38,10 @@ import java.util.stream.Stream;
  * bitshuffle-lz4 or blosc-zstd one projection per chunk (python3-hdf5plugin), so that read GB/s includes decoding.
  *
  * <p>As submit/tomospark does, the CLI's JVMs map a class-data archive of the classes a run loads: a first, untimed run
- * of each engine on the scan's first rows writes it ({@code -XX:ArchiveClassesAtExit}); {@code --no-cds} leaves it
- * out. A second table splits each run's wall time around its job: the JVM's uptime when the engine started (start,
+ * of each engine on the scan's first rows writes it ({@code -XX:ArchiveClassesAtExit}; on a runtime without a base
+ * archive, such as the GPU bundle's jlink image, the run lists the classes it loads and the archive is dumped
+ * statically from that list); {@code --no-cds} leaves it out. A second table splits each run's wall time around its
+ * job: the JVM's uptime when the engine started (start,
  * class loading, the command line, the Spark context), the engine's time outside the job (the input opened, the flats
  * read, the checks, the output's claim, the last writes), the finish (preview, metadata) and the rest (the report,
  * the manifest, the JVM's exit). {@code --jfr DIR}: each timed run's Java Flight Recording (profile settings) into
@@ -76,7 +78,10 @@ public final class RealPathBench {
             makeScan(o.scan(), o.make());
         }
         List<Run> runs = new ArrayList<>();
-        if (o.cds() && baseArchiveLoads()) for (String engine : o.engines()) writeClassArchive(o, engine);
+        if (o.cds()) {
+            boolean dynamic = baseArchiveLoads();
+            for (String engine : o.engines()) writeClassArchive(o, engine, dynamic);
+        }
         for (int r = 0; r < o.runs(); r++)
             for (String engine : o.engines())
                 for (String format : o.formats()) runs.add(runEngine(o, engine, format, r));
@@ -142,41 +147,68 @@ public final class RealPathBench {
     }
 
     /**
-     * Whether this Java runtime maps a base class-data archive of its own, on which the runs' archive is written (a jlink
-     * image has none: its runs go without, as submit/cds.sh does).
+     * Whether this Java runtime maps a base class-data archive of its own, on which a run's archive can be written at its
+     * exit (a jlink image has none: the archive is then dumped statically from a class list, as submit/cds.sh does).
      */
     static boolean baseArchiveLoads() throws IOException, InterruptedException {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xshare:on", "-version")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        boolean ok = p.waitFor() == 0;
-        if (!ok) System.err.println("this Java runtime has no base class-data archive: the runs go without one");
-        return ok;
+        return p.waitFor() == 0;
     }
 
-    /** The engine's class-data archive, written by an untimed run of the engine on the scan's first rows. */
-    static void writeClassArchive(Options o, String engine) throws IOException, InterruptedException {
+    /**
+     * The engine's class-data archive, from an untimed run of the engine on the scan's first rows: written at that run's
+     * exit on top of the runtime's base archive ({@code dynamic}), or, on a runtime without one, dumped statically from
+     * the classes that run loaded (the JDK's and the application's in one archive).
+     */
+    static void writeClassArchive(Options o, String engine, boolean dynamic) throws IOException, InterruptedException {
         Path jsa = classArchive(o, engine), dest = o.out().resolve("cds-" + engine);
+        Path list = o.out().resolve("classes-" + engine + ".lst").toAbsolutePath();
+        Path logFile = o.out().resolve("cds-" + engine + ".log");
         Files.deleteIfExists(jsa);
         deleteTree(dest);
-        List<String> cmd = command(o, engine, o.formats().get(0), dest, List.of("-XX:ArchiveClassesAtExit=" + jsa,
-                "-Xlog:cds=off", "-Xlog:cds+dynamic=off"), "0:8");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(o.out().resolve("cds-" + engine + ".log").toFile())
-                .start();
-        if (!p.waitFor(1, TimeUnit.HOURS)) p.destroyForcibly();
-        if (p.exitValue() != 0 || !Files.exists(jsa)) {
-            List<String> log = Files.readAllLines(o.out().resolve("cds-" + engine + ".log"));
-            System.err.println(engine + ": no class-data archive (exit " + p.exitValue() + "); its runs go without. The log ends: "
+        List<String> flags = dynamic ? List.of("-XX:ArchiveClassesAtExit=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off")
+                : List.of("-Xshare:off", "-XX:DumpLoadedClassList=" + list);
+        int exit = run(command(o, engine, o.formats().get(0), dest, flags, "0:8"), logFile);
+        if (exit == 0 && !dynamic) {
+            List<String> dump = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+            dump.addAll(jvmFlags());
+            dump.addAll(List.of("-Xshare:dump", "-XX:SharedClassListFile=" + list, "-XX:SharedArchiveFile=" + jsa,
+                    "-cp", System.getProperty("java.class.path")));
+            exit = run(dump, o.out().resolve("cds-" + engine + "-dump.log"));
+            if (exit != 0) logFile = o.out().resolve("cds-" + engine + "-dump.log");
+        }
+        if (exit != 0 || !Files.exists(jsa)) {
+            List<String> log = Files.readAllLines(logFile);
+            System.err.println(engine + ": no class-data archive (exit " + exit + "); its runs go without. The log ends: "
                     + String.join(" | ", log.subList(Math.max(0, log.size() - 3), log.size())));
+            Files.deleteIfExists(jsa);
+        } else {
+            System.err.println(engine + ": class-data archive " + (dynamic ? "written at exit" : "dumped from the class list")
+                    + " (" + Files.size(jsa) / (1 << 20) + " MiB)");
         }
         deleteTree(dest);
+    }
+
+    private static int run(List<String> cmd, Path log) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        if (!p.waitFor(1, TimeUnit.HOURS)) p.destroyForcibly();
+        return p.waitFor();
+    }
+
+    /** This JVM's flags, for the CLI's JVMs (less agents and recordings). */
+    private static List<String> jvmFlags() {
+        List<String> flags = new ArrayList<>();
+        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
+            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !a.startsWith("-XX:StartFlightRecording")) flags.add(a);
+        return flags;
     }
 
     /** The CLI's command line in a fresh JVM: this JVM's flags and classpath, {@code jvm} flags, and the run's options. */
     private static List<String> command(Options o, String engine, String format, Path dest, List<String> jvm, String slices) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments())
-            if (!a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !a.startsWith("-XX:StartFlightRecording")) cmd.add(a);
+        cmd.addAll(jvmFlags());
         cmd.addAll(jvm);
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), TomoCli.class.getName(), "reconstruct", "--engine", engine,
                 "--input", o.scan().toString(), "--output", dest.toString(), "--backend", o.backend(), "--conf", "job.progress=false"));
@@ -292,6 +324,13 @@ public final class RealPathBench {
             double rest = r.wallSeconds() - up - r.timing("wallSeconds") - fin;
             sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", r.engine(), r.wallSeconds(),
                     up, outside, r.jobSeconds(), fin, rest, r.wallSeconds() - r.jobSeconds()));
+        }
+        for (Run r : runs) {
+            if (r.exitCode() == 0 && r.timings().get("groupLoop") instanceof Map<?, ?> gl)
+                sb.append(String.format(Locale.ROOT, "%s, the thread driving the groups: first band waited %.2f s, later bands %.2f s, "
+                                + "in the processor %.2f s, handing slices to the writers %.2f s%n", r.engine(),
+                        ((Number) gl.get("firstReadSeconds")).doubleValue(), ((Number) gl.get("readWaitSeconds")).doubleValue(),
+                        ((Number) gl.get("processSeconds")).doubleValue(), ((Number) gl.get("sinkSeconds")).doubleValue()));
         }
         boolean mapped = o.cds() && o.engines().stream().allMatch(e -> Files.exists(classArchive(o, e)));
         sb.append(mapped ? "(each engine's JVMs map a class-data archive written by an untimed run of its first rows)\n"

@@ -36,6 +36,21 @@ public final class DeviceWarmUp {
         STARTED.computeIfAbsent(device == null || device.isBlank() ? "0" : device, DeviceWarmUp::start);
     }
 
+    /**
+     * Starts the CUDA driver's probe (its native library loaded, {@code cuInit}: the larger part of a context's second on
+     * the GPU machines) on a background thread, before a command knows its backend or device: no context is created and
+     * no device is taken, so a run that ends up elsewhere loses nothing but the probe. The probe's answer is cached for
+     * the JVM ({@link NativeProbe}); a later {@link #forBackend} finds it done.
+     */
+    public static void probeCudaEarly() {
+        Thread t = new Thread(() -> {
+            for (BackendProvider p : Backends.providers())
+                if (p.id().equals("cuda")) p.unavailableReason();
+        }, "tomospark-cuda-probe");
+        t.setDaemon(true);
+        t.start();
+    }
+
     private static Thread start(String device) {
         Thread t = new Thread(() -> {
             long t0 = System.nanoTime();

@@ -40,8 +40,11 @@ final class ChunkedBandReader implements BandReader {
         int firstRowChunk = rowStart / chunk[1];
         int rowChunks = (rowStart + rows - 1) / chunk[1] - firstRowChunk + 1;
         int colChunks = (width + chunk[2] - 1) / chunk[2];
-        short[] u16 = type == ScanMetadata.SampleType.UINT16 ? new short[total] : null;
-        float[] f32 = u16 == null ? new float[total] : null;
+        // every chunk of the band's rows is read, so an array a consumer released (BandArrays) needs no clearing
+        RawStack band = type == ScanMetadata.SampleType.UINT16 ? BandArrays.uint16(frames, rows, width, total)
+                : BandArrays.float32(frames, rows, width, total);
+        short[] u16 = band.uint16Data();
+        float[] f32 = band.floatData();
         ParallelReads.run(threads, frameChunks * rowChunks * colChunks, () -> item -> {
             int[] at = {
                     item / (rowChunks * colChunks) * chunk[0],
@@ -61,7 +64,7 @@ final class ChunkedBandReader implements BandReader {
                     else f.get(src, f32, dst, n);
                 }
         });
-        return u16 != null ? RawStack.ofUint16(frames, rows, width, u16) : RawStack.ofFloat(frames, rows, width, f32);
+        return band;
     }
 
     @Override

@@ -73,8 +73,11 @@ public final class ContiguousBandReader implements BandReader {
         int pieceSamples = pieceBytes / bytes;
         int piecesPerSegment = (int) ((segmentSamples + pieceSamples - 1) / pieceSamples);
         int scratchBytes = (int) Math.min(segmentSamples, pieceSamples) * bytes;
-        short[] u16 = type == ScanMetadata.SampleType.UINT16 ? new short[total] : null;
-        float[] f32 = u16 == null ? new float[total] : null;
+        // the band's array: one a consumer released (BandArrays), or a new one
+        RawStack band = type == ScanMetadata.SampleType.UINT16 ? BandArrays.uint16(frames, rows, width, total)
+                : BandArrays.float32(frames, rows, width, total);
+        short[] u16 = band.uint16Data();
+        float[] f32 = band.floatData();
         if (total > 0)
             ParallelReads.run(threads, segments * piecesPerSegment, () -> {
                 ByteBuffer scratch = ranges.buffer(scratchBytes).order(order);
@@ -90,7 +93,7 @@ public final class ContiguousBandReader implements BandReader {
                     else scratch.asFloatBuffer().get(f32, at, n);
                 };
             });
-        return u16 != null ? RawStack.ofUint16(frames, rows, width, u16) : RawStack.ofFloat(frames, rows, width, f32);
+        return band;
     }
 
     @Override

@@ -36,7 +36,7 @@ public final class VolumeReconstructor {
     public record Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                           long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
                           PreprocessStats preprocess, String backend, String device, String variant,
-                          Map<String, Object> workflow, Convergence convergence) {
+                          Map<String, Object> workflow, Convergence convergence, Waits waits) {
         public Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
                        long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
                        PreprocessStats preprocess, String backend, String device, String variant) {
@@ -44,14 +44,23 @@ public final class VolumeReconstructor {
                     preprocess, backend, device, variant, Map.of(), Convergence.none());
         }
 
+        public Summary(ScanGeometry scan, SliceGeometry slice, int slices, int skipped, long updates, long elapsedNanos,
+                       long readNanos, long preprocessNanos, long filterNanos, long backprojectNanos,
+                       PreprocessStats preprocess, String backend, String device, String variant,
+                       Map<String, Object> workflow, Convergence convergence) {
+            this(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos, backprojectNanos,
+                    preprocess, backend, device, variant, workflow, convergence, Waits.NONE);
+        }
+
         public Summary {
             if (convergence == null) convergence = Convergence.none();
+            if (waits == null) waits = Waits.NONE;
         }
 
         /** This summary with {@code workflow} as its workflow description. */
         public Summary withWorkflow(Map<String, Object> workflow) {
             return new Summary(scan, slice, slices, skipped, updates, elapsedNanos, readNanos, preprocessNanos, filterNanos,
-                    backprojectNanos, preprocess, backend, device, variant, workflow, convergence);
+                    backprojectNanos, preprocess, backend, device, variant, workflow, convergence, waits);
         }
 
         public double gups() {
@@ -61,6 +70,16 @@ public final class VolumeReconstructor {
         public double backprojectGups() {
             return backprojectNanos == 0 ? 0 : updates / (double) backprojectNanos;
         }
+    }
+
+    /**
+     * Where the thread that drives the groups spent a single-machine run: waiting for the first band to be read, waiting
+     * for later bands (the reader fell behind), in the processor (correction, filter, back-projection), and handing
+     * slices to the sink (a sink that commits on threads of its own blocks here when its queue is full). What is not
+     * in the processor is time its device may stand idle.
+     */
+    public record Waits(long firstReadNanos, long readWaitNanos, long processNanos, long sinkNanos) {
+        public static final Waits NONE = new Waits(0, 0, 0, 0);
     }
 
     /** Default rows per group when the parameters leave it to the planner. */
@@ -100,6 +119,8 @@ public final class VolumeReconstructor {
         Workflow wf = new Workflow(scan, p);
         SliceGeometry slice = p.sliceGeometry(wf.effective().detectorWidth());
         int groupRows = defaultGroupRows(p, meta) * wf.rowBin();
+        // the first group's slices and the next's, allocated while the caller works
+        buffers.prefillInBackground(2 * groupRows / wf.rowBin());
         return PreparedProcessor.start(() -> newProcessor(scan, slice, p, groupRows, buffers));
     }
 
@@ -178,12 +199,20 @@ public final class VolumeReconstructor {
         try (SliceGroupProcessor proc = proc0;
              BandPrefetcher reads = new BandPrefetcher(src, wf, toRun)) {
             String variant = proc.requisition().description();
+            long firstReadNs = 0, readWaitNs = 0, processNs = 0, sinkNs = 0;
             while (reads.hasNext()) {
+                long w0 = System.nanoTime();
                 BandPrefetcher.Read read = reads.next();
+                long w1 = System.nanoTime();
+                if (processNs == 0) firstReadNs += w1 - w0;
+                else readWaitNs += w1 - w0;
                 GroupPlanner.Group g = read.group();
                 Workflow.Band b = read.band();
                 readNs += read.nanos();
                 GroupResult res = proc.process(g, b, src.dataName(), src.flatName());
+                b.projections().release(); // processed: the next band is read into its array
+                long w2 = System.nanoTime();
+                processNs += w2 - w1;
                 preNs += res.preprocessNanos();
                 filtNs += res.filterNanos();
                 bpNs += res.backprojectNanos();
@@ -199,12 +228,13 @@ public final class VolumeReconstructor {
                     }
                     done++;
                 }
+                sinkNs += System.nanoTime() - w2;
                 if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
             }
             Map<String, Object> workflow = WorkflowReport.describe(params, wf, cr.found(), centerNs, groupRows, requestedRows,
                     InputWarnings.of(src));
             return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, workflow, convergence);
+                    stats, backend.id(), device, variant, workflow, convergence, new Waits(firstReadNs, readWaitNs, processNs, sinkNs));
         }
     }
 }

@@ -1,5 +1,7 @@
 package org.tomospark.executor.preprocess;
 
+import java.util.function.Consumer;
+
 /**
  * A stack of detector frames restricted to a band of rows: {@code frames × rows × width} values in
  * [frame][row][col] order, held either as uint16 (in a {@code short[]}, read unsigned) or float32.
@@ -9,6 +11,8 @@ public final class RawStack {
     private final int frames, rows, width;
     private final short[] u16;
     private final float[] f32;
+    /** Where the array goes back once the stack is done with ({@link #release}); null: left to the collector. */
+    private Consumer<RawStack> recycler;
 
     private RawStack(int frames, int rows, int width, short[] u16, float[] f32) {
         if (frames < 0 || rows < 1 || width < 1)
@@ -81,6 +85,28 @@ public final class RawStack {
             for (int i = 0; i < size; i++) out[i] = u16[from + i] & 0xffff;
         }
         return out;
+    }
+
+    /**
+     * This stack, whose array goes back to {@code recycler} when {@link #release} is called (a reader's array pool), so
+     * that the next band of the same size is read into it instead of into a freshly zeroed array.
+     */
+    public RawStack recycledBy(Consumer<RawStack> recycler) {
+        this.recycler = recycler;
+        return this;
+    }
+
+    /**
+     * Hands the array back to where it came from, once: the caller promises that nothing reads this stack (or an array
+     * taken from it) any more. A stack without a recycler is left to the collector.
+     */
+    public void release() {
+        Consumer<RawStack> r;
+        synchronized (this) {
+            r = recycler;
+            recycler = null;
+        }
+        if (r != null) r.accept(this);
     }
 
     public short[] uint16Data() {

@@ -1,5 +1,6 @@
 package org.tomospark.job.cli;
 
+import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.run.Version;
 import picocli.CommandLine;
@@ -15,7 +16,23 @@ import java.io.PrintWriter;
 public final class TomoCli {
 
     public static void main(String[] args) {
+        if (mayUseCuda(args)) DeviceWarmUp.probeCudaEarly();
         System.exit(run(args));
+    }
+
+    /**
+     * Whether a command may run on CUDA: a reconstruction or batch whose command line does not name another backend. Its
+     * driver's probe then starts while the command line is parsed and the run is set up.
+     */
+    static boolean mayUseCuda(String[] args) {
+        if (args.length == 0 || !(args[0].equals("reconstruct") || args[0].equals("reprocess"))) return false;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            String value = a.startsWith("--backend=") ? a.substring("--backend=".length())
+                    : a.equals("--backend") && i + 1 < args.length ? args[i + 1] : null;
+            if (value != null) return value.equals("cuda") || value.equals("auto");
+        }
+        return true;
     }
 
     /**

@@ -68,6 +68,10 @@ public final class RunReport {
         t.put("filterSeconds", s.filterNanos() / 1e9);
         t.put("backprojectSeconds", s.backprojectNanos() / 1e9);
         t.put("writeSeconds", times.writeNanos() / 1e9);
+        VolumeReconstructor.Waits w = s.waits();
+        if (!w.equals(VolumeReconstructor.Waits.NONE))
+            t.put("groupLoop", Map.of("firstReadSeconds", w.firstReadNanos() / 1e9, "readWaitSeconds", w.readWaitNanos() / 1e9,
+                    "processSeconds", w.processNanos() / 1e9, "sinkSeconds", w.sinkNanos() / 1e9));
         t.put("voxelUpdates", s.updates());
         t.put("gups", s.gups());
         t.put("backprojectGups", s.backprojectGups());

@@ -99,7 +99,8 @@ public final class GroupTask {
             FlatDark fd = plan.fields().subBand(hb.from() - plan.fields().rowStart(), hb.count());
             t1 = System.nanoTime();
             p = process(plan, g, band, fd, hb);
-            band = null; // the band can go before the slices are written
+            band.release(); // processed: the executor's next band is read into its array, before these slices are written
+            band = null;
             t2 = System.nanoTime();
         } finally {
             if (permits != null) permits.release();

@@ -1,0 +1,32 @@
+package org.tomospark.job.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Which command lines start the CUDA driver's probe before they are parsed: runs that may end on CUDA, no others. */
+class EarlyCudaProbeTest {
+
+    private static boolean probes(String... args) {
+        return TomoCli.mayUseCuda(args);
+    }
+
+    @Test
+    void runsThatMayUseCudaProbeEarly() {
+        assertTrue(probes("reconstruct", "--input", "scan.h5", "--output", "out"));
+        assertTrue(probes("reconstruct", "--backend", "cuda", "--input", "scan.h5"));
+        assertTrue(probes("reprocess", "arch", "--backend=auto"));
+    }
+
+    @Test
+    void otherBackendsAndCommandsDoNot() {
+        assertFalse(probes("reconstruct", "--backend", "java", "--input", "scan.h5"));
+        assertFalse(probes("reconstruct", "--backend=opencl"));
+        assertFalse(probes("demo-data", "--output", "d.h5"));
+        assertFalse(probes("backends"));
+        assertFalse(probes());
+        // an option's value that only looks like the flag is not taken for it
+        assertFalse(probes("reprocess", "arch", "--backend", "java", "--output-root", "--backend"));
+    }
+}
