@@ -11,8 +11,10 @@
 #                                             the slices are committed; its slices against local mode's
 #   benchmarks/gpu-node.sh probe SHAPE K=V... local mode on one GPU with settings (group.rows=32), against local mode
 #   benchmarks/gpu-node.sh volume SHAPE       the real path (RealPathBench, CLI wall and disk floor) on the RAM disk: the
-#                                             direct engine on GPU 0, then the Spark engine in local mode on every GPU
+#                                             direct engine on GPU 0 (its default, then one group at a time:
+#                                             direct.groupsPerDevice=1), then the Spark engine in local mode on two GPUs
 #                                             (JFR=1: a Java Flight Recording of each timed run)
+#   benchmarks/gpu-node.sh fixed SHAPE        the same with both engines on GPU 0, two runs each: the time around the job
 # Results go to $OUT (or ./results).
 set -euo pipefail
 step=$1; shift
@@ -63,10 +65,19 @@ EOF
     rm -rf /dev/shm/cl-probe ;;
   volume)
     shape=$1
-    all=$(seq -s, 0 $((gpus - 1)))
+    two=$(seq -s, 0 $(( (gpus < 2 ? 1 : 2) - 1 )))
     bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines direct --backend cuda --conf job.devices=0 \
       --runs 1 --results "$out/realpath-${shape//,/x}-direct.md" ${JFR:+--jfr "$out/jfr-direct"}
-    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines spark --backend cuda --conf job.devices=$all \
-      --runs 1 --results "$out/realpath-${shape//,/x}-spark-all.md" ${JFR:+--jfr "$out/jfr-spark"}
+    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines direct --backend cuda --conf job.devices=0 \
+      --conf direct.groupsPerDevice=1 --runs 1 --results "$out/realpath-${shape//,/x}-direct-one-lane.md"
+    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines spark --backend cuda --conf job.devices=$two \
+      --runs 1 --results "$out/realpath-${shape//,/x}-spark-$two.md" ${JFR:+--jfr "$out/jfr-spark"}
+    rm -rf /dev/shm/realpath ;;
+  fixed)
+    shape=$1
+    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines direct,spark --backend cuda --conf job.devices=0 \
+      --runs 2 --results "$out/realpath-${shape//,/x}-fixed.md"
+    bash benchmarks/gpu-real-path.sh "$shape" --out /dev/shm/realpath --engines direct --backend cuda --conf job.devices=0 \
+      --conf direct.groupsPerDevice=1 --runs 2 --results "$out/realpath-${shape//,/x}-fixed-one-lane.md"
     rm -rf /dev/shm/realpath ;;
 esac

@@ -24,9 +24,10 @@ public final class BackendKeys {
                     + "0: the slices of one block of the kernel (32 for the tensor-core kernels), at least 8, or at least 4 where "
                     + "several processors share the GPU (cuda.processorsPerDevice).", 0, 0, 4096);
     public static final ConfigKey<Integer> CUDA_PROCESSORS_PER_DEVICE = ConfigKey.integer(CUDA, "cuda.processorsPerDevice",
-            "Group processors that use one GPU at once: the Spark engine sets it to job.tasksPerDevice, the direct engine runs "
-                    + "one. With more than one, their pipelines overlap one another, and the automatic chunk (cuda.chunkSlices) is "
-                    + "4 slices: less pinned host memory to set up per processor, shorter fills and drains per group.", 1, 1, 1024);
+            "Group processors that use one GPU at once: the Spark engine sets it to job.tasksPerDevice, the direct engine to "
+                    + "direct.groupsPerDevice. With more than one, their pipelines overlap one another, and the automatic chunk "
+                    + "(cuda.chunkSlices) is 4 slices: less pinned host memory to set up per processor, shorter fills and drains per "
+                    + "group.", 1, 1, 1024);
     public static final ConfigKey<Double> CUDA_MEMORY_FRACTION = ConfigKey.decimal(CUDA, "cuda.memoryFraction",
             "Share of the device's free memory (less 256 MiB) one CUDA backend may allocate.", "0.8", 0.01, 1);
     public static final ConfigKey<Boolean> CUDA_AUTOTUNE = ConfigKey.bool(CUDA, "cuda.autotune",

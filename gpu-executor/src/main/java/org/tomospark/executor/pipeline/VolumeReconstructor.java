@@ -75,25 +75,34 @@ public final class VolumeReconstructor {
     /**
      * Where the thread that drives the groups spent a single-machine run: waiting for the first band to be read, waiting
      * for later bands (the reader fell behind), in the processor (correction, filter, back-projection), and handing
-     * slices to the sink (a sink that commits on threads of its own blocks here when its queue is full). What is not
-     * in the processor is time its device may stand idle.
+     * slices to the sink (a sink that commits on threads of its own blocks here when its queue is full), summed over the
+     * {@code lanes} that took groups at once ({@link GroupLoop}). With one lane, what is not in the processor is time its
+     * device stood idle.
      */
-    public record Waits(long firstReadNanos, long readWaitNanos, long processNanos, long sinkNanos) {
-        public static final Waits NONE = new Waits(0, 0, 0, 0);
+    public record Waits(int lanes, long firstReadNanos, long readWaitNanos, long processNanos, long sinkNanos) {
+        public static final Waits NONE = new Waits(0, 0, 0, 0, 0);
     }
 
-    /** Default rows per group when the parameters leave it to the planner. */
+    /** Default rows per group when the parameters leave it to the planner (one group processed at a time). */
     public static int defaultGroupRows(ReconstructionParams p, ScanMetadata meta) {
+        return defaultGroupRows(p, meta, 1);
+    }
+
+    /**
+     * Default rows per group where {@code lanes} groups are processed at once: about 512 MiB of raw rows per group, at
+     * least one pass, at most 64 rows (a GPU's chunk pipeline fills and drains once a group, so fewer, larger groups keep
+     * it busier: 2048 angles × 2048 columns, 64-row groups back-project a quarter faster than 32-row ones), and no more
+     * than half the heap holds of the bands in memory (those processed and the one read ahead) and the groups' slices
+     * (those computed, the group being written and the writers' queue).
+     */
+    public static int defaultGroupRows(ReconstructionParams p, ScanMetadata meta, int lanes) {
         if (p.groupRows() > 0) return p.groupRows();
         ConeParams cone = p.coneBeam();
         if (cone != null) return defaultSlabSlices(cone, meta);
         int k = p.backendOptions().preferredGroupMultiple();
-        // about 512 MiB of raw rows per group, at least one pass, at most 64 rows: a GPU's chunk pipeline fills and drains
-        // once a group, so fewer, larger groups keep it busier (2048 angles × 2048 columns: 64-row groups back-project a
-        // quarter faster than 32-row ones); and no more than half the heap holds of two bands (the one processed, the one
-        // read ahead) and three groups' slices (computed, being written, queued)
+        int n = Math.max(1, lanes);
         long perRow = Math.max(1, meta.bytesPerRow());
-        long perRowHeld = 2 * perRow + 3L * meta.width() * meta.width() * Float.BYTES;
+        long perRowHeld = (n + 1) * perRow + (n + 2L) * meta.width() * meta.width() * Float.BYTES;
         long byHeap = Runtime.getRuntime().maxMemory() / 2 / perRowHeld;
         int rows = (int) Math.max(k, Math.min(Math.min(64, (512L << 20) / perRow), byHeap));
         return Math.max(k, rows / k * k);
@@ -113,14 +122,19 @@ public final class VolumeReconstructor {
      * input and claims the output.
      */
     public static PreparedProcessor prepare(ProjectionSource src, ReconstructionParams params, SliceBuffers buffers) {
+        return prepare(src, params, buffers, 1);
+    }
+
+    /** As above, for a run of {@code lanes} lanes ({@link #run}). */
+    public static PreparedProcessor prepare(ProjectionSource src, ReconstructionParams params, SliceBuffers buffers, int lanes) {
         ScanMetadata meta = src.metadata();
         ReconstructionParams p = Workflow.resolveCenter(src, ConeResolution.resolve(src, params)).params();
         ScanGeometry scan = p.scanGeometry(meta);
         Workflow wf = new Workflow(scan, p);
         SliceGeometry slice = p.sliceGeometry(wf.effective().detectorWidth());
-        int groupRows = defaultGroupRows(p, meta) * wf.rowBin();
-        // the first group's slices and the next's, allocated while the caller works
-        buffers.prefillInBackground(2 * groupRows / wf.rowBin());
+        int groupRows = defaultGroupRows(p, meta, lanes) * wf.rowBin();
+        // the slices of the first groups (one a lane) and of the next, allocated while the caller works
+        if (buffers != null) buffers.prefillInBackground((Math.max(1, lanes) + 1) * groupRows / wf.rowBin());
         return PreparedProcessor.start(() -> newProcessor(scan, slice, p, groupRows, buffers));
     }
 
@@ -158,6 +172,22 @@ public final class VolumeReconstructor {
      */
     public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
                               IntPredicate skip, SliceBuffers buffers, PreparedProcessor prepared) {
+        return run(src, params, sink, progress, skip, buffers, prepared, 1);
+    }
+
+    /**
+     * As above, with up to {@code lanes} groups processed at once where the backend is CUDA, each by a processor of its
+     * own ({@link GroupLoop}); other backends process one group at a time (the Java backend's group already takes every
+     * core). The sink is called by one lane at a time.
+     */
+    public static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
+                              IntPredicate skip, SliceBuffers buffers, PreparedProcessor prepared, int lanes) {
+        return run(src, params, sink, progress, skip, buffers, prepared, lanes, false);
+    }
+
+    /** As above; {@code anyBackend}: lanes on whatever backend runs FBP (tests check lanes on the Java backend). */
+    static Summary run(ProjectionSource src, ReconstructionParams params, SliceSink sink, Progress progress,
+                       IntPredicate skip, SliceBuffers buffers, PreparedProcessor prepared, int lanes, boolean anyBackend) {
         long start0 = System.nanoTime();
         ScanMetadata meta = src.metadata();
         params = ConeResolution.resolve(src, params);
@@ -171,14 +201,11 @@ public final class VolumeReconstructor {
         int rb = wf.rowBin();
         int requestedRows = range[1] - range[0];
         range = GroupPlanner.binnedRange(range, rb);
-        int groupRows = defaultGroupRows(params, meta) * rb;
+        int groupRows = defaultGroupRows(params, meta, lanes) * rb;
         List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
         int total = (range[1] - range[0]) / rb;
         long start = System.nanoTime();
-        long readNs = 0, preNs = 0, filtNs = 0, bpNs = 0, updates = 0;
         int done = 0, skipped = 0;
-        PreprocessStats stats = PreprocessStats.ZERO;
-        Convergence convergence = Convergence.none();
         // when set up ahead, the processor was set up from these same parameters (prepare resolves them as here)
         SliceGroupProcessor proc0 = prepared != null ? prepared.take() : newProcessor(scan, slice, params, groupRows, buffers);
         BackprojectionBackend backend = proc0.backend();
@@ -194,47 +221,23 @@ public final class VolumeReconstructor {
                 toRun.add(g);
             }
         }
+        // FBP groups only: a cone-beam slab and an iterative solve size their device memory for the GPU alone
+        boolean shareable = (anyBackend || backend.id().equals("cuda")) && params.coneBeam() == null
+                && !params.iterative().iterative();
+        int running = shareable ? Math.max(1, Math.min(lanes, toRun.size())) : 1;
+        ReconstructionParams p = params;
         // a conveyor: the next group is read while this one is processed, and the sink may commit slices on threads of
         // its own while the next group is processed
         try (SliceGroupProcessor proc = proc0;
              BandPrefetcher reads = new BandPrefetcher(src, wf, toRun)) {
             String variant = proc.requisition().description();
-            long firstReadNs = 0, readWaitNs = 0, processNs = 0, sinkNs = 0;
-            while (reads.hasNext()) {
-                long w0 = System.nanoTime();
-                BandPrefetcher.Read read = reads.next();
-                long w1 = System.nanoTime();
-                if (processNs == 0) firstReadNs += w1 - w0;
-                else readWaitNs += w1 - w0;
-                GroupPlanner.Group g = read.group();
-                Workflow.Band b = read.band();
-                readNs += read.nanos();
-                GroupResult res = proc.process(g, b, src.dataName(), src.flatName());
-                b.projections().release(); // processed: the next band is read into its array
-                long w2 = System.nanoTime();
-                processNs += w2 - w1;
-                preNs += res.preprocessNanos();
-                filtNs += res.filterNanos();
-                bpNs += res.backprojectNanos();
-                updates += res.updates();
-                stats = stats.plus(res.preprocess());
-                convergence = convergence.plus(res.convergence());
-                for (int i = 0; i < res.slices().length; i++) {
-                    int row = res.firstRow() + i;
-                    if (skip != null && skip.test(row)) {
-                        skipped++;
-                    } else {
-                        sink.accept(row, res.slices()[i], res.width(), res.height());
-                    }
-                    done++;
-                }
-                sinkNs += System.nanoTime() - w2;
-                if (progress != null) progress.update(done, total, updates, System.nanoTime() - start);
-            }
+            GroupLoop loop = new GroupLoop(reads, sink, skip, progress, total, done, skipped, start, src.dataName(), src.flatName());
+            loop.run(proc, running, () -> newProcessor(scan, slice, p, groupRows, buffers));
             Map<String, Object> workflow = WorkflowReport.describe(params, wf, cr.found(), centerNs, groupRows, requestedRows,
                     InputWarnings.of(src));
-            return new Summary(wf.effective(), slice, total, skipped, updates, System.nanoTime() - start, readNs, preNs, filtNs, bpNs,
-                    stats, backend.id(), device, variant, workflow, convergence, new Waits(firstReadNs, readWaitNs, processNs, sinkNs));
+            return new Summary(wf.effective(), slice, total, loop.skipped(), loop.updates(), System.nanoTime() - start,
+                    loop.readNanos(), loop.preprocessNanos(), loop.filterNanos(), loop.backprojectNanos(), loop.stats(), backend.id(),
+                    device, variant, workflow, loop.convergence(), loop.waits(running));
         }
     }
 }

@@ -3,6 +3,8 @@ package org.tomospark.job.local;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.tomospark.executor.backend.BackendKeys;
+import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -210,14 +212,17 @@ public final class DirectEngine {
             int rb = p.workflow().binRows();
             int requestedRows = range[1] - range[0];
             range = GroupPlanner.binnedRange(range, rb);
-            int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta) * rb;
+            // groups processed at once on a GPU, each with a processor of its own whose pipeline is sized for sharing it
+            int lanes = mayRunOnCuda(rp.backend()) ? req.settings().get(JobKeys.DIRECT_GROUPS_PER_DEVICE) : 1;
+            ReconstructionParams runParams = lanes > 1 ? sharingTheDevice(rp, lanes) : rp;
+            int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta, lanes) * rb;
             SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
-            // the arrays of written slices go back to the processor for the next groups: the group being computed, the
+            // the arrays of written slices go back to the processors for the next groups: the groups being computed, the
             // one being written and the writers' queue (one group)
-            SliceBuffers buffers = new SliceBuffers(sg.pixels(), 3 * Math.max(1, groupRows / rb));
+            SliceBuffers buffers = new SliceBuffers(sg.pixels(), (lanes + 2) * Math.max(1, groupRows / rb));
             // the processor (a GPU's context, kernels and buffers) is set up while the flats are read, the input
             // checked and the output claimed
-            try (PreparedProcessor prepared = VolumeReconstructor.prepare(src, rp, buffers)) {
+            try (PreparedProcessor prepared = VolumeReconstructor.prepare(src, runParams, buffers, lanes)) {
                 // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
                 Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
                 FlatDark fields = src.readFlatDark(hb.from(), hb.count());
@@ -246,7 +251,8 @@ public final class DirectEngine {
                         // the run gets the centre already resolved: the report says how it was found (auto, method, score, time)
                         Map<String, Object> workflow = WorkflowReport.describe(rp, wf, cr.found(), centerNs, groupRows, requestedRows,
                                 inputWarnings);
-                        return reconstruct(src, output, reused, sg, buffers, prepared, workflow, centerNs, wall0, uptime0);
+                        return reconstruct(src, output, reused, sg, buffers, prepared, new Lanes(runParams, lanes), workflow,
+                                centerNs, wall0, uptime0);
                     } catch (IllegalArgumentException e) {
                         // bad data found by the run itself (a row past the preflight's): the output exists now
                         throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
@@ -264,8 +270,8 @@ public final class DirectEngine {
      * @param workflow the workflow's description for the report
      */
     private Result reconstruct(ProjectionSource src, RunOutput output, Map<Integer, OutputCommit.Committed> reused,
-                               SliceGeometry sg, SliceBuffers buffers, PreparedProcessor prepared, Map<String, Object> workflow,
-                               long centerNs, long wall0, long uptime0) {
+                               SliceGeometry sg, SliceBuffers buffers, PreparedProcessor prepared, Lanes lanes,
+                               Map<String, Object> workflow, long centerNs, long wall0, long uptime0) {
         RunOutput.Plan plan = output.plan();
         JobRequest req = plan.request();
         ReconstructionParams rp = req.params();
@@ -275,17 +281,17 @@ public final class DirectEngine {
         CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
         // slices are encoded, hashed and committed by a pool of writers while the next groups are read and processed;
         // its queue holds at most one group, so memory stays bounded
-        int queue = Math.max(1, VolumeReconstructor.defaultGroupRows(rp, meta));
+        int queue = Math.max(1, VolumeReconstructor.defaultGroupRows(rp, meta, lanes.count()));
         Map<Integer, OutputCommit.Committed> committed;
         VolumeReconstructor.Summary s0;
         SliceCommitPool.Timings writes;
         OutputLock lock = output.lock();
         try (SliceCommitPool pool = SliceCommitPool.shared(output.commit(), NodeCores.count(), queue,
                 rp.sliceDescription(), rp.outputCoding(), row -> lock.ensureHeld(), buffers::give)) {
-            s0 = VolumeReconstructor.run(src, rp, (row, px, w, h) -> {
+            s0 = VolumeReconstructor.run(src, lanes.params(), (row, px, w, h) -> {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
-            }, bar::update, req.resume() ? reused::containsKey : null, buffers, prepared);
+            }, bar::update, req.resume() ? reused::containsKey : null, buffers, prepared, lanes.count());
             committed = pool.finish();
             writes = pool.timings();
         }
@@ -299,5 +305,26 @@ public final class DirectEngine {
                 new RunFinisher.Computed(s, meta, slices, reused, preview, times), RunFinisher.EngineReport.NONE);
         log.print(done.summary());
         return new Result(s, done.report(), req.output());
+    }
+
+    /** The run's parameters as its processors get them, and how many groups it processes at once. */
+    private record Lanes(ReconstructionParams params, int count) {
+    }
+
+    /** Whether a run on this backend may end up on CUDA (named, or picked by auto). */
+    private static boolean mayRunOnCuda(String backend) {
+        String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
+        return b.equals("cuda") || b.equals("auto");
+    }
+
+    /**
+     * The parameters for processors of which {@code lanes} share the GPU: the CUDA backend sizes each pipeline for that
+     * (cuda.processorsPerDevice), unless the user set it. The bytes computed are the same.
+     */
+    private static ReconstructionParams sharingTheDevice(ReconstructionParams rp, int lanes) {
+        BackendOptions bo = rp.backendOptions();
+        String key = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
+        if (bo.extra().containsKey(key)) return rp;
+        return rp.toBuilder().backendOptions(bo.withExtra(key, Integer.toString(lanes))).build();
     }
 }

@@ -70,8 +70,9 @@ public final class RunReport {
         t.put("writeSeconds", times.writeNanos() / 1e9);
         VolumeReconstructor.Waits w = s.waits();
         if (!w.equals(VolumeReconstructor.Waits.NONE))
-            t.put("groupLoop", Map.of("firstReadSeconds", w.firstReadNanos() / 1e9, "readWaitSeconds", w.readWaitNanos() / 1e9,
-                    "processSeconds", w.processNanos() / 1e9, "sinkSeconds", w.sinkNanos() / 1e9));
+            t.put("groupLoop", Map.of("lanes", w.lanes(), "firstReadSeconds", w.firstReadNanos() / 1e9,
+                    "readWaitSeconds", w.readWaitNanos() / 1e9, "processSeconds", w.processNanos() / 1e9,
+                    "sinkSeconds", w.sinkNanos() / 1e9));
         t.put("voxelUpdates", s.updates());
         t.put("gups", s.gups());
         t.put("backprojectGups", s.backprojectGups());

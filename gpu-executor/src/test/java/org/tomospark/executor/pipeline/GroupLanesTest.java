@@ -1,0 +1,83 @@
+package org.tomospark.executor.pipeline;
+
+import org.junit.jupiter.api.Test;
+import org.tomospark.executor.phantom.DemoDataset;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntPredicate;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Groups processed by several lanes at once (each with its own processor) give the slices of one lane, bit for bit: every
+ * slice handed to the sink once, the skipped ones not at all, the progress counted to the end; a failing group stops the
+ * run with its own error.
+ */
+class GroupLanesTest {
+
+    private static Map<Integer, float[]> run(DemoDataset d, ReconstructionParams p, int lanes, IntPredicate skip,
+                                             List<Integer> progress, VolumeReconstructor.Summary[] summary) {
+        Map<Integer, float[]> got = new ConcurrentHashMap<>();
+        int[] inSink = {0};
+        VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> {
+            synchronized (inSink) {
+                assertEquals(0, inSink[0]++, "one lane at a time in the sink");
+            }
+            float[] old = got.put(row, px.clone());
+            assertTrue(old == null, "slice " + row + " handed over twice");
+            synchronized (inSink) {
+                inSink[0]--;
+            }
+        }, (done, total, updates, ns) -> progress.add(done), skip, null, null, lanes, true);
+        if (summary != null) summary[0] = s;
+        return got;
+    }
+
+    @Test
+    void lanesGiveTheSlicesOfOneLane() {
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(96, 23, 90));
+        ReconstructionParams p = ReconstructionParams.builder().backend("java").groupRows(2).build();
+        Map<Integer, float[]> one = run(d, p, 1, null, new ArrayList<>(), null);
+        for (int lanes : new int[]{2, 3, 5}) {
+            List<Integer> progress = new ArrayList<>();
+            VolumeReconstructor.Summary[] s = new VolumeReconstructor.Summary[1];
+            Map<Integer, float[]> many = run(d, p, lanes, null, progress, s);
+            assertEquals(23, many.size());
+            for (int r = 0; r < 23; r++) assertArrayEquals(one.get(r), many.get(r), lanes + " lanes, slice " + r);
+            assertEquals(lanes, s[0].waits().lanes());
+            assertEquals(23, progress.get(progress.size() - 1));
+            assertEquals(12, progress.size(), "one progress report a group");
+            assertEquals(one.size(), s[0].slices());
+        }
+    }
+
+    @Test
+    void skippedSlicesAreNotHandedOver() {
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(64, 12, 60));
+        ReconstructionParams p = ReconstructionParams.builder().backend("java").groupRows(2).build();
+        // rows 0-3 are whole skipped groups (not read), row 5 is skipped inside a computed group
+        VolumeReconstructor.Summary[] s = new VolumeReconstructor.Summary[1];
+        Map<Integer, float[]> got = run(d, p, 3, r -> r < 4 || r == 5, new ArrayList<>(), s);
+        assertEquals(7, got.size());
+        assertFalse(got.containsKey(5));
+        assertEquals(5, s[0].skipped());
+    }
+
+    @Test
+    void aFailingGroupStopsTheLanesWithItsError() {
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(64, 16, 60));
+        ReconstructionParams p = ReconstructionParams.builder().backend("java").groupRows(2).build();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> VolumeReconstructor.run(d.asSource(), p,
+                (row, px, w, h) -> {
+                    if (row == 6) throw new IllegalStateException("sink refused slice 6");
+                }, null, null, null, null, 3, true));
+        assertEquals("sink refused slice 6", e.getMessage());
+    }
+}
