@@ -99,20 +99,22 @@ def node_scan_seconds(args, sizes, nodes):
 
 
 CHECKS = (
-    # (case, GPUs, tasks per GPU, rows, GPU TU/s, fixed s, measured job seconds), BENCHMARKS.md, 2026-11-27: two H100s of
-    # one host (32 cores), 32-row groups, output on a RAM disk (17 GB/s of commits), the fallback kernel; GPU TU/s is
-    # each run's updates per second of its GPUs' device-stage busy time (uploads, correction, filter, back-projection,
-    # downloads; the report's backprojectSeconds over its GPUs); fixed: the
-    # job's time to its first task plus its slowest processor set-up, both from the run's report
-    ("2048 x 1024 x 2048, local mode, one H100", 1, 2, 1024, 1.67, 0.82 + 0.81, "6.60"),
-    ("2048 x 1024 x 2048, one Worker of one H100", 1, 2, 1024, 2.21, 1.40 + 0.91, "6.58"),
-    ("2048 x 1024 x 2048, two Workers of one H100 each", 2, 2, 1024, 1.88, 1.16 + 0.97, "5.08"),
-    ("2048^3, local mode, two H100s (job.devices=0,1)", 2, 2, 2048, 1.44, 1.22 + 1.23, "8.69"),
+    # (case, GPUs, tasks per GPU, rows, GPU TU/s, fixed s, measured job seconds), BENCHMARKS.md, 2026-11-27: four H100s
+    # of one host (64 cores, 16 a Worker), 32-row groups, output on a RAM disk, the fallback kernel; GPU TU/s is each
+    # run's updates per second of its device-stage busy time summed over its tasks (uploads, correction, filter,
+    # back-projection, downloads; the report's backprojectSeconds); fixed: the job's time to its first task plus its
+    # slowest processor set-up, both from the run's report
+    ("2048 x 1024 x 2048, local mode, one H100", 1, 2, 1024, 1.84, 0.86 + 0.70, "4.64"),
+    ("2048 x 1024 x 2048, one Worker of one H100", 1, 2, 1024, 2.15, 0.31 + 0.79, "5.44"),
+    ("2048 x 1024 x 2048, two Workers of one H100 each", 2, 2, 1024, 2.02, 0.35 + 0.81, "4.09"),
+    ("2048 x 1024 x 2048, four Workers of one H100 each", 4, 2, 1024, 1.49, 0.34 + 0.72, "3.40"),
+    ("2048^3, one Worker of one H100", 1, 2, 2048, 2.15, 0.25 + 0.76, "8.44"),
+    ("2048^3, two Workers of one H100 each", 2, 2, 2048, 2.06, 0.16 + 0.85, "6.10"),
 )
 
 
 def check(args):
-    """The model against measured Spark jobs on the two-H100 node (each run's own GPU rate and fixed part)."""
+    """The model against measured Spark jobs on the four-H100 node (each run's own GPU rate and fixed part)."""
     print("| case | model s | measured job s |")
     print("|---|---|---|")
     for case, gpus, per_gpu, rows, tus, fixed, measured in CHECKS:

@@ -133,7 +133,7 @@ public final class GroupTask {
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
                 tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers, startMillis,
-                System.currentTimeMillis(), queueNanos, p.setupNanos(), planNanos);
+                System.currentTimeMillis(), queueNanos, p.setupNanos(), planNanos, p.onDeviceMillis(), p.offDeviceMillis());
     }
 
     /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */
@@ -179,8 +179,9 @@ public final class GroupTask {
     }
 
     /** A processed group and what processed it. */
+    /** A processed group, what processed it, and when it was on its device (from its processor's start to its end). */
     private record Processed(GroupResult result, String backend, String device, String variant, SliceGroupProcessor processor,
-                             long setupNanos) {
+                             long setupNanos, long onDeviceMillis, long offDeviceMillis) {
     }
 
     /** Takes a device (if any) and a cached processor for it, processes the band, and gives both back. */
@@ -204,11 +205,13 @@ public final class GroupTask {
             try {
                 injectStickyError(plan, g);
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
+                long onDevice = System.currentTimeMillis();
                 GroupResult res = lease.processor.process(g, new Workflow.Band(band, fd, hb.above(), hb.below()), dataName, flatName);
+                long offDevice = System.currentTimeMillis();
                 ok = true;
                 return new Processed(res, lease.processor.backend().id(),
                         dev.device().isEmpty() ? lease.processor.backend().deviceDescription() : dev.device() + " (" + dev.source() + ")",
-                        lease.processor.requisition().description(), lease.processor, setupNanos);
+                        lease.processor.requisition().description(), lease.processor, setupNanos, onDevice, offDevice);
             } finally {
                 if (ok) lease.close();
                 else lease.discard();

@@ -122,11 +122,10 @@ final class SparkReport implements RunFinisher.EngineReport {
             g.put("planFetchSecondsMax", outcomes.stream().mapToLong(GroupOutcome::planNanos).max().getAsLong() / 1e9);
             g.put("taskSecondsMedian", each[each.length / 2]);
             g.put("taskSecondsMax", each[each.length - 1]);
-            long gpus = outcomes.stream().filter(o -> !o.backend().equals("java")).map(o -> o.executor() + "/" + o.device())
-                    .distinct().count();
-            double bp = outcomes.stream().mapToLong(GroupOutcome::backprojectNanos).sum() / 1e9;
-            // how much of the tasks' span each GPU spent back-projecting (its kernels and their host copies)
-            if (gpus > 0 && last > first) g.put("gpuBusyFraction", bp / ((last - first) / 1e3) / gpus);
+            // how much of the tasks' span each GPU had a group on it (its processors' work: host copies, kernels), the
+            // groups of tasks that share a GPU counted once where they overlap
+            double busy = DeviceBusy.fraction(outcomes, first, last);
+            if (busy >= 0) g.put("gpuBusyFraction", busy);
         }
         // which group needed another attempt, and where that attempt ran
         g.put("retried", outcomes.stream().filter(o -> o.attempt() > 0)
