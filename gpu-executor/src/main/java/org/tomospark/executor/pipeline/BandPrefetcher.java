@@ -2,6 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.io.ProjectionSource;
 
+import java.util.ArrayDeque;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -9,9 +10,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Reads the slice groups of a run in order, one group ahead of their processing, on one background thread: while
- * group n is corrected, filtered and back-projected, group n+1 is being read. At most two bands are in memory (the
- * one being processed and the one being read). Read failures surface, with their own message, at {@link #next}.
+ * Reads the slice groups of a run in order, {@code depth} groups ahead of their processing, on one background thread:
+ * while group n is corrected, filtered and back-projected, groups n+1 … n+depth are being read, one after the other. At
+ * most depth + the groups being processed bands are in memory. Read failures surface, with their own message, at
+ * {@link #next}. With several lanes taking groups ({@link GroupLoop}), a depth of one per lane keeps the reader
+ * streaming instead of waiting for each request.
  */
 final class BandPrefetcher implements AutoCloseable {
     /** A band and the nanoseconds its read took (on the reader thread, not the time waited for it). */
@@ -22,10 +25,14 @@ final class BandPrefetcher implements AutoCloseable {
     private final Workflow workflow;
     private final List<GroupPlanner.Group> groups;
     private final ExecutorService reader;
-    private Future<Read> ahead;
-    private int next;
+    private final ArrayDeque<Future<Read>> ahead = new ArrayDeque<>();
+    private int next, submitted;
 
     BandPrefetcher(ProjectionSource src, Workflow workflow, List<GroupPlanner.Group> groups) {
+        this(src, workflow, groups, 1);
+    }
+
+    BandPrefetcher(ProjectionSource src, Workflow workflow, List<GroupPlanner.Group> groups, int depth) {
         this.src = src;
         this.workflow = workflow;
         this.groups = List.copyOf(groups);
@@ -34,7 +41,12 @@ final class BandPrefetcher implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
-        if (!this.groups.isEmpty()) ahead = reader.submit(() -> read(this.groups.get(0)));
+        while (submitted < Math.min(Math.max(1, depth), this.groups.size())) submitNext();
+    }
+
+    private void submitNext() {
+        GroupPlanner.Group g = groups.get(submitted++);
+        ahead.add(reader.submit(() -> read(g)));
     }
 
     private Read read(GroupPlanner.Group g) {
@@ -47,11 +59,11 @@ final class BandPrefetcher implements AutoCloseable {
         return next < groups.size();
     }
 
-    /** The next group's band (waiting for its read), with the read of the group after it started. */
+    /** The next group's band (waiting for its read), with the read of a further group started. */
     Read next() {
         Read r;
         try {
-            r = ahead.get();
+            r = ahead.poll().get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while reading slice groups", e);
@@ -61,10 +73,7 @@ final class BandPrefetcher implements AutoCloseable {
             throw new IllegalStateException(e.getCause());
         }
         next++;
-        if (next < groups.size()) {
-            GroupPlanner.Group g = groups.get(next);
-            ahead = reader.submit(() -> read(g));
-        }
+        if (submitted < groups.size()) submitNext();
         return r;
     }
 

@@ -92,7 +92,7 @@ public final class VolumeReconstructor {
      * Default rows per group where {@code lanes} groups are processed at once: about 512 MiB of raw rows per group, at
      * least one pass, at most 64 rows (a GPU's chunk pipeline fills and drains once a group, so fewer, larger groups keep
      * it busier: 2048 angles × 2048 columns, 64-row groups back-project a quarter faster than 32-row ones), and no more
-     * than half the heap holds of the bands in memory (those processed and the one read ahead) and the groups' slices
+     * than half the heap holds of the bands in memory (one processed and one read ahead a lane) and the groups' slices
      * (those computed, the group being written and the writers' queue).
      */
     public static int defaultGroupRows(ReconstructionParams p, ScanMetadata meta, int lanes) {
@@ -102,7 +102,7 @@ public final class VolumeReconstructor {
         int k = p.backendOptions().preferredGroupMultiple();
         int n = Math.max(1, lanes);
         long perRow = Math.max(1, meta.bytesPerRow());
-        long perRowHeld = (n + 1) * perRow + (n + 2L) * meta.width() * meta.width() * Float.BYTES;
+        long perRowHeld = 2L * n * perRow + (n + 2L) * meta.width() * meta.width() * Float.BYTES;
         long byHeap = Runtime.getRuntime().maxMemory() / 2 / perRowHeld;
         int rows = (int) Math.max(k, Math.min(Math.min(64, (512L << 20) / perRow), byHeap));
         return Math.max(k, rows / k * k);
@@ -229,7 +229,7 @@ public final class VolumeReconstructor {
         // a conveyor: the next group is read while this one is processed, and the sink may commit slices on threads of
         // its own while the next group is processed
         try (SliceGroupProcessor proc = proc0;
-             BandPrefetcher reads = new BandPrefetcher(src, wf, toRun)) {
+             BandPrefetcher reads = new BandPrefetcher(src, wf, toRun, running)) {
             String variant = proc.requisition().description();
             GroupLoop loop = new GroupLoop(reads, sink, skip, progress, total, done, skipped, start, src.dataName(), src.flatName());
             loop.run(proc, running, () -> newProcessor(scan, slice, p, groupRows, buffers));
