@@ -27,7 +27,7 @@ for path in sys.argv[1:]:
                                                               "writeSeconds"))]
     gl = t.get("groupLoop")
     if isinstance(gl, dict):
-        parts.append("loop first/readwait/proc/sink " + "/".join(
+        parts.append(f"{gl.get('lanes')} lane(s) first/readwait/proc/sink " + "/".join(
             num(gl, k) for k in ("firstReadSeconds", "readWaitSeconds", "processSeconds", "sinkSeconds")))
     if g:
         parts.append("first/span/after " + "/".join(num(g, k) for k in ("toFirstTaskSeconds", "taskSpanSeconds",

@@ -327,8 +327,9 @@ public final class RealPathBench {
         }
         for (Run r : runs) {
             if (r.exitCode() == 0 && r.timings().get("groupLoop") instanceof Map<?, ?> gl)
-                sb.append(String.format(Locale.ROOT, "%s, the thread driving the groups: first band waited %.2f s, later bands %.2f s, "
-                                + "in the processor %.2f s, handing slices to the writers %.2f s%n", r.engine(),
+                sb.append(String.format(Locale.ROOT, "%s, %s group lane(s): first band waited %.2f s, later bands %.2f s, "
+                                + "in the processors %.2f s, handing slices to the writers %.2f s (summed over the lanes)%n", r.engine(),
+                        gl.get("lanes"),
                         ((Number) gl.get("firstReadSeconds")).doubleValue(), ((Number) gl.get("readWaitSeconds")).doubleValue(),
                         ((Number) gl.get("processSeconds")).doubleValue(), ((Number) gl.get("sinkSeconds")).doubleValue()));
         }

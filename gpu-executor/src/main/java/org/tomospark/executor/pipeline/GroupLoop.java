@@ -1,5 +1,7 @@
 package org.tomospark.executor.pipeline;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
 
@@ -17,10 +19,12 @@ import java.util.function.Supplier;
  * The single-machine run's groups, taken in order from the {@link BandPrefetcher} by one or more lanes: each lane has a
  * processor of its own and processes one group at a time, then hands its slices to the sink. With two lanes on one GPU,
  * one group's host copies and its pipeline's fill and drain overlap the other's kernels, as Spark's tasks sharing a GPU
- * do. The first failure stops the lanes from taking new groups and is thrown once every lane has stopped. Totals are
- * summed over the lanes.
+ * do. The first failure stops the lanes from taking new groups and is thrown once every lane has stopped; a further
+ * lane whose processor cannot be set up (a small GPU's memory) is dropped with a warning, and the others take its
+ * groups. Totals are summed over the lanes.
  */
 final class GroupLoop {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupLoop.class);
     private static final AtomicInteger LANE_NUMBER = new AtomicInteger();
     private final BandPrefetcher reads;
     private final SliceSink sink;
@@ -31,6 +35,7 @@ final class GroupLoop {
     private final String dataName, flatName;
     private final Object sinkLock = new Object();
     private volatile boolean failed;
+    private final AtomicInteger lanesRun = new AtomicInteger(1);
 
     // totals, guarded by this
     private long readNs, preNs, filtNs, bpNs, updates;
@@ -58,6 +63,7 @@ final class GroupLoop {
      * a processor of its own from {@code more} (closed when its lane ends).
      */
     void run(SliceGroupProcessor first, int lanes, Supplier<SliceGroupProcessor> more) {
+        lanesRun.set(Math.max(1, lanes));
         if (lanes <= 1) {
             lane(first, true);
             return;
@@ -72,8 +78,18 @@ final class GroupLoop {
             List<Future<?>> others = new ArrayList<>();
             for (int k = 1; k < lanes; k++)
                 others.add(threads.submit(() -> {
-                    try (SliceGroupProcessor p = more.get()) {
-                        lane(p, false);
+                    SliceGroupProcessor p;
+                    try {
+                        p = more.get();
+                    } catch (RuntimeException e) {
+                        // a further processor that cannot be set up (a small GPU's memory) leaves its groups to the
+                        // lanes that run: the first lane's processor is already set up, and the report counts the lanes
+                        LOG.warn("a further group lane could not set up its processor; the run goes on without it", e);
+                        lanesRun.decrementAndGet();
+                        return;
+                    }
+                    try (SliceGroupProcessor proc = p) {
+                        lane(proc, false);
                     } catch (RuntimeException | Error e) {
                         failed = true;
                         throw e;
@@ -179,7 +195,12 @@ final class GroupLoop {
         return skipped;
     }
 
-    synchronized VolumeReconstructor.Waits waits(int lanes) {
-        return new VolumeReconstructor.Waits(lanes, firstReadNs, readWaitNs, processNs, sinkNs);
+    /** The lanes that ran: those asked for, less those whose processor could not be set up. */
+    int lanesRun() {
+        return lanesRun.get();
+    }
+
+    synchronized VolumeReconstructor.Waits waits() {
+        return new VolumeReconstructor.Waits(lanesRun(), firstReadNs, readWaitNs, processNs, sinkNs);
     }
 }

@@ -1,6 +1,10 @@
 package org.tomospark.executor.pipeline;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.phantom.DemoDataset;
 
 import java.util.ArrayList;
@@ -51,7 +55,7 @@ class GroupLanesTest {
             Map<Integer, float[]> many = run(d, p, lanes, null, progress, s);
             assertEquals(23, many.size());
             for (int r = 0; r < 23; r++) assertArrayEquals(one.get(r), many.get(r), lanes + " lanes, slice " + r);
-            assertEquals(lanes, s[0].waits().lanes());
+            assertEquals(Math.min(lanes, 12 / VolumeReconstructor.GROUPS_PER_LANE), s[0].waits().lanes(), "a lane per four groups");
             assertEquals(23, progress.get(progress.size() - 1));
             assertEquals(12, progress.size(), "one progress report a group");
             assertEquals(one.size(), s[0].slices());
@@ -59,13 +63,24 @@ class GroupLanesTest {
     }
 
     @Test
+    void aLaneTakesAtLeastFourGroups() {
+        assertEquals(1, VolumeReconstructor.lanesFor(2, 4));
+        assertEquals(1, VolumeReconstructor.lanesFor(2, 7));
+        assertEquals(2, VolumeReconstructor.lanesFor(2, 8));
+        assertEquals(2, VolumeReconstructor.lanesFor(2, 32));
+        assertEquals(1, VolumeReconstructor.lanesFor(1, 32));
+        assertEquals(1, VolumeReconstructor.lanesFor(3, 0));
+    }
+
+    @Test
     void skippedSlicesAreNotHandedOver() {
-        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(64, 12, 60));
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(48, 40, 40));
         ReconstructionParams p = ReconstructionParams.builder().backend("java").groupRows(2).build();
         // rows 0-3 are whole skipped groups (not read), row 5 is skipped inside a computed group
         VolumeReconstructor.Summary[] s = new VolumeReconstructor.Summary[1];
         Map<Integer, float[]> got = run(d, p, 3, r -> r < 4 || r == 5, new ArrayList<>(), s);
-        assertEquals(7, got.size());
+        assertEquals(3, s[0].waits().lanes());
+        assertEquals(35, got.size());
         assertFalse(got.containsKey(5));
         assertEquals(5, s[0].skipped());
     }
@@ -79,5 +94,30 @@ class GroupLanesTest {
                     if (row == 6) throw new IllegalStateException("sink refused slice 6");
                 }, null, null, null, null, 3, true));
         assertEquals("sink refused slice 6", e.getMessage());
+    }
+
+    @Test
+    void aLaneWhoseProcessorCannotBeSetUpLeavesItsGroupsToTheOthers() {
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(64, 10, 60));
+        ReconstructionParams p = ReconstructionParams.builder().backend("java").groupRows(2).build();
+        Map<Integer, float[]> one = run(d, p, 1, null, new ArrayList<>(), null);
+        ProjectionSource src = d.asSource();
+        ScanGeometry scan = p.scanGeometry(src.metadata());
+        Workflow wf = new Workflow(scan, p);
+        SliceGeometry slice = p.sliceGeometry(wf.effective().detectorWidth());
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(0, 10, 2, 1);
+        Map<Integer, float[]> got = new ConcurrentHashMap<>();
+        try (SliceGroupProcessor first = new SliceGroupProcessor(scan, slice, p, Backends.open("java", p.backendOptions()), 2, true);
+             BandPrefetcher reads = new BandPrefetcher(src, wf, groups, 3)) {
+            GroupLoop loop = new GroupLoop(reads, (row, px, w, h) -> got.put(row, px.clone()), null, null, 10, 0, 0,
+                    System.nanoTime(), src.dataName(), src.flatName());
+            loop.run(first, 3, () -> {
+                throw new IllegalStateException("CUDA_ERROR_OUT_OF_MEMORY (a small GPU)");
+            });
+            assertEquals(1, loop.lanesRun());
+            assertEquals(1, loop.waits().lanes());
+        }
+        assertEquals(10, got.size());
+        for (int r = 0; r < 10; r++) assertArrayEquals(one.get(r), got.get(r), "slice " + r);
     }
 }
