@@ -35,6 +35,16 @@ public final class Backends {
     }
 
     /**
+     * Whether a run asking for backend {@code id} may end up on CUDA: {@code cuda}, or {@code auto} (also null or blank),
+     * which picks CUDA where a GPU is there. Decides what is started ahead of a run (the driver's probe, a context) and
+     * how its processors share a GPU; nothing is resolved or loaded here.
+     */
+    public static boolean mayRunOnCuda(String id) {
+        String key = id == null || id.isBlank() ? "auto" : id.trim().toLowerCase(Locale.ROOT);
+        return key.equals("cuda") || key.equals("auto");
+    }
+
+    /**
      * Resolves a backend id. {@code auto} picks the first eligible provider by priority (GPUs first) and
      * logs why it fell back; a named backend that cannot run here is an error, never a silent fallback.
      */

@@ -3,7 +3,6 @@ package org.tomospark.executor.backend;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -30,8 +29,7 @@ public final class DeviceWarmUp {
      * {@code options}. Other backends open nothing.
      */
     public static void forBackend(String id, BackendOptions options) {
-        String key = id == null ? "auto" : id.trim().toLowerCase(Locale.ROOT);
-        if (!key.equals("cuda") && !key.equals("auto")) return;
+        if (!Backends.mayRunOnCuda(id)) return;
         String device = options.device();
         STARTED.computeIfAbsent(device == null || device.isBlank() ? "0" : device, DeviceWarmUp::start);
     }

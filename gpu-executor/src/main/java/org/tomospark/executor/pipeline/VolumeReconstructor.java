@@ -95,6 +95,18 @@ public final class VolumeReconstructor {
         return Math.max(1, Math.min(requested, groups / GROUPS_PER_LANE));
     }
 
+    /**
+     * The lanes a run of the binned rows {@code range} takes when {@code requested} are asked for, decided before its
+     * processors are set up (each lane's pipeline is sized for the lanes that share its GPU): one for a cone-beam or
+     * iterative run (their device memory is sized for the GPU alone), else {@link #lanesFor} its planned groups. A run
+     * that finds some groups done (a resume) may take fewer.
+     */
+    public static int lanes(ReconstructionParams p, ScanMetadata meta, int[] range, int rowBin, int requested) {
+        if (requested <= 1 || p.coneBeam() != null || p.iterative().iterative()) return 1;
+        int groupRows = defaultGroupRows(p, meta, requested) * rowBin;
+        return lanesFor(requested, GroupPlanner.plan(range[0], range[1], groupRows, p.backendOptions().groupMultiple() * rowBin).size());
+    }
+
     /** Default rows per group when the parameters leave it to the planner (one group processed at a time). */
     public static int defaultGroupRows(ReconstructionParams p, ScanMetadata meta) {
         return defaultGroupRows(p, meta, 1);

@@ -5,6 +5,8 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.phantom.DemoDataset;
 
 import java.util.ArrayList;
@@ -70,6 +72,18 @@ class GroupLanesTest {
         assertEquals(2, VolumeReconstructor.lanesFor(2, 32));
         assertEquals(1, VolumeReconstructor.lanesFor(1, 32));
         assertEquals(1, VolumeReconstructor.lanesFor(3, 0));
+    }
+
+    @Test
+    void aRunsLanesAreDecidedFromItsPlannedGroups() {
+        DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(64, 64, 60));
+        ProjectionSource src = d.asSource();
+        ReconstructionParams fbp = ReconstructionParams.builder().backend("java").groupRows(8).build();
+        assertEquals(2, VolumeReconstructor.lanes(fbp, src.metadata(), new int[]{0, 64}, 1, 2), "8 groups: two lanes");
+        assertEquals(1, VolumeReconstructor.lanes(fbp, src.metadata(), new int[]{0, 24}, 1, 2), "3 groups: one lane");
+        assertEquals(1, VolumeReconstructor.lanes(fbp, src.metadata(), new int[]{0, 64}, 1, 1), "one asked for");
+        ReconstructionParams sirt = fbp.toBuilder().iterative(new IterativeParams(Algorithm.SIRT, 10, 1, 0)).build();
+        assertEquals(1, VolumeReconstructor.lanes(sirt, src.metadata(), new int[]{0, 64}, 1, 2), "an iterative solve sizes the GPU alone");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.tomospark.job.cli;
 
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.run.Version;
@@ -30,7 +31,7 @@ public final class TomoCli {
             String a = args[i];
             String value = a.startsWith("--backend=") ? a.substring("--backend=".length())
                     : a.equals("--backend") && i + 1 < args.length ? args[i + 1] : null;
-            if (value != null) return value.equals("cuda") || value.equals("auto");
+            if (value != null) return Backends.mayRunOnCuda(value);
         }
         return true;
     }

@@ -213,7 +213,8 @@ public final class DirectEngine {
             int requestedRows = range[1] - range[0];
             range = GroupPlanner.binnedRange(range, rb);
             // groups processed at once on a GPU, each with a processor of its own whose pipeline is sized for sharing it
-            int lanes = mayRunOnCuda(rp.backend()) ? req.settings().get(JobKeys.DIRECT_GROUPS_PER_DEVICE) : 1;
+            int lanes = Backends.mayRunOnCuda(rp.backend())
+                    ? VolumeReconstructor.lanes(rp, meta, range, rb, req.settings().get(JobKeys.DIRECT_GROUPS_PER_DEVICE)) : 1;
             ReconstructionParams runParams = lanes > 1 ? sharingTheDevice(rp, lanes) : rp;
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta, lanes) * rb;
             SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
@@ -309,12 +310,6 @@ public final class DirectEngine {
 
     /** The run's parameters as its processors get them, and how many groups it processes at once. */
     private record Lanes(ReconstructionParams params, int count) {
-    }
-
-    /** Whether a run on this backend may end up on CUDA (named, or picked by auto). */
-    private static boolean mayRunOnCuda(String backend) {
-        String b = backend == null ? "auto" : backend.trim().toLowerCase(Locale.ROOT);
-        return b.equals("cuda") || b.equals("auto");
     }
 
     /**

@@ -204,7 +204,7 @@ public final class SparkReconstruction {
                 if (gpu.isDefined()) devices = List.of(gpu.get().addresses());
             }
             // the GPUs' CUDA opened while the driver plans
-            if (!devices.isEmpty() && (params.backend().equals("cuda") || params.backend().equals("auto")))
+            if (!devices.isEmpty() && Backends.mayRunOnCuda(params.backend()))
                 DeviceWarmUp.cuda(devices);
             if (params.backend().equals("auto") && devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "

@@ -1,6 +1,7 @@
 package org.tomospark.job.cli;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.backend.Backends;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,8 @@ class EarlyCudaProbeTest {
         assertTrue(probes("reconstruct", "--input", "scan.h5", "--output", "out"));
         assertTrue(probes("reconstruct", "--backend", "cuda", "--input", "scan.h5"));
         assertTrue(probes("reprocess", "arch", "--backend=auto"));
+        assertTrue(probes("reconstruct", "--backend", "CUDA"), "backend ids are case-insensitive, as everywhere");
+        assertTrue(Backends.mayRunOnCuda(null) && Backends.mayRunOnCuda(" "), "no backend named is auto");
     }
 
     @Test
