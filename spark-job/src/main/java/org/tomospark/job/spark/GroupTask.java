@@ -178,7 +178,6 @@ public final class GroupTask {
         };
     }
 
-    /** A processed group and what processed it. */
     /** A processed group, what processed it, and when it was on its device (from its processor's start to its end). */
     private record Processed(GroupResult result, String backend, String device, String variant, SliceGroupProcessor processor,
                              long setupNanos, long onDeviceMillis, long offDeviceMillis) {
