@@ -736,6 +736,48 @@ __device__ __forceinline__ int winExp(unsigned gmax) {
     return WIN_EXP_BIAS - ex;
 }
 
+// The register-window kernels' results: the K slices of the thread's column of PPT pixels from (c, r), times scale,
+// where they fall inside the rows x cols ROI.
+template <int PPT, int K>
+__device__ __forceinline__ void storeColumn(const float (&acc)[PPT][K], float* __restrict__ out, int c, int r, int rows,
+                                            int cols, long long plane, float scale) {
+    if (c >= cols) return;
+#pragma unroll
+    for (int q = 0; q < PPT; q++) {
+        if (r + q < rows) {
+            const size_t o = (size_t)(r + q) * cols + c;
+#pragma unroll
+            for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s] * scale;
+        }
+    }
+}
+
+// The cp.async copies of projection batch b into the double-buffered cache of the register-window kernels: SD rows of
+// CW bins of V 16-byte units, row j taken from the compound sinogram's columns cp[j].x + i (bin index cp[j].y + i),
+// zero-filled outside [0, width), into buffer b & 1; then one commit. Thread tid < RG * CW * V copies unit
+// tid % (CW * V) of rows tid / (CW * V) + k * RG.
+template <int NT, int SD, int CW, int V>
+__device__ __forceinline__ void issueWinCopies(unsigned cbase0, int b, const int2* cp, const uint4* __restrict__ sino,
+                                               int width) {
+    constexpr int CWV = CW * V;   // 16-byte copies per cache row
+    constexpr int RG = NT / CWV;  // row groups
+    const int tid = threadIdx.x, ci = tid % CWV, cg = tid / CWV, cbin = ci / V, cpart = ci % V;
+    if (cg < RG) {
+        const unsigned dst0 = cbase0 + (unsigned)(((b & 1) * SD * CWV + cg * CWV + ci) * 16);
+#pragma unroll
+        for (int k = 0; k < (SD + RG - 1) / RG; k++) {
+            const int j = cg + k * RG;
+            if (SD % RG == 0 || j < SD) {
+                const int2 h = cp[j];
+                const bool ok = (unsigned)(h.x + cbin) < (unsigned)width;
+                cpAsyncShared<16>(dst0 + (unsigned)(k * RG * CWV * 16), sino + (ok ? (unsigned)(h.y + cbin) * V + cpart : 0u),
+                                  ok);
+            }
+        }
+    }
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
 template <int TILE, int NT, int SD, int STEP>
 __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pitch, int width, int np,
                                          const ProjD* __restrict__ pd, float* __restrict__ out, int rows, int cols,
@@ -763,24 +805,7 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
     zeroAcc(acc);
     const int nbat = (np + SD - 1) / SD;
     const float outScale = ldexpf(1.f, WIN_EXP_BIAS - winExp(gmax[blockIdx.z]));  // weights 2^-13, data 2^e
-    constexpr int RG = NT / CW;  // row groups: thread tid < RG * CW copies column tid % CW of rows tid / CW + k * RG
-    const int ci = tid % CW, cg = tid / CW;
-    auto issue = [&](int b) {
-        if (cg < RG) {
-            const unsigned dst0 = cbase0 + (unsigned)(((b & 1) * SD * CW + cg * CW + ci) * 16);
-            const int2* cp = scp[b % 3];
-#pragma unroll
-            for (int k = 0; k < (SD + RG - 1) / RG; k++) {
-                const int j = cg + k * RG;
-                if (SD % RG == 0 || j < SD) {
-                    const int2 h = cp[j];
-                    const bool ok = (unsigned)(h.x + ci) < (unsigned)width;
-                    cpAsyncShared<16>(dst0 + (unsigned)(k * RG * CW * 16), sino + (ok ? (unsigned)(h.y + ci) : 0u), ok);
-                }
-            }
-        }
-        asm volatile("cp.async.commit_group;\n" ::: "memory");
-    };
+    auto issue = [&](int b) { issueWinCopies<NT, SD, CW, 1>(cbase0, b, scp[b % 3], sino, width); };
     placeWinBatch<TILE, SD, CW>(pd, np, 0, X0, Y0, spc[0], sps[0], scp[0], pitch, cbase0);
     __syncthreads();
     issue(0);
@@ -852,18 +877,133 @@ __device__ __forceinline__ void bpAluWin(const uint4* __restrict__ sino, int pit
                 }
         }
     }
-    const int c = X0 + lx;
-    if (c < cols) {
+    storeColumn(acc, out, X0 + lx, Y0 + ly0, rows, cols, plane, outScale);
+}
+
+// ------------------------------------------------------------------------------------------------------
+// ALU kernel with a register window in float32 (4 or 8 float32 slices, linear; name infix _f_lin_win, variant ":win"
+// of the float32 modes). The walk is bpAluWin's: the cache holds bins (16 or 32 bytes) filled by cp.async from the
+// compound sinogram, each thread walks a column of PPT adjacent pixels downwards, and one bin load serves each
+// update, the other bin of the pair coming from the pixel above. What keeps float32 accuracy:
+// - The walk coordinate v of the thread's first pixel is computed in 32-bit fixed point with WINF_FRAC fraction bits
+//   (integer multiply-adds of the pixel's small integer offsets, exact), so no float rounding enters the bin or
+//   its fraction; the 32-bit fraction F then steps by S = |sin| * 2^32 as in bpAluWin.
+// - The weights (1 - f, f) are floats with 23 fraction bits taken from F (no rounding offset, no scaling), and
+//   every product is added to the float accumulators with one FMA: 2 FMA per slice and pixel, as the float32 ALU
+//   kernels with advanced caching, with half their shared-memory bytes per update.
+// Window constants per projection (placeWinBatchF): spc = (C, Y, Z, hm) with v = (Z + x*C + y*Y) / 2^WINF_FRAC for
+// the pixel at (x, y) of the block (C, Y, Z: the walk's cos, -|sin| and block origin relative to the window,
+// rounded to fixed point), sps = (S, byte offset of the row's bin 0, nd = byte step of bin floor(v) as v rises, 0),
+// scp = (hm, bin index of column hm in the group's compound sinogram) for the copies.
+#define WINF_FRAC 25  // |v| < 64 for tiles up to 32 (t relative to the window stays below 1.42 * TILE + 4)
+template <int TILE, int SD, int CW, int BB>
+__device__ __forceinline__ void placeWinBatchF(const ProjD* __restrict__ pd, int np, int b, int X0, int Y0, int4* spc,
+                                               int4* sps, int2* scp, int pitch, unsigned cacheBase) {
+    static_assert(TILE <= 32, "WINF_FRAC leaves 6 integer bits of v");
+    const int j = threadIdx.x;
+    if (j >= SD) return;
+    const int p = b * SD + j;
+    const unsigned rowbase = cacheBase + (unsigned)(j * CW * BB);
+    const double one = (double)(1 << WINF_FRAC);
+    if (p < np) {
+        const ProjD d = pd[p];
+        const double tb = d.o + (double)X0 * d.c - (double)Y0 * d.s;
+        const double tmin = tb + fmin(0.0, (TILE - 1) * d.c) + fmin(0.0, -(TILE - 1) * d.s);
+        const int hm = (int)floor(tmin) - 1;
+        const bool neg = d.s < 0;  // walk -t: t rises down the column
+        const double z = tb - (double)hm;
+        spc[j] = make_int4((int)llrint((neg ? -d.c : d.c) * one), (int)llrint(-fabs(d.s) * one),
+                           (int)llrint((neg ? -z : z) * one), hm);
+        sps[j] = make_int4((int)(unsigned)fmin(fabs(d.s) * 4294967296.0, 4294967295.0), (int)rowbase, neg ? -BB : BB, 0);
+        scp[j] = make_int2(hm, p * pitch + hm);
+    } else {  // past the last projection: zero cache row, zero step, v = 1: adds nothing
+        spc[j] = make_int4(0, 0, 1 << WINF_FRAC, 0);
+        sps[j] = make_int4(0, (int)rowbase, BB, 0);
+        scp[j] = make_int2(-(1 << 30), 0);  // every column out of range: the copy zero-fills the row
+    }
+}
+
+template <int K, int TILE, int NT, int SD>
+__device__ __forceinline__ void bpAluWinF(const uint4* __restrict__ sino, int pitch, int width, int np,
+                                          const ProjD* __restrict__ pd, float* __restrict__ out, int rows, int cols,
+                                          long long plane) {
+    static_assert(K == 4 || K == 8, "4 or 8 float32 slices a bin");
+    constexpr int V = K / 4;  // 16-byte units a bin
+    constexpr int BB = 16 * V;
+    typedef WinLayout<TILE, SD, V> L;
+    constexpr int CW = L::CW;
+    constexpr int SEGS = NT / TILE;
+    constexpr int PPT = TILE / SEGS;
+    static_assert(NT % TILE == 0 && SD <= NT && NT >= CW * V, "mapping");
+    sino += (size_t)blockIdx.z * np * pitch * V;
+    out += (size_t)blockIdx.z * K * plane;
+    // dynamic shared memory (WinLayout, the manifest's dynamicShared): double-buffered cache, triple-buffered constants
+    extern __shared__ __align__(16) uint4 dsm[];
+    int4 (*spc)[SD] = reinterpret_cast<int4 (*)[SD]>(dsm + L::SPC);
+    int4 (*sps)[SD] = reinterpret_cast<int4 (*)[SD]>(dsm + L::SPS);
+    int2 (*scp)[SD] = reinterpret_cast<int2 (*)[SD]>(dsm + L::SCP);
+    const int tid = threadIdx.x;
+    const int lx = tid % TILE, ly0 = (tid / TILE) * PPT;
+    const int X0 = blockIdx.x * TILE, Y0 = blockIdx.y * TILE;
+    const unsigned cbase0 = (unsigned)__cvta_generic_to_shared(dsm);
+    float acc[PPT][K];
+    zeroAcc(acc);
+    const int nbat = (np + SD - 1) / SD;
+    auto issue = [&](int b) { issueWinCopies<NT, SD, CW, V>(cbase0, b, scp[b % 3], sino, width); };
+    placeWinBatchF<TILE, SD, CW, BB>(pd, np, 0, X0, Y0, spc[0], sps[0], scp[0], pitch, cbase0);
+    __syncthreads();
+    issue(0);
+    for (int b = 0; b < nbat; b++) {
+        if (b + 1 < nbat)
+            placeWinBatchF<TILE, SD, CW, BB>(pd, np, b + 1, X0, Y0, spc[(b + 1) % 3], sps[(b + 1) % 3], scp[(b + 1) % 3],
+                                             pitch, cbase0 + (unsigned)(((b + 1) & 1) * SD * CW * BB));
+        asm volatile("cp.async.wait_all;\n" ::: "memory");
+        __syncthreads();
+        if (b + 1 < nbat) issue(b + 1);
+        const int4* pc = spc[b % 3];
+        const int4* ps = sps[b % 3];
+#pragma unroll 2
+        for (int j = 0; j < SD; j++) {
+            const int4 c4 = pc[j];
+            const int4 sd = ps[j];
+            const unsigned S = (unsigned)sd.x, nd = (unsigned)sd.z;
+            const int vq = c4.z + lx * c4.x + ly0 * c4.y;  // v of the first pixel, WINF_FRAC fraction bits
+            unsigned F = (unsigned)vq << (32 - WINF_FRAC);  // fraction of v, 32-bit fixed point
+            unsigned off = (unsigned)sd.y + (unsigned)(vq >> WINF_FRAC) * nd;  // bin floor(v); the upper bin at off + nd
+            uint4 A[V], B[V];
 #pragma unroll
-        for (int q = 0; q < PPT; q++) {
-            const int r0 = Y0 + ly0 + q;
-            if (r0 < rows) {
-                const size_t o = (size_t)r0 * cols + c;
+            for (int i = 0; i < V; i++) {
+                A[i] = ldsU4(off + 16 * i);
+                B[i] = ldsU4(off + nd + 16 * i);
+            }
 #pragma unroll
-                for (int s = 0; s < K; s++) out[s * plane + o] = acc[q][s] * outScale;
+            for (int q = 0; q < PPT; q++) {
+                if (q > 0) {
+                    // one pixel on: F -= S; on a borrow, floor(v) falls by one: the bin moves, B takes A, A is loaded
+                    const bool borrow = F < S;
+                    F -= S;
+                    if (borrow) {
+                        off -= nd;
+#pragma unroll
+                        for (int i = 0; i < V; i++) B[i] = A[i];
+                    }
+#pragma unroll
+                    for (int i = 0; i < V; i++) A[i] = ldsU4(off + 16 * i);
+                }
+                // f = fraction of v with 23 bits, from a float in [1, 2) built from F's top bits; g = 1 - f, both exact
+                const float f1 = __uint_as_float(0x3F800000u | (F >> 9));
+                const float f = f1 - 1.f, g = 2.f - f1;
+#pragma unroll
+                for (int i = 0; i < V; i++) {
+                    const float* a = reinterpret_cast<const float*>(&A[i]);
+                    const float* bb = reinterpret_cast<const float*>(&B[i]);
+#pragma unroll
+                    for (int x = 0; x < 4; x++) acc[q][4 * i + x] = fmaf(f, bb[x], fmaf(g, a[x], acc[q][4 * i + x]));
+                }
             }
         }
     }
+    storeColumn(acc, out, X0 + lx, Y0 + ly0, rows, cols, plane, 1.f);
 }
 
 // Largest magnitude of a group's K float sinograms (slices < nValid), as float bits, atomically into *gmax (which
@@ -1138,6 +1278,15 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
         static_assert(TILE / (NT / TILE) == PP, "pixels per thread");                                        \
         bpAluWin<TILE, NT, SD, STEP>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane, gmax);  \
     }
+// float32 register-window kernels (4 or 8 float32 slices per bin, bins cached, one bin load per update): the ALU
+// signature (tex unused)
+#define TS_WINF(K, TILE, NT, PP, SD, NAME)                                                                  \
+    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) NAME(                                         \
+        const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
+        cudaTextureObject_t tex, float* __restrict__ out, int rows, int cols, long long plane) {               \
+        static_assert(TILE / (NT / TILE) == PP, "pixels per thread");                                        \
+        bpAluWinF<K, TILE, NT, SD>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane);         \
+    }
 // tensor-core kernels (KB = 8 or 4 half slices per bin, 32 slices per block): warps BWX x BWY of 8x8 pixels, SD
 // projections per buffer. gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the
 // launch (grid z: 32-slice blocks).
@@ -1160,6 +1309,8 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
                              TS_NAME_ASYNC(K, F, TILE, PPT, HM, RG, SUF)))
 #define BP_WIN(SET, TILE, PPT, SD, HM)                                                                       \
     TS_IN_SET_##SET(TS_WIN(TILE, (TILE * TILE / PPT), PPT, SD, TS_STEP_##HM, TS_NAME_WIN(TILE, PPT, SD, HM)))
+#define BP_WINF(SET, K, TILE, PPT, SD)                                                                      \
+    TS_IN_SET_##SET(TS_WINF(K, TILE, (TILE * TILE / PPT), PPT, SD, TS_NAME_WINF(K, TILE, PPT, SD)))
 #define BP_TC(SET, KB, TX, TY, SD) TS_IN_SET_##SET(TS_TC(KB, (TX / 8), (TY / 8), SD, TS_NAME_TC(KB, TX, TY, SD)))
 #include "variants.def"
 

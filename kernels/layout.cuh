@@ -37,12 +37,13 @@ template <int TX, int TY> struct CacheWT {
     static const int value = (isqrtUp((TX - 1) * (TX - 1) + (TY - 1) * (TY - 1)) + 17) / 8 * 8;
 };
 
-// Dynamic shared memory of the register-window kernel (bpAluWin), in 16-byte units from its start: the
-// double-buffered cache of bins [2][SD][CW], then per projection of three batches the window constants spc
-// (float4), sps (int4) and scp (int2).
-template <int TILE, int SD> struct WinLayout {
+// Dynamic shared memory of the register-window kernels (bpAluWin, bpAluWinF), in 16-byte units from its start: the
+// double-buffered cache of bins [2][SD][CW] (V 16-byte units a bin: 1 for 8 half or 4 float32 slices, 2 for 8
+// float32 slices), then per projection of three batches the window constants spc (float4 or int4), sps (int4) and
+// scp (int2).
+template <int TILE, int SD, int V = 1> struct WinLayout {
     static constexpr int CW = CacheW<TILE>::value;
-    static constexpr int SPC = 2 * SD * CW;
+    static constexpr int SPC = 2 * SD * CW * V;
     static constexpr int SPS = SPC + 3 * SD;
     static constexpr int SCP = SPS + 3 * SD;
     static constexpr int BYTES = 16 * SCP + 8 * 3 * SD;

@@ -178,6 +178,24 @@ int entryBytes() {
         r.absmax = TS_STR(TS_NAME_ABSMAX(8));                                                                  \
         print(r);                                                                                              \
     }
+#define BP_WINF(SET, K, TILE, PPT, SD)                                                                          \
+    {                                                                                                          \
+        TS_ROW(SET, TS_NAME_WINF(K, TILE, PPT, SD))                                                            \
+        r.family = "alu";                                                                                      \
+        r.k = K;                                                                                               \
+        r.format = formatName(false);                                                                          \
+        r.interpolation = interpolationName(false);                                                            \
+        r.caching = "std";                                                                                     \
+        r.tile = r.rows = TILE;                                                                                \
+        r.threads = TILE * TILE / PPT;                                                                         \
+        r.ppt = PPT;                                                                                           \
+        r.fill = "bins";                                                                                       \
+        r.batch = SD;                                                                                          \
+        r.dynamicShared = WinLayout<TILE, SD, K / 4>::BYTES;                                                   \
+        r.args = "ALU";                                                                                        \
+        r.pack = TS_STR(TS_NAME_PACK(K, f));                                                                   \
+        print(r);                                                                                              \
+    }
 #define BP_TC(SET, KB, TX, TY, SD)                                                                              \
     {                                                                                                          \
         TS_ROW(SET, TS_NAME_TC(KB, TX, TY, SD))                                                                \

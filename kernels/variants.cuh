@@ -79,6 +79,7 @@
 #define TS_NAME_ASYNC(K, F, TILE, PPT, HM, RG, SUF) \
     TS_CAT(TS_CAT(TS_CAT(bp_alu_k##K##_##F##_lin_adv_t##TILE##p##PPT##_s0, TS_HS_##HM), TS_RS_##RG), _##SUF)
 #define TS_NAME_WIN(TILE, PPT, SD, HM) TS_CAT(bp_alu_k8_h_lin_win_t##TILE##p##PPT##_s##SD, TS_HS_##HM)
+#define TS_NAME_WINF(K, TILE, PPT, SD) bp_alu_k##K##_f_lin_win_t##TILE##p##PPT##_s##SD
 #define TS_NAME_TC(KB, TX, TY, SD) bp_tc_k##KB##_h_lin_t##TX##x##TY##_s##SD
 // helper kernels: the compound sinogram's packing (plain, or scaled by a power of two per group), a group's
 // largest magnitude, the entries array (value and difference per bin; half entries for packed-half arithmetic)

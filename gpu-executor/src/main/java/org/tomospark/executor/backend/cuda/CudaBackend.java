@@ -151,7 +151,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             double frac = options.get(BackendKeys.CUDA_MEMORY_FRACTION);
             int maxGroups = KernelLauncher.maxGroupsPerLaunch(variant, rows, cols);
             MemoryPlanner.Plan plan = plan(free[0], width, half, filterN, frac, maxGroups);
-            if (variant.scaledPacking() && (long) np * plan.pitch() + plan.pitch() > Integer.MAX_VALUE)
+            if ((variant.window() || variant.scaledPacking()) && (long) np * plan.pitch() + plan.pitch() > Integer.MAX_VALUE)
                 // these kernels index a group's compound sinogram with 32-bit bin offsets (projection * pitch + column)
                 throw new IllegalArgumentException("cuda variant " + variant.id() + " takes at most 2^31 bins per sinogram, got "
                         + np + " projections x " + plan.pitch() + " (detector width " + width + "): use backend.variant alu");
@@ -229,8 +229,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     /**
      * Slices per pass this backend runs: backend.slicesPerPass, with 0 (auto) = the fastest measured mode of each storage
-     * (8 for half, the tensor-core kernels; 2 for float32, whose 64x64-tile kernel runs at 3.96 TU/s on the H200 against
-     * 2.6 for the four-slice one, both exact) and 16 = 8 (the ALU kernels serve at most 8 slices per pass).
+     * (8 for half, the tensor-core kernels; 4 for float32, whose register-window kernel runs at 5.33 TU/s on an H100
+     * against 3.96 for the best two-slice one, both exact) and 16 = 8 (the ALU kernels serve at most 8 slices per pass).
      */
     private int slicesPerPass() {
         return slicesPerPass(options);
@@ -238,7 +238,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     static int slicesPerPass(BackendOptions o) {
         int k = o.slicesPerPass();
-        if (k == 0) return o.format() == SampleFormat.HALF ? 8 : 2;
+        if (k == 0) return o.format() == SampleFormat.HALF ? 8 : 4;
         return Math.min(k, KernelCatalog.MAX_SLICES);
     }
 

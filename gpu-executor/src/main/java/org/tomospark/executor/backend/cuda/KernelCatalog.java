@@ -145,13 +145,22 @@ final class KernelCatalog {
         if (window && (async > 0 || cachingNamed))
             throw new IllegalArgumentException("backend.variant '" + spec + "': win caches bins in its own way; it takes no "
                     + (async > 0 ? "async" : adv ? "adv" : "std"));
-        if (window && !(kernelSlices(k, false) == 8 && f == SampleFormat.HALF && in == Interpolation.LINEAR))
-            throw new IllegalArgumentException("backend.variant '" + spec + "': the register-window kernel serves 8 half slices, "
-                    + "linear (backend.slicesPerPass 8 or 16, or 0 with half storage), not mode " + KernelVariant.modeKey(k, f, in));
+        if (window && !windowMode(kernelSlices(k, false), f, in))
+            throw new IllegalArgumentException("backend.variant '" + spec + "': the register-window kernels serve 8 half slices "
+                    + "or 4 or 8 float32 slices, linear (backend.slicesPerPass 4, 8 or 16), not mode " + KernelVariant.modeKey(k, f, in));
+        if (window && (f == SampleFormat.HALF) == (hm == HalfMath.NONE))
+            throw new IllegalArgumentException("backend.variant '" + spec + "': the register-window kernel of "
+                    + KernelVariant.modeKey(k, f, in) + (f == SampleFormat.HALF ? " needs h4p or h8p" : " takes no half math"));
         if (in == Interpolation.NEAREST || window) adv = false;
         CacheFill fill = window ? CacheFill.BINS : async > 0 ? CacheFill.ENTRIES : CacheFill.REGISTERS;
         return Design.builder(Family.ALU).advanced(adv).tile(tile, tile).ppt(ppt).texShare(st).halfMath(hm).texRead(tx)
                 .minBlocks(mb).maxRegs(regs).fill(fill, window ? win : async).build();
+    }
+
+    /** Whether a register-window kernel serves bins of k slices: 8 half, or 4 or 8 float32, linear. */
+    private static boolean windowMode(int k, SampleFormat f, Interpolation in) {
+        if (in != Interpolation.LINEAR) return false;
+        return f == SampleFormat.HALF ? k == 8 : k == 4 || k == 8;
     }
 
     private static HalfMath halfMath(String part) {

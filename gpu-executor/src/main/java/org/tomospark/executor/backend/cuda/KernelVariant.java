@@ -23,7 +23,9 @@ import java.util.Locale;
  * entries. {@code alu:tTpP:h4p|h8p:win[N]} (8 half slices, linear) is the register-window kernel: its cache holds
  * bins, not entries (N projections per buffer, default 16), each thread walks a column of P adjacent pixels with the
  * two bins of the current pixel in registers; it reads a compound sinogram packed scaled by a power of two from each
- * group's largest magnitude ({@link #packFunctionName()}, {@link #absMaxFunctionName()}). {@code tc[:tWxH][:bN]} (8
+ * group's largest magnitude ({@link #packFunctionName()}, {@link #absMaxFunctionName()}). {@code alu:tTpP:win[N]} of
+ * the float32 linear modes with 4 or 8 slices is its float32 twin: the same walk with the first pixel's position in
+ * fixed point and float weights and sums, reading the plain packing. {@code tc[:tWxH][:bN]} (8
  * or 4 half slices, linear) is the tensor-core kernel: mma products of each 4x4-pixel patch's interpolation weights
  * and the bins, 32 slices per block, tile W x H (default 32x16), N projections per cache buffer (default 16); it
  * reads the same scaled packing.

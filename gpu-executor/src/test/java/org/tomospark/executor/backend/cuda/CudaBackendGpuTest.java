@@ -82,6 +82,29 @@ class CudaBackendGpuTest {
     }
 
     /**
+     * The float32 register-window kernels (the product variants of 4 and 8 slices, and auto): float32 accuracy
+     * against the Java backend on odd sizes with a ROI, 181 projections over 360 degrees (both walk directions, a
+     * partial last cache batch), 13 slices through chunks of 8 (a partial group), and groups of amplitudes 1e-6 and
+     * 1e6 in one launch (no scaled packing: float32 holds both).
+     */
+    @Test
+    void float32WindowKernelsMatchJava(@TempDir Path tmp) {
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(211).anglesRange(360, 181).centerOfRotation(104.3).build();
+        SliceGeometry sg = new SliceGeometry(211, 205, 9, 13, 177, 151);
+        float[] amp = {1e-6f, 1e6f};
+        float[][] s = Noise.centred(13, 181 * 211, 17, i -> amp[(i / 4) % 2]);
+        BackendOptions base = halfUntuned(tmp, 0, 8).withFormat(SampleFormat.FLOAT32);
+        BackprojectionJob job = new BackprojectionJob(scan, sg, 13);
+        float[][] ref = run("java", base.withVariant("scalar"), job, s);
+        for (String v : new String[]{"4 alu:t32p16:win", "4 alu:t32p8:win", "8 alu:t32p8:win", "4 auto", "8 auto"}) {
+            String[] kv = v.split(" ");
+            float[][] got = run("cuda", base.withSlicesPerPass(Integer.parseInt(kv[0])).withVariant(kv[1]), job, s);
+            for (int i = 0; i < 13; i++)
+                assertClose(v + ", slice " + i, new float[][]{got[i]}, new float[][]{ref[i]}, 1e-5);
+        }
+    }
+
+    /**
      * The window and tensor-core kernels pack each group scaled by a power of two from its largest magnitude: groups
      * of one launch whose data differ by 12 orders of magnitude (1e-6, 1e6, all zero, then 1 and 3) each keep half's
      * relative accuracy. Unscaled half storage would flush the first to subnormals and overflow the second. 40

@@ -106,6 +106,23 @@ class KernelVariantTest {
                 "the window kernel is instantiated for 8 half slices only");
         assertThrows(IllegalArgumentException.class, () -> ALL.parse("alu:h8p:win", 8, FLOAT32, LINEAR));
         assertThrows(IllegalArgumentException.class, () -> ALL.parse("hybrid:h8p:win", 8, HALF, LINEAR));
+        assertThrows(IllegalArgumentException.class, () -> ALL.parse("alu:win", 8, HALF, LINEAR), "half windows need half math");
+        // the float32 register window: 4 or 8 float32 slices, plain packing, the ALU signature, no half math
+        KernelVariant f4 = ALL.parse("alu:t32p8:win", 4, FLOAT32, LINEAR);
+        assertEquals("bp_alu_k4_f_lin_win_t32p8_s16", f4.functionName());
+        assertEquals("alu:t32p8:win", f4.id());
+        assertTrue(f4.window() && !f4.scaledPacking() && !f4.usesEntries() && f4.batchesGroups());
+        assertEquals("bp_pack_k4_f", f4.packFunctionName());
+        assertEquals(KernelArgs.Signature.ALU, f4.launch().args());
+        // 2 x 16 rows of 48 bins of 16 bytes, and 40 bytes of window constants per projection and buffer (three buffers)
+        assertEquals(16 * 2 * 16 * 48 + 3 * 16 * (16 + 16 + 8), f4.dynamicSharedBytes());
+        KernelVariant f8 = ALL.parse("alu:win", 8, FLOAT32, LINEAR);
+        assertEquals("bp_alu_k8_f_lin_win_t32p8_s16", f8.functionName());
+        assertEquals(32 * 2 * 16 * 48 + 3 * 16 * (16 + 16 + 8), f8.dynamicSharedBytes(), "32-byte bins");
+        assertEquals("bp_alu_k8_f_lin_win_t32p4_s16", ALL.parse("alu:t32p4:win16", 16, FLOAT32, LINEAR).functionName());
+        assertThrows(IllegalArgumentException.class, () -> ALL.parse("alu:h8p:win", 4, FLOAT32, LINEAR), "no half math in float32");
+        assertThrows(IllegalArgumentException.class, () -> ALL.parse("alu:win", 2, FLOAT32, LINEAR), "no 2-slice window");
+        assertThrows(IllegalArgumentException.class, () -> ALL.parse("alu:win", 4, FLOAT32, NEAREST), "linear only");
         // texture kernels serve at most 4 slices; an 8-slice mode runs them twice
         assertEquals(4, ALL.parse("tex", 8, HALF, LINEAR).k());
         assertEquals(8, ALL.parse("alu", 8, HALF, LINEAR).k());
@@ -207,8 +224,8 @@ class KernelVariantTest {
                         }
             assertEquals(new HashSet<>(c.variants()), reached);
         }
-        // 180 kernels; the 18 texture kernels serve both storages
-        assertEquals(180 + 18, ALL.variants().size());
+        // 187 kernels; the 18 texture kernels serve both storages
+        assertEquals(187 + 18, ALL.variants().size());
     }
 
     @Test
@@ -309,7 +326,7 @@ class KernelVariantTest {
                 }
         for (Interpolation i : Interpolation.values()) assertEquals("std", PRODUCT.parse("std", 1, FLOAT32, i).id());
         // and no more than about a fifth of the table
-        assertEquals(36, COMMITTED.rows().stream().filter(r -> r.set().equals("product"))
+        assertEquals(39, COMMITTED.rows().stream().filter(r -> r.set().equals("product"))
                 .map(r -> r.variant().functionName()).distinct().count());
     }
 
@@ -329,7 +346,7 @@ class KernelVariantTest {
         for (KernelVariant v : PRODUCT.variants()) product.add(v.functionName());
         List<String> others = entries.stream().filter(e -> e.matches("bp_(std|tex|alu|tc)_.*") && !product.contains(e)).sorted().toList();
         assertTrue(others.isEmpty(), "back-projection kernels in the PTX that no product row names: " + others);
-        assertEquals(36, product.size());
+        assertEquals(39, product.size());
     }
 
     @Test

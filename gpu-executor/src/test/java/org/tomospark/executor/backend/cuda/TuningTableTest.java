@@ -78,7 +78,7 @@ class TuningTableTest {
         // for auto and 8 for 16, so the fallback table and the tuning cache always have a mode to look up
         BackendOptions d = BackendOptions.defaults();
         assertEquals(8, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.HALF)));
-        assertEquals(2, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.FLOAT32)));
+        assertEquals(4, CudaBackend.slicesPerPass(d.withSlicesPerPass(0).withFormat(SampleFormat.FLOAT32)));
         assertEquals(8, CudaBackend.slicesPerPass(d.withSlicesPerPass(16)));
         for (int k : new int[]{0, 1, 2, 4, 8, 16})
             for (SampleFormat f : SampleFormat.values()) {
