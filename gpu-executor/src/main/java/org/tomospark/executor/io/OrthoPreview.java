@@ -17,6 +17,11 @@ public final class OrthoPreview {
     private final TreeMap<Integer, float[]> xz = new TreeMap<>(), yz = new TreeMap<>();
     private float[] xy;
     private int width, height;
+    /** Bumped by every slice or profile that arrives; the last PNG encoding holds for its version and title only. */
+    private long version;
+    private byte[] png;
+    private String pngTitle;
+    private long pngVersion = -1;
 
     /** Slices [firstSlice, endSlice) will arrive (any order; missing ones stay black). */
     public OrthoPreview(int firstSlice, int endSlice) {
@@ -28,6 +33,7 @@ public final class OrthoPreview {
     /** A whole slice ({@code w × h}): its profiles, and all of it when it is the middle slice (the XY panel). */
     public synchronized void accept(int slice, float[] px, int w, int h) {
         if (slice == middle) xy = px.clone();
+        version++;
         acceptProfiles(slice, centralRow(px, w, h), centralColumn(px, w, h));
     }
 
@@ -59,6 +65,7 @@ public final class OrthoPreview {
         height = column.length;
         xz.put(slice, row.clone());
         yz.put(slice, column.clone());
+        version++;
     }
 
     public synchronized boolean hasData() {
@@ -107,7 +114,24 @@ public final class OrthoPreview {
         return img;
     }
 
+    /**
+     * The rendered preview as PNG bytes. The last encoding is kept while no slice arrives and the title is the same, so
+     * a preview rendered ahead (while a run's last writes drain) is not rendered again by the run's finish.
+     */
     public byte[] png(String title) {
-        return PngPreview.encodePng(render(title));
+        long v;
+        BufferedImage img;
+        synchronized (this) {
+            if (png != null && version == pngVersion && title.equals(pngTitle)) return png.clone();
+            v = version;
+            img = render(title);
+        }
+        byte[] bytes = PngPreview.encodePng(img);
+        synchronized (this) {
+            png = bytes;
+            pngTitle = title;
+            pngVersion = v;
+        }
+        return bytes.clone();
     }
 }

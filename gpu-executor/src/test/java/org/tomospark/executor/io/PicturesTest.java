@@ -23,7 +23,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The contact sheet and the orthogonal preview are real, labelled images of the data. */
@@ -103,6 +105,12 @@ class PicturesTest {
         OrthoPreview prev = new OrthoPreview(0, rows);
         VolumeReconstructor.run(d.asSource(), ReconstructionParams.builder().backend("java").build(), prev::accept, null, null);
         byte[] png = prev.png("demo");
+        // the encoding is kept for the same title while no slice arrives; a new title or a slice renders again
+        assertArrayEquals(png, prev.png("demo"));
+        byte[] retitled = prev.png("another title");
+        assertFalse(Arrays.equals(png, retitled));
+        prev.accept((rows - 1) / 2, new float[n * n], n, n);
+        assertFalse(Arrays.equals(retitled, prev.png("another title")), "a slice that arrives after the encoding changes it");
         Files.write(Files.createDirectories(Path.of("target", "previews")).resolve("ortho-preview.png"), png);
         BufferedImage img = ImageIO.read(new ByteArrayInputStream(png));
         int[][] p = prev.panels();

@@ -62,6 +62,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Reconstructs in this JVM, without Spark: the same library and the same output layout as the Spark job.
@@ -293,8 +294,15 @@ public final class DirectEngine {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
             }, bar::update, req.resume() ? reused::containsKey : null, buffers, prepared, lanes.count());
+            // every slice is in the preview now: it is rendered while the writers commit the last slices, and the
+            // finish writes what it rendered (slices reused from an earlier run are read back by the finish instead)
+            String previewTitle = RunFinisher.previewTitle(plan, meta, s0.scan());
+            CompletableFuture<Void> previewAhead = preview != null && reused.isEmpty()
+                    ? CompletableFuture.runAsync(() -> cosmetic.run(RunFinisher.PREVIEW, () -> preview.png(previewTitle)))
+                    : CompletableFuture.completedFuture(null);
             committed = pool.finish();
             writes = pool.timings();
+            previewAhead.join();
         }
         VolumeReconstructor.Summary s = s0.withWorkflow(workflow);
         Map<Integer, RunManifest.Slice> slices = new TreeMap<>();

@@ -1,5 +1,6 @@
 package org.tomospark.job.run;
 
+import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.ConvergencePlot;
 import org.tomospark.executor.io.FloatTiff;
@@ -137,8 +138,13 @@ public final class RunFinisher {
         for (int row : run.reused().keySet())
             if (!run.computed().containsKey(row)) readBack(out, row, preview, sg, coding);
         if (!preview.hasData()) readBack(out, (plan.first() + plan.end() - 1) / 2, preview, sg, coding);
-        double center = output.plan().request().params().coneBeam() != null ? Double.NaN : run.summary().scan().centerOfRotation();
-        out.writeFile(PREVIEW, preview.png(RunReport.previewTitle(run.meta(), center)));
+        out.writeFile(PREVIEW, preview.png(previewTitle(plan, run.meta(), run.summary().scan())));
+    }
+
+    /** The title preview.png carries: the scan and, for parallel beams, the centre of rotation the run used. */
+    public static String previewTitle(RunOutput.Plan plan, ScanMetadata meta, ScanGeometry scan) {
+        double center = plan.request().params().coneBeam() != null ? Double.NaN : scan.centerOfRotation();
+        return RunReport.previewTitle(meta, center);
     }
 
     /**
