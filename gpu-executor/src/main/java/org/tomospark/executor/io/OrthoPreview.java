@@ -10,7 +10,9 @@ import java.util.TreeMap;
  * image row and column of every slice) and renders one PNG: the central XY slice, the XZ plane through the
  * central image row and the YZ plane through the central image column, side by side with one grey window
  * (percentiles 0.5–99.5 of the three), the grey range printed at the top. Planes with fewer than 48 slices are
- * stretched along z (factor printed). Memory: one slice plus (width + height) values per slice.
+ * stretched along z (factor printed); volumes larger than {@value #MAX_PANEL} pixels along a side are shown binned
+ * (means of f × f pixels, factor printed), which keeps a 2048³ preview's rendering and PNG to a quarter. Memory: one
+ * slice plus (width + height) values per slice.
  */
 public final class OrthoPreview {
     private final int firstSlice, lastSlice, middle;
@@ -72,16 +74,49 @@ public final class OrthoPreview {
         return xy != null;
     }
 
+    /** Panels larger than this, in pixels along any side, are shown binned (means of f × f pixels): a preview is a glance. */
+    static final int MAX_PANEL = 1024;
+
+    /** The binning of the panels: the smallest factor that brings the largest of width, height and slices to MAX_PANEL. */
+    private int binning() {
+        int nz = lastSlice - firstSlice + 1;
+        return Math.max(1, (Math.max(Math.max(width, height), nz) + MAX_PANEL - 1) / MAX_PANEL);
+    }
+
     /** Pixel layout of the rendered preview: {x, y, w, h} of the XY, XZ and YZ panels. */
     public synchronized int[][] panels() {
-        int nz = lastSlice - firstSlice + 1;
+        int f = binning();
+        int nz = ceilDiv(lastSlice - firstSlice + 1, f), w = ceilDiv(width, f), h = ceilDiv(height, f);
         int stretch = Math.max(1, (int) Math.ceil(48.0 / nz));
         int zh = nz * stretch;
         int lh = Annotated.LABEL_HEIGHT, gap = 4;
-        int[] a = {gap, 2 * lh + gap, width, height};
-        int[] b = {gap + width + gap, 2 * lh + gap, width, zh};
-        int[] c = {gap + 2 * (width + gap), 2 * lh + gap, height, zh};
+        int[] a = {gap, 2 * lh + gap, w, h};
+        int[] b = {gap + w + gap, 2 * lh + gap, w, zh};
+        int[] c = {gap + 2 * (w + gap), 2 * lh + gap, h, zh};
         return new int[][]{a, b, c};
+    }
+
+    private static int ceilDiv(int a, int b) {
+        return (a + b - 1) / b;
+    }
+
+    /** Means of f × f blocks of a w × h image (partial blocks at the edges over the pixels they hold; NaN stays NaN). */
+    static float[] bin(float[] px, int w, int h, int f) {
+        if (f == 1) return px;
+        int bw = ceilDiv(w, f), bh = ceilDiv(h, f);
+        float[] out = new float[bw * bh];
+        for (int by = 0; by < bh; by++)
+            for (int bx = 0; bx < bw; bx++) {
+                double sum = 0;
+                int n = 0;
+                for (int y = by * f; y < Math.min(h, by * f + f); y++)
+                    for (int x = bx * f; x < Math.min(w, bx * f + f); x++) {
+                        sum += px[y * w + x];
+                        n++;
+                    }
+                out[by * bw + bx] = (float) (sum / n);
+            }
+        return out;
     }
 
     public synchronized BufferedImage render(String title) {
@@ -92,25 +127,30 @@ public final class OrthoPreview {
         Arrays.fill(pyz, Float.NaN);
         for (var e : xz.entrySet()) System.arraycopy(e.getValue(), 0, pxz, (e.getKey() - firstSlice) * width, width);
         for (var e : yz.entrySet()) System.arraycopy(e.getValue(), 0, pyz, (e.getKey() - firstSlice) * height, height);
-        float[] all = new float[xy.length + pxz.length + pyz.length];
-        System.arraycopy(xy, 0, all, 0, xy.length);
-        System.arraycopy(pxz, 0, all, xy.length, pxz.length);
-        System.arraycopy(pyz, 0, all, xy.length + pxz.length, pyz.length);
+        int f = binning();
+        int w = ceilDiv(width, f), h = ceilDiv(height, f), bz = ceilDiv(nz, f);
+        float[] bxy = bin(xy, width, height, f);
+        pxz = bin(pxz, width, nz, f);
+        pyz = bin(pyz, height, nz, f);
+        float[] all = new float[bxy.length + pxz.length + pyz.length];
+        System.arraycopy(bxy, 0, all, 0, bxy.length);
+        System.arraycopy(pxz, 0, all, bxy.length, pxz.length);
+        System.arraycopy(pyz, 0, all, bxy.length + pxz.length, pyz.length);
         float[] win = PngPreview.window(all, 0.5, 99.5);
         int[][] p = panels();
-        int stretch = p[1][3] / nz;
+        int stretch = p[1][3] / bz;
         int lh = Annotated.LABEL_HEIGHT, gap = 4;
         int totalW = p[2][0] + p[2][2] + gap, totalH = Math.max(p[0][1] + p[0][3], p[1][1] + p[1][3]) + gap;
         totalW = Math.max(totalW, 420);
         BufferedImage img = Annotated.canvas(totalW, totalH);
-        Annotated.label(img, 0, 0, totalW, String.format(Locale.ROOT, "%s  grey [%s, %s]", title, Annotated.fmt(win[0]),
-                Annotated.fmt(win[1])));
+        Annotated.label(img, 0, 0, totalW, String.format(Locale.ROOT, "%s  grey [%s, %s]%s", title, Annotated.fmt(win[0]),
+                Annotated.fmt(win[1]), f > 1 ? "  binned " + f + "x" + f : ""));
         Annotated.label(img, p[0][0], lh, p[0][2], "XY z=" + middle);
         Annotated.label(img, p[1][0], lh, p[1][2], "XZ y=" + height / 2 + (stretch > 1 ? " z x" + stretch : ""));
         Annotated.label(img, p[2][0], lh, p[2][2], "YZ x=" + width / 2 + (stretch > 1 ? " z x" + stretch : ""));
-        Annotated.draw(img, xy, width, height, win[0], win[1], p[0][0], p[0][1], p[0][2], p[0][3]);
-        Annotated.draw(img, pxz, width, nz, win[0], win[1], p[1][0], p[1][1], p[1][2], p[1][3]);
-        Annotated.draw(img, pyz, height, nz, win[0], win[1], p[2][0], p[2][1], p[2][2], p[2][3]);
+        Annotated.draw(img, bxy, w, h, win[0], win[1], p[0][0], p[0][1], p[0][2], p[0][3]);
+        Annotated.draw(img, pxz, w, bz, win[0], win[1], p[1][0], p[1][1], p[1][2], p[1][3]);
+        Annotated.draw(img, pyz, h, bz, win[0], win[1], p[2][0], p[2][1], p[2][2], p[2][3]);
         return img;
     }
 

@@ -137,4 +137,27 @@ class PicturesTest {
         assertTrue(litPixels(img, 0, 0, img.getWidth(), Annotated.LABEL_HEIGHT) > 60, "grey range text");
         assertTrue(litPixels(img, p[1][0], Annotated.LABEL_HEIGHT, p[1][2], Annotated.LABEL_HEIGHT) > 30, "XZ label");
     }
+    /** Volumes wider than MAX_PANEL pixels are shown binned: block means, partial blocks at the edges, NaN kept. */
+    @Test
+    void largePreviewsAreBinned() throws Exception {
+        // 5 x 3 image, blocks of 2: [0 1 | 2 3 | 4], [5 6 | 7 8 | 9] / [10 11 | 12 13 | 14]
+        float[] px = new float[15];
+        for (int i = 0; i < 15; i++) px[i] = i;
+        assertArrayEquals(new float[]{3f, 5f, 6.5f, 10.5f, 12.5f, 14f}, OrthoPreview.bin(px, 5, 3, 2));
+        px[0] = Float.NaN;
+        assertTrue(Float.isNaN(OrthoPreview.bin(px, 5, 3, 2)[0]));
+        // 2050 columns: binned 3 x 3 into 684-pixel panels; the left half bright, the right dark
+        int w = 2050, h = 20, slices = 6;
+        OrthoPreview prev = new OrthoPreview(0, slices);
+        float[] img = new float[w * h];
+        for (int y = 0; y < h; y++) for (int x = 0; x < w / 2; x++) img[y * w + x] = 1f;
+        for (int z = 0; z < slices; z++) prev.accept(z, img, w, h);
+        int[][] p = prev.panels();
+        assertEquals(684, p[0][2]);
+        assertEquals(7, p[0][3]);
+        assertEquals(684, p[1][2]);
+        BufferedImage png = ImageIO.read(new ByteArrayInputStream(prev.png("binned")));
+        assertTrue(png.getRaster().getSample(p[0][0] + 10, p[0][1] + 3, 0) > 200, "bright half");
+        assertTrue(png.getRaster().getSample(p[0][0] + 670, p[0][1] + 3, 0) < 50, "dark half");
+    }
 }
