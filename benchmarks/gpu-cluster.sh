@@ -30,7 +30,7 @@ export JAVA_HOME=/tmp/gpu-jre
 export LD_PRELOAD=$JAVA_HOME/lib/libjsig.so               # signal chaining for the CUDA driver, inherited by executors
 opts=$(sed 's/-Xmx[0-9a-zA-Z]*//g' .gpu/extra/jvm-opts)
 export TOMO_CP="$here/.gpu/lib/*:/tmp/gpu-lib/*"
-export TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector $opts"
+export TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector -XX:+UseTransparentHugePages $opts"
 scan=/tmp/scan-${shape//,/x}.h5
 [ -f "$scan" ] || python3 benchmarks/make_scan.py "$scan" ${shape//,/ }
 cols=$(echo "$shape" | cut -d, -f3)

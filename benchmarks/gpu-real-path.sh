@@ -8,7 +8,7 @@ shape=$1; shift
 out=${OUT:-results}; mkdir -p "$out"
 bash .gpu/run -version >/dev/null 2>&1 || true          # unpacks the runtime, so that libjsig exists
 export LD_PRELOAD=/tmp/gpu-jre/lib/libjsig.so            # signal chaining for the CUDA driver
-export GPU_JAVA_OPTS="$(cat .gpu/extra/jvm-opts 2>/dev/null || true) ${GPU_JAVA_OPTS:-}"
+export GPU_JAVA_OPTS="$(cat .gpu/extra/jvm-opts 2>/dev/null || true) -XX:+UseTransparentHugePages ${GPU_JAVA_OPTS:-}"
 scan=/tmp/scan-${shape//,/x}.h5
 c=$(( $(echo "$shape" | cut -d, -f3) - 1 ))
 bash .gpu/run org.tomospark.bench.RealPathBench --scan "$scan" --make "$shape" --out /tmp/realpath \
