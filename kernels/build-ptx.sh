@@ -37,6 +37,10 @@ flags=(-std=c++17 -O3 -Xptxas -O3 -I "$here")
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/ptx"
 
+# what the modules are built from: one hash of every kernel source, beside the PTX and the fatbins, so that the Java side
+# can tell fatbins left by an earlier build of other sources from current ones (KernelBuild)
+(cd "$here" && cat $(ls *.cu *.cuh *.def manifest.cpp | LC_ALL=C sort) | sha256sum | cut -d' ' -f1) > "$tmp/ptx/sources.sha256"
+
 # the manifest: a host program that prints every row of variants.def with the facts the kernels are compiled with
 (cd "$here" && "$NVCC" -std=c++17 -x cu -I "$here" manifest.cpp -o "$tmp/manifest")
 "$tmp/manifest" product > "$tmp/ptx/variants.manifest"
@@ -79,6 +83,7 @@ if [[ -n $fatdir ]]; then
         -gencode arch=compute_90,code='[sm_90,compute_90]' -fatbin "$name.cu" -o "$fatdir/$name.fatbin")
   done
   "$tmp/manifest" "$sets" > "$fatdir/variants.manifest"
+  cp "$tmp/ptx/sources.sha256" "$fatdir/"
 fi
 [[ $check == 1 ]] && echo "build-ptx.sh: PTX and manifest are current" \
   || echo "build-ptx.sh: PTX and manifest written to $ptxdir${fatdir:+, fatbins ($sets) to $fatdir}"

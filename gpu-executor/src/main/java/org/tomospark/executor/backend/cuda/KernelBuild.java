@@ -1,10 +1,14 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
@@ -16,6 +20,9 @@ import java.util.HexFormat;
 final class KernelBuild {
     private static final String FATBIN_DIR = "/kernels-fatbin/", PTX_DIR = "/kernels-ptx/";
     private static final String MANIFEST = "variants.manifest";
+    /** One hash of the kernel sources the modules of a folder were built from. */
+    private static final String SOURCES = "sources.sha256";
+    private static final Logger LOG = LoggerFactory.getLogger(KernelBuild.class);
 
     private final boolean fatbin;
     private final KernelManifest manifest;
@@ -36,7 +43,30 @@ final class KernelBuild {
     }
 
     private static final class Holder {
-        static final KernelBuild BUILD = new KernelBuild(KernelBuild.class.getResource(FATBIN_DIR + MANIFEST) != null);
+        static final KernelBuild BUILD = new KernelBuild(fatbinsCurrent(resource(FATBIN_DIR + MANIFEST) != null,
+                resource(FATBIN_DIR + SOURCES), resource(PTX_DIR + SOURCES)));
+    }
+
+    /**
+     * Whether to load the fatbins: they are on the classpath and were built from the same kernel sources as the
+     * committed PTX (one hash of every source file beside each, written by kernels/build-ptx.sh). Fatbins of other
+     * sources are what an earlier build left in the classes folder (a later build without nvcc keeps them): the PTX,
+     * which CI keeps current, is loaded instead, with a warning.
+     */
+    static boolean fatbinsCurrent(boolean present, byte[] fatbinSources, byte[] ptxSources) {
+        if (!present) return false;
+        if (fatbinSources != null && ptxSources != null && Arrays.equals(fatbinSources, ptxSources)) return true;
+        LOG.warn("cuda: the packaged fatbins were built from other kernel sources than the packaged PTX (a stale "
+                + FATBIN_DIR + " from an earlier build?): loading the PTX; rebuild with mvn clean or the cuda-kernels profile");
+        return false;
+    }
+
+    private static byte[] resource(String path) {
+        try (InputStream in = KernelBuild.class.getResourceAsStream(path)) {
+            return in == null ? null : in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cuda: cannot read resource " + path + ": " + e.getMessage(), e);
+        }
     }
 
     private String dir() {
