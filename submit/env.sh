@@ -27,9 +27,14 @@ JSIG="$(dirname "$(dirname "$(readlink -f "$JAVA_BIN")")")/lib/libjsig.so"
 if [ -f "$JSIG" ]; then export LD_PRELOAD="$JSIG${LD_PRELOAD:+:$LD_PRELOAD}"; fi
 
 TOMO_CP="$ROOT/spark-job/target/spark-job-0.1.0-SNAPSHOT.jar:$(cat "$CPFILE")"
-# JVM flags Spark needs on Java 17, the Vector API for the java backend, and the heap in 2 MiB pages where the kernel
-# offers transparent huge pages on request (madvise): fewer page faults filling band and slice arrays, a faster exit
-TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector -XX:+UseTransparentHugePages \
+# The heap in 2 MiB pages where the kernel offers transparent huge pages (madvise or always): fewer page faults filling
+# band and slice arrays, a faster exit. Asked for only there: elsewhere the JVM would warn at every start.
+TOMO_THP_OPT=""
+if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
+  TOMO_THP_OPT="-XX:+UseTransparentHugePages"
+fi
+# JVM flags Spark needs on Java 17, the Vector API for the java backend, and the page size above
+TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector $TOMO_THP_OPT \
  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED \
  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \

@@ -22,16 +22,20 @@ public final class TomoCli {
     }
 
     /**
-     * Whether a command may run on CUDA: a reconstruction or batch whose command line does not name another backend. Its
-     * driver's probe then starts while the command line is parsed and the run is set up.
+     * Whether a command may run on CUDA: a reconstruction or batch whose command line does not name another backend
+     * ({@code --backend ID} or {@code --conf backend=ID}). Its driver's probe then starts while the command line is parsed
+     * and the run is set up.
      */
     static boolean mayUseCuda(String[] args) {
         if (args.length == 0 || !(args[0].equals("reconstruct") || args[0].equals("reprocess"))) return false;
         for (int i = 1; i < args.length; i++) {
-            String a = args[i];
-            String value = a.startsWith("--backend=") ? a.substring("--backend=".length())
-                    : a.equals("--backend") && i + 1 < args.length ? args[i + 1] : null;
-            if (value != null) return Backends.mayRunOnCuda(value);
+            String a = args[i], next = i + 1 < args.length ? args[i + 1] : null;
+            String backend = a.startsWith("--backend=") ? a.substring("--backend=".length())
+                    : a.equals("--backend") ? next
+                    : a.startsWith("--conf=backend=") ? a.substring("--conf=backend=".length())
+                    : a.equals("--conf") && next != null && next.startsWith("backend=") ? next.substring("backend=".length())
+                    : null;
+            if (backend != null) return Backends.mayRunOnCuda(backend);
         }
         return true;
     }

@@ -26,6 +26,9 @@ class EarlyCudaProbeTest {
     void otherBackendsAndCommandsDoNot() {
         assertFalse(probes("reconstruct", "--backend", "java", "--input", "scan.h5"));
         assertFalse(probes("reconstruct", "--backend=opencl"));
+        assertFalse(probes("reconstruct", "--conf", "backend=java", "--input", "scan.h5"), "the backend as a setting");
+        assertFalse(probes("reconstruct", "--conf=backend=opencl"));
+        assertTrue(probes("reconstruct", "--conf", "backend.variant=alu", "--conf", "backend=cuda"), "backend.* keys are others");
         assertFalse(probes("demo-data", "--output", "d.h5"));
         assertFalse(probes("backends"));
         assertFalse(probes());
