@@ -333,6 +333,13 @@ public final class RealPathBench {
                         ((Number) gl.get("firstReadSeconds")).doubleValue(), ((Number) gl.get("readWaitSeconds")).doubleValue(),
                         ((Number) gl.get("processSeconds")).doubleValue(), ((Number) gl.get("sinkSeconds")).doubleValue()));
         }
+        for (Run r : runs) {
+            if (r.exitCode() != 0 || !(r.timings().get("beforeJobSeconds") instanceof Map<?, ?> steps)) continue;
+            StringBuilder line = new StringBuilder(r.engine() + ", before the job:");
+            steps.forEach((k, v) -> line.append(String.format(Locale.ROOT, " %s %.2f s,", k, ((Number) v).doubleValue())));
+            if (r.timings().get("slicesWrittenFromFrames") instanceof Number n) line.append(" slices written from their frames ").append(n);
+            sb.append(line).append('\n');
+        }
         boolean mapped = o.cds() && o.engines().stream().allMatch(e -> Files.exists(classArchive(o, e)));
         sb.append(mapped ? "(each engine's JVMs map a class-data archive written by an untimed run of its first rows)\n"
                 : "(no class-data archive)\n");

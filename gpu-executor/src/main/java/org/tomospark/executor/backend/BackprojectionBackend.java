@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend;
 
+import org.tomospark.executor.memory.SliceFrame;
+
 /**
  * One back-projection implementation. Every backend follows the same lifecycle:
  * <ol>
@@ -40,6 +42,38 @@ public interface BackprojectionBackend extends AutoCloseable {
      */
     default long processRaw(RawSliceBatch batch, float[][] out) {
         throw new UnsupportedOperationException(id() + " backend does not correct raw counts on a device");
+    }
+
+    /**
+     * Whether this backend fills direct {@link SliceFrame}s without going through Java arrays (a device that copies
+     * its results straight into them); otherwise the caller gives it heap frames.
+     */
+    default boolean fillsDirectFrames() {
+        return false;
+    }
+
+    /** As {@link #process(SliceBatch, float[][])}, the outputs in slice frames (heap frames: their arrays). */
+    default void process(SliceBatch batch, SliceFrame[] out) {
+        float[][] arrays = SliceFrame.arrays(out);
+        if (arrays != null) {
+            process(batch, arrays);
+            return;
+        }
+        float[][] tmp = new float[out.length][];
+        for (int i = 0; i < out.length; i++) tmp[i] = new float[out[i].pixels()];
+        process(batch, tmp);
+        for (int i = 0; i < batch.count(); i++) out[i].copyFrom(tmp[i]);
+    }
+
+    /** As {@link #processRaw(RawSliceBatch, float[][])}, the outputs in slice frames (heap frames: their arrays). */
+    default long processRaw(RawSliceBatch batch, SliceFrame[] out) {
+        float[][] arrays = SliceFrame.arrays(out);
+        if (arrays != null) return processRaw(batch, arrays);
+        float[][] tmp = new float[out.length][];
+        for (int i = 0; i < out.length; i++) tmp[i] = new float[out[i].pixels()];
+        long clamped = processRaw(batch, tmp);
+        for (int i = 0; i < batch.count(); i++) out[i].copyFrom(tmp[i]);
+        return clamped;
     }
 
     BackendStats stats();

@@ -1,5 +1,9 @@
 package org.tomospark.executor.backend;
 
+import org.tomospark.executor.memory.SliceFrame;
+
+import java.util.function.IntUnaryOperator;
+
 /**
  * What every backend checks of a batch before it touches its device: the batch fits the job it validated (the same
  * projections and detector width, no more slices than the validated maximum), there is an output array of the ROI's
@@ -16,7 +20,19 @@ public final class BatchContract {
      * @param filtersOnDevice whether the backend's {@link Requisition} for the job said it filters on the device
      */
     public static void check(String backend, BackprojectionJob job, SliceBatch batch, float[][] out, boolean filtersOnDevice) {
-        checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
+        checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out == null ? -1 : out.length,
+                s -> out[s] == null ? -1 : out[s].length);
+        checkFiltered(backend, batch, filtersOnDevice);
+    }
+
+    /** As above, the outputs in slice frames. */
+    public static void check(String backend, BackprojectionJob job, SliceBatch batch, SliceFrame[] out, boolean filtersOnDevice) {
+        checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out == null ? -1 : out.length,
+                s -> out[s] == null ? -1 : out[s].pixels());
+        checkFiltered(backend, batch, filtersOnDevice);
+    }
+
+    private static void checkFiltered(String backend, SliceBatch batch, boolean filtersOnDevice) {
         if (!batch.filtered() && !filtersOnDevice)
             throw new IllegalArgumentException(backend + " backend expects filtered sinograms: the batch at row "
                     + batch.firstRow() + " is unfiltered, and the validated job filters on the host (Requisition.filtersOnDevice "
@@ -25,11 +41,19 @@ public final class BatchContract {
 
     /** As {@link #check(String, BackprojectionJob, SliceBatch, float[][], boolean)} for raw counts, which are never filtered. */
     public static void check(String backend, BackprojectionJob job, RawSliceBatch batch, float[][] out) {
-        checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out);
+        checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out == null ? -1 : out.length,
+                s -> out[s] == null ? -1 : out[s].length);
     }
 
+    /** As above, the outputs in slice frames. */
+    public static void check(String backend, BackprojectionJob job, RawSliceBatch batch, SliceFrame[] out) {
+        checkShape(backend, job, batch.firstRow(), batch.numProjections(), batch.width(), batch.count(), out == null ? -1 : out.length,
+                s -> out[s] == null ? -1 : out[s].pixels());
+    }
+
+    /** {@code outs}: the outputs given (−1: none); {@code length}: output s's values (−1: missing). */
     private static void checkShape(String backend, BackprojectionJob job, int firstRow, int projections, int width, int count,
-                                   float[][] out) {
+                                   int outs, IntUnaryOperator length) {
         int np = job.scan().numProjections(), w = job.scan().detectorWidth();
         if (projections != np || width != w)
             throw new IllegalArgumentException(backend + " backend: the batch at row " + firstRow + " is " + projections + "x"
@@ -37,15 +61,17 @@ public final class BatchContract {
         if (count > job.maxSlicesPerBatch())
             throw new IllegalArgumentException(backend + " backend: the batch at row " + firstRow + " holds " + count
                     + " slices, more than the validated maximum " + job.maxSlicesPerBatch());
-        if (out == null || out.length < count)
+        if (outs < count)
             throw new IllegalArgumentException(backend + " backend: the batch at row " + firstRow + " holds " + count
-                    + " slices but " + (out == null ? 0 : out.length) + " output arrays were given");
+                    + " slices but " + Math.max(0, outs) + " output arrays were given");
         int pixels = job.slice().pixels();
-        for (int s = 0; s < count; s++)
-            if (out[s] == null || out[s].length != pixels)
+        for (int s = 0; s < count; s++) {
+            int n = length.applyAsInt(s);
+            if (n != pixels)
                 throw new IllegalArgumentException(backend + " backend: the output of slice " + s + " (row " + (firstRow + s)
                         + ") of the batch at row " + firstRow
-                        + (out[s] == null ? " is missing" : " holds " + out[s].length + " values") + "; it must hold " + pixels
+                        + (n < 0 ? " is missing" : " holds " + n + " values") + "; it must hold " + pixels
                         + " (" + job.slice().roiRows() + "x" + job.slice().roiCols() + " ROI)");
+        }
     }
 }

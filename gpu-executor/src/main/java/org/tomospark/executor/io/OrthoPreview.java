@@ -1,6 +1,7 @@
 package org.tomospark.executor.io;
 
 import java.awt.image.BufferedImage;
+import java.nio.FloatBuffer;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.TreeMap;
@@ -37,6 +38,30 @@ public final class OrthoPreview {
         if (slice == middle) xy = px.clone();
         version++;
         acceptProfiles(slice, centralRow(px, w, h), centralColumn(px, w, h));
+    }
+
+    /** As above, the slice's pixels read from {@code px} (position 0 to limit; a direct frame's, say). */
+    public synchronized void accept(int slice, FloatBuffer px, int w, int h) {
+        if (slice == middle) {
+            xy = new float[w * h];
+            px.get(0, xy);
+        }
+        version++;
+        acceptProfiles(slice, centralRow(px, w, h), centralColumn(px, w, h));
+    }
+
+    /** Image row {@code h/2} of a {@code w × h} slice read from {@code px}. */
+    public static float[] centralRow(FloatBuffer px, int w, int h) {
+        float[] row = new float[w];
+        px.get((h / 2) * w, row);
+        return row;
+    }
+
+    /** Image column {@code w/2} of a {@code w × h} slice read from {@code px}. */
+    public static float[] centralColumn(FloatBuffer px, int w, int h) {
+        float[] col = new float[h];
+        for (int i = 0; i < h; i++) col[i] = px.get(i * w + w / 2);
+        return col;
     }
 
     /** Image row {@code h/2} of a {@code w × h} slice: the slice's line of the XZ plane. */

@@ -4,6 +4,7 @@ import org.tomospark.executor.backend.Half;
 
 import java.io.Serializable;
 import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -127,6 +128,23 @@ public record SampleCoding(OutputType type, double min, double max, double[] per
             case UINT16 -> {
                 int at = dst.position();
                 for (int i = 0; i < pixels.length; i++) dst.putShort(at + 2 * i, (short) count(pixels[i]));
+            }
+        }
+    }
+
+    /** Writes {@code pixels} (position 0 to limit) in this coding at {@code dst}'s position (its byte order). */
+    public void put(FloatBuffer pixels, ByteBuffer dst) {
+        if (pending()) throw new IllegalStateException("uint16 output: the range from the percentiles was never found");
+        int n = pixels.limit();
+        switch (type) {
+            case FLOAT32 -> dst.asFloatBuffer().put(pixels.duplicate().position(0));
+            case FLOAT16 -> {
+                int at = dst.position();
+                for (int i = 0; i < n; i++) dst.putShort(at + 2 * i, Half.fromFloat(pixels.get(i)));
+            }
+            case UINT16 -> {
+                int at = dst.position();
+                for (int i = 0; i < n; i++) dst.putShort(at + 2 * i, (short) count(pixels.get(i)));
             }
         }
     }

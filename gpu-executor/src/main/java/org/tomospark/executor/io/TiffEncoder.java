@@ -2,6 +2,7 @@ package org.tomospark.executor.io;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -98,6 +99,42 @@ public final class TiffEncoder {
         return l.size;
     }
 
+    /** As above, the pixels read from {@code pixels} (its position 0 to its limit). */
+    public static int encodeInto(FloatBuffer pixels, int width, int height, String description, SampleCoding coding,
+                                 ByteBuffer dst) {
+        Layout l = Layout.of(width, height, description, coding);
+        if (pixels.limit() != (long) width * height)
+            throw new IllegalArgumentException("image holds " + pixels.limit() + " values, expected " + width + "x" + height);
+        if (dst.capacity() < l.size)
+            throw new IllegalArgumentException("buffer of " + dst.capacity() + " bytes cannot hold a " + width + "x" + height
+                    + " TIFF of " + l.size + " bytes");
+        dst.clear();
+        l.writeHeader(dst);
+        coding.put(pixels, dst);
+        dst.position(0).limit(l.size);
+        return l.size;
+    }
+
+    /**
+     * Where the pixels begin in the file of this image: the bytes of its header (with the directory, the strip tables
+     * and the description), a multiple of 16.
+     */
+    public static int pixelOffset(int width, int height, String description, SampleCoding coding) {
+        return Layout.of(width, height, description, coding).pixelsAt;
+    }
+
+    /**
+     * Writes the header of this image's file, {@link #pixelOffset} bytes, into {@code dst} from its position 0: the
+     * pixels that follow in {@code dst} are then the file's (little-endian samples of {@code coding}).
+     */
+    public static void writeHeader(int width, int height, String description, SampleCoding coding, ByteBuffer dst) {
+        Layout l = Layout.of(width, height, description, coding);
+        if (dst.capacity() < l.size)
+            throw new IllegalArgumentException("buffer of " + dst.capacity() + " bytes cannot hold a " + width + "x" + height
+                    + " TIFF of " + l.size + " bytes");
+        l.writeHeader(dst);
+    }
+
     private static void checkPixels(float[] pixels, int width, int height) {
         if (pixels.length != (long) width * height)
             throw new IllegalArgumentException("image holds " + pixels.length + " values, expected " + width + "x" + height);
@@ -159,6 +196,13 @@ public final class TiffEncoder {
 
         /** Writes the file into {@code b} from its position 0 (the file's start), in bulk where the samples go. */
         void write(float[] pixels, ByteBuffer b) {
+            writeHeader(b);
+            // the samples into the byte array, in little-endian order (float32: one bulk copy of the bits)
+            coding.put(pixels, b);
+        }
+
+        /** Writes everything before the pixels into {@code b} from its position 0; leaves its position at the pixels. */
+        void writeHeader(ByteBuffer b) {
             b.order(ByteOrder.LITTLE_ENDIAN).position(0);
             b.put((byte) 'I').put((byte) 'I').putShort((short) 42).putInt(HEADER);
             b.putShort((short) entries);
@@ -188,8 +232,6 @@ public final class TiffEncoder {
             if (description != null && description.length > 4) b.put(description);
             // the gap up to the pixels is zeroed (a reused buffer holds an earlier file there)
             while (b.position() < pixelsAt) b.put((byte) 0);
-            // the samples into the byte array, in little-endian order (float32: one bulk copy of the bits)
-            coding.put(pixels, b);
         }
 
         /** The ImageDescription entry: up to 4 bytes (NUL included) are held in the entry itself, as TIFF requires. */

@@ -1,5 +1,7 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.memory.SliceFrame;
+
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.cone.ConeBackprojector;
 import org.tomospark.executor.cone.ConeGeometry;
@@ -93,7 +95,7 @@ final class ConeSlabProcessor implements AutoCloseable {
         else bp.backproject(q, first, rows, k0, out);
         long t3 = System.nanoTime();
         long updates = (long) vol.pixels() * np * (k1 - k0);
-        return new GroupResult(k0, out, vol.n(), vol.n(), stats, t1 - t0, t2 - t1, t3 - t2, updates);
+        return new GroupResult(k0, SliceFrame.wrap(out), vol.n(), vol.n(), stats, t1 - t0, t2 - t1, t3 - t2, updates);
     }
 
     @Override

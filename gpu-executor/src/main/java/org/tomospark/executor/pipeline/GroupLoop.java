@@ -138,8 +138,12 @@ final class GroupLoop {
             synchronized (sinkLock) {
                 for (int i = 0; i < res.slices().length; i++) {
                     int row = res.firstRow() + i;
-                    if (skip != null && skip.test(row)) computedSkipped++;
-                    else sink.accept(row, res.slices()[i], res.width(), res.height());
+                    if (skip != null && skip.test(row)) {
+                        computedSkipped++;
+                        proc.recycle(res.slices()[i]); // done already: its frame serves a later group
+                    } else {
+                        sink.accept(row, res.slices()[i], res.width(), res.height());
+                    }
                 }
             }
             long w3 = System.nanoTime();

@@ -22,7 +22,7 @@ public final class OutputRange {
         float[][] slice = new float[1][];
         ReconstructionParams one = p.toBuilder().backend("java").rows(row, Math.min(row + bin, src.metadata().rows()))
                 .groupRows(0).build();
-        VolumeReconstructor.run(src, one, (r, px, w, h) -> slice[0] = px.clone(), null, null);
+        VolumeReconstructor.run(src, one, (r, px, w, h) -> slice[0] = px.toArray(), null, null);
         return p.toBuilder().outputCoding(coding.resolved(slice[0])).build();
     }
 }

@@ -15,6 +15,7 @@ import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.HostOps;
 import org.tomospark.executor.iterative.IterativeReconstructor;
 import org.tomospark.executor.iterative.JosephProjector;
+import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -74,7 +75,9 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.ownsBackend = ownsBackend;
         int maxSlices = Math.max(1, maxRows / workflow.rowBin());
         // one group's worth waits for reuse: the arrays of the group just written serve the next one
-        this.buffers = buffers != null ? buffers : new SliceBuffers(slice.pixels(), maxSlices);
+        this.buffers = buffers != null ? buffers : backend.fillsDirectFrames()
+                ? SliceBuffers.direct(slice.pixels(), maxSlices, SliceBuffers.frameRoom(params, slice))
+                : new SliceBuffers(slice.pixels(), maxSlices);
         ConeParams coneBeam = params.coneBeam();
         this.cone = coneBeam == null ? null : new ConeSlabProcessor(coneBeam, params, backend, maxSlices);
         this.requisition = cone != null ? new Requisition(1, 0, 0, false, cone.description())
@@ -122,7 +125,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     private GroupResult slab(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName) {
-        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputs);
+        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputArrays);
     }
 
     /** Reconstructs the band's rows (no halo). {@code band} frames = projections; {@code fields} covers the same rows. */
@@ -161,7 +164,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         if (iterative != null) return iterate(firstRow, sinos, fields, haloAbove, flatName, pre.stats(), t1 - t0);
         if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
         long t2 = System.nanoTime();
-        float[][] out = backproject(firstRow, sinos, filter != null);
+        SliceFrame[] out = backproject(firstRow, sinos, filter != null);
         long t3 = System.nanoTime();
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
         return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(),
@@ -213,14 +216,15 @@ public final class SliceGroupProcessor implements AutoCloseable {
                 System.arraycopy(den, (haloAbove + s) * width, blanks[s], 0, width);
             }
         }
-        float[][] out = outputs(sinos.length);
+        SliceFrame[] frames = heapOutputs(sinos.length);
+        float[][] out = SliceFrame.arrays(frames);
         float[][] b = blanks;
         Convergence c = pool == null ? iterative.reconstruct(sinos, b, out)
                 : pool.submit(() -> iterative.reconstruct(sinos, b, out)).join();
         long t1 = System.nanoTime();
         long grid = (long) slice.width() * slice.height();
         long updates = 2L * grid * scan.numProjections() * sinos.length * c.iterations();
-        return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
+        return new GroupResult(firstRow / workflow.rowBin(), frames, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
                 t1 - t0, updates, c);
     }
 
@@ -233,7 +237,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         long t0 = System.nanoTime();
         Preprocessor.Fields f = preprocessor.fields(fields, flatName);
         int n = band.rows();
-        float[][] out = outputs(n);
+        SliceFrame[] out = outputs(n);
         long t1 = System.nanoTime();
         RawSliceBatch batch = new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor());
         long clamped = backend.processRaw(batch, out);
@@ -244,23 +248,36 @@ public final class SliceGroupProcessor implements AutoCloseable {
         return new GroupResult(firstRow, out, slice.roiCols(), slice.roiRows(), stats, t1 - t0, 0, t2 - t1, updates);
     }
 
-    private float[][] outputs(int n) {
-        float[][] out = new float[n][];
+    /** Frames for n slices of the back-projector: direct where the backend fills them, else heap frames. */
+    private SliceFrame[] outputs(int n) {
+        if (!backend.fillsDirectFrames()) return heapOutputs(n);
+        SliceFrame[] out = new SliceFrame[n];
         for (int i = 0; i < n; i++) out[i] = buffers.take();
         return out;
     }
 
+    /** Heap frames for n slices, for the paths that compute into Java arrays. */
+    private SliceFrame[] heapOutputs(int n) {
+        SliceFrame[] out = new SliceFrame[n];
+        for (int i = 0; i < n; i++) out[i] = buffers.takeHeap();
+        return out;
+    }
+
+    private float[][] outputArrays(int n) {
+        return SliceFrame.arrays(heapOutputs(n));
+    }
+
     /**
-     * Hands back a slice array of a result once it is written (encoded): the next groups reuse it instead of allocating.
-     * Nothing may read the array afterwards.
+     * Hands back a slice frame of a result once it is written: the next groups reuse it instead of allocating. Nothing
+     * may read the frame afterwards.
      */
-    public void recycle(float[] slice) {
+    public void recycle(SliceFrame slice) {
         buffers.give(slice);
     }
 
     /** Back-projects already corrected sinograms (filtered or not, as the backend expects). */
-    public float[][] backproject(int firstRow, float[][] sinos, boolean filtered) {
-        float[][] out = outputs(sinos.length);
+    public SliceFrame[] backproject(int firstRow, float[][] sinos, boolean filtered) {
+        SliceFrame[] out = outputs(sinos.length);
         backend.process(new SliceBatch(firstRow, sinos, scan.numProjections(), scan.detectorWidth(), filtered), out);
         return out;
     }

@@ -1,7 +1,10 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.memory.SliceFrame;
+
 /** Receives finished slices; slice index = detector row. */
 @FunctionalInterface
 public interface SliceSink {
-    void accept(int sliceIndex, float[] pixels, int width, int height);
+    /** A {@code width × height} slice in {@code pixels}, which the sink may keep until it hands it back to the buffers. */
+    void accept(int sliceIndex, SliceFrame pixels, int width, int height);
 }

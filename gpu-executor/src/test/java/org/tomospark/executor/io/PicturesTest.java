@@ -103,7 +103,8 @@ class PicturesTest {
         int n = 128, rows = 24;
         DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(n, rows, 180).withNoise(false));
         OrthoPreview prev = new OrthoPreview(0, rows);
-        VolumeReconstructor.run(d.asSource(), ReconstructionParams.builder().backend("java").build(), prev::accept, null, null);
+        VolumeReconstructor.run(d.asSource(), ReconstructionParams.builder().backend("java").build(),
+                (r, px, w, h) -> prev.accept(r, px.floats(), w, h), null, null);
         byte[] png = prev.png("demo");
         // the encoding is kept for the same title while no slice arrives; a new title or a slice renders again
         assertArrayEquals(png, prev.png("demo"));

@@ -105,7 +105,8 @@ class CudaProjectorGpuTest {
         for (String backend : new String[]{"java", "cuda"}) {
             float[][] out = backend.equals("java") ? java : cuda;
             ReconstructionParams p = ReconstructionParams.builder().backend(backend).iterative(it).build();
-            VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> out[row] = px, null, null);
+            VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> out[row] = px.toArray(),
+                    null, null);
             assertEquals(8, s.convergence().iterations(), backend + ": iterations in the report");
         }
         for (int r = 0; r < 12; r++)

@@ -36,7 +36,7 @@ class GroupLanesTest {
             synchronized (inSink) {
                 assertEquals(0, inSink[0]++, "one lane at a time in the sink");
             }
-            float[] old = got.put(row, px.clone());
+            float[] old = got.put(row, px.toArray());
             assertTrue(old == null, "slice " + row + " handed over twice");
             synchronized (inSink) {
                 inSink[0]--;
@@ -123,7 +123,7 @@ class GroupLanesTest {
         Map<Integer, float[]> got = new ConcurrentHashMap<>();
         try (SliceGroupProcessor first = new SliceGroupProcessor(scan, slice, p, Backends.open("java", p.backendOptions()), 2, true);
              BandPrefetcher reads = new BandPrefetcher(src, wf, groups, 3)) {
-            GroupLoop loop = new GroupLoop(reads, (row, px, w, h) -> got.put(row, px.clone()), null, null, 10, 0, 0,
+            GroupLoop loop = new GroupLoop(reads, (row, px, w, h) -> got.put(row, px.toArray()), null, null, 10, 0, 0,
                     System.nanoTime(), src.dataName(), src.flatName());
             loop.run(first, 3, () -> {
                 throw new IllegalStateException("CUDA_ERROR_OUT_OF_MEMORY (a small GPU)");

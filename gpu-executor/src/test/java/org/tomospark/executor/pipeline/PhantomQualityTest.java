@@ -69,7 +69,7 @@ class PhantomQualityTest {
         DemoDataset d = new DemoDataset(DemoDataset.Spec.demo().withSize(256, 4, 360).withNoise(false));
         ReconstructionParams p = ReconstructionParams.builder().backend("java").build();
         float[][] got = new float[4][];
-        VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> got[row] = px, null, null);
+        VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> got[row] = px.toArray(), null, null);
         assertEquals(4, s.slices());
         SliceGeometry g = SliceGeometry.square(256);
         boolean[] fov = Metrics.circleMask(256, 256, 127);

@@ -18,7 +18,7 @@ class PreparedProcessorTest {
 
     private static float[][] run(ProjectionSource src, ReconstructionParams p, PreparedProcessor prepared, int slices) {
         float[][] got = new float[slices][];
-        VolumeReconstructor.run(src, p, (row, px, w, h) -> got[row] = px, null, null, null, prepared);
+        VolumeReconstructor.run(src, p, (row, px, w, h) -> got[row] = px.toArray(), null, null, null, prepared);
         return got;
     }
 

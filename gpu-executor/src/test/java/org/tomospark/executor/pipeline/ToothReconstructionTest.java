@@ -32,7 +32,7 @@ class ToothReconstructionTest {
         ReconstructionParams p = ReconstructionParams.builder().backend("java").center(296.0).rows(0, 1).build();
         float[][] out = new float[1][];
         try (DataExchangeSource src = DataExchangeSource.open(ToothScan.path())) {
-            VolumeReconstructor.run(src, p, (row, px, w, h) -> out[row] = px, null, null);
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> out[row] = px.toArray(), null, null);
         }
         int w = 640;
         float[] img = out[0];

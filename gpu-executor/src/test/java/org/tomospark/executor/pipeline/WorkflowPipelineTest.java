@@ -19,7 +19,7 @@ class WorkflowPipelineTest {
 
     static float[][] run(DemoDataset d, ReconstructionParams p, int slices, VolumeReconstructor.Summary[] out) {
         float[][] got = new float[slices][];
-        VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> got[row] = px, null, null);
+        VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> got[row] = px.toArray(), null, null);
         if (out != null) out[0] = s;
         return got;
     }

@@ -3,6 +3,7 @@ package org.tomospark.job.io;
 import org.apache.spark.TaskContext;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.TiffEncoder;
+import org.tomospark.executor.memory.SliceFrame;
 
 import java.nio.ByteBuffer;
 import java.util.Collections;
@@ -21,15 +22,18 @@ import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 
 /**
- * Commits the slices of one run or one slice group through {@link SliceWriters}: each slice is encoded once into a
- * writer's direct buffer ({@link SliceFiles#encodeInto}), checksummed (CRC32C, {@link SliceChecksum}) and committed by
+ * Commits the slices of one run or one slice group through {@link SliceWriters}: each slice's file is written from its
+ * direct frame as it is, the header put in the frame's room ({@link SliceFiles#fileInFrame}: float32 TIFFs and raw
+ * chunks), or else encoded once into a writer's direct buffer ({@link SliceFiles#encodeInto}); then checksummed (CRC32C,
+ * {@link SliceChecksum}) and committed by
  * {@link OutputCommit#commitSlice} (written under {@code _temporary/}, renamed into place, then its marker), while the
  * caller goes on computing the next ones. The writers are the pool's own ({@code threads} of them) or the node's,
  * shared with every other pool of the JVM ({@link #shared}).
  *
- * <p>Memory is bounded: {@link #submit} takes ownership of the pixel array and blocks while {@code queueSlices} of this
- * pool's slices wait for a writer, so the pool holds at most {@link #maxSlicesHeld()} pixel arrays, and each writer one
- * direct buffer of one slice's file ({@link #maxBytesHeld}).
+ * <p>Memory is bounded: {@link #submit} takes ownership of the slice's frame and blocks while {@code queueSlices} of
+ * this pool's slices wait for a writer, so the pool holds at most {@link #maxSlicesHeld()} frames, and each writer one
+ * direct buffer of one slice's file ({@link #maxBytesHeld}). A frame goes back through {@code afterEncode} once nothing
+ * reads it: after its encoding, or after its write where the file was written from the frame itself.
  *
  * <p>Failures: the first failure of any slice cancels this pool's slices still waiting, lets the ones being written
  * finish (each whole or absent, as {@link SliceWriter} guarantees), and is rethrown as it was (its message names the
@@ -41,10 +45,10 @@ import java.util.function.IntConsumer;
 public final class SliceCommitPool implements AutoCloseable {
     /**
      * What the pool did: slices and bytes committed, the time its writers spent encoding, checksumming and writing
-     * (slice and marker, each written and renamed), summed over the writers, and its wall time from the first submit to
-     * the last commit.
+     * (slice and marker, each written and renamed), summed over the writers, its wall time from the first submit to
+     * the last commit, and the slices whose files were written from their frames as they were (no encoding).
      */
-    public record Timings(int slices, long bytes, long encodeNanos, long hashNanos, long writeNanos, long wallNanos) {
+    public record Timings(int slices, long bytes, long encodeNanos, long hashNanos, long writeNanos, long wallNanos, int fromFrames) {
         /** Committed bytes per second of wall time, in GB/s. */
         public double gigabytesPerSecond() {
             return wallNanos == 0 ? 0 : bytes / (double) wallNanos;
@@ -60,7 +64,7 @@ public final class SliceCommitPool implements AutoCloseable {
     private final String description;
     private final SampleCoding coding;
     private final IntConsumer beforeEachCommit;
-    private final Consumer<float[]> afterEncode;
+    private final Consumer<SliceFrame> afterEncode;
     private final SliceWriters writers;
     private final boolean ownWriters;
     private final int queueSlices;
@@ -70,7 +74,7 @@ public final class SliceCommitPool implements AutoCloseable {
     private final Map<Integer, OutputCommit.Committed> committed = new ConcurrentSkipListMap<>();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
     private final LongAdder encodeNanos = new LongAdder(), hashNanos = new LongAdder(), writeNanos = new LongAdder(),
-            bytes = new LongAdder();
+            bytes = new LongAdder(), fromFrames = new LongAdder();
     private final AtomicLong firstSubmit = new AtomicLong(), lastCommit = new AtomicLong();
     /** Slices submitted and not yet done (committed, failed or skipped), guarded by {@link #lock}. */
     private int outstanding;
@@ -96,17 +100,17 @@ public final class SliceCommitPool implements AutoCloseable {
     }
 
     /**
-     * As above; {@code afterEncode} gets each slice's pixel array once it is encoded, when the pool no longer reads it
-     * (to be reused for a later slice).
+     * As above; {@code afterEncode} gets each slice's frame once the pool no longer reads it (to be reused for a later
+     * slice), written or not.
      */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, IntConsumer beforeEachCommit,
-                           Consumer<float[]> afterEncode) {
+                           Consumer<SliceFrame> afterEncode) {
         this(out, threads, queueSlices, description, SampleCoding.FLOAT32, beforeEachCommit, afterEncode);
     }
 
     /** As above, the slices' samples stored in {@code coding}. */
     public SliceCommitPool(OutputCommit out, int threads, int queueSlices, String description, SampleCoding coding,
-                           IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
+                           IntConsumer beforeEachCommit, Consumer<SliceFrame> afterEncode) {
         this(out, ownWriters(threads, queueSlices, description), true, queueSlices, description, coding, beforeEachCommit,
                 afterEncode);
     }
@@ -116,7 +120,7 @@ public final class SliceCommitPool implements AutoCloseable {
      * shared with every other pool of the JVM; closing it leaves them running.
      */
     public static SliceCommitPool shared(OutputCommit out, int nodeThreads, int queueSlices, String description,
-                                         SampleCoding coding, IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
+                                         SampleCoding coding, IntConsumer beforeEachCommit, Consumer<SliceFrame> afterEncode) {
         return new SliceCommitPool(out, SliceWriters.node(nodeThreads), false, queueSlices, description, coding, beforeEachCommit,
                 afterEncode);
     }
@@ -130,7 +134,7 @@ public final class SliceCommitPool implements AutoCloseable {
     }
 
     private SliceCommitPool(OutputCommit out, SliceWriters writers, boolean ownWriters, int queueSlices, String description,
-                            SampleCoding coding, IntConsumer beforeEachCommit, Consumer<float[]> afterEncode) {
+                            SampleCoding coding, IntConsumer beforeEachCommit, Consumer<SliceFrame> afterEncode) {
         checkArguments(queueSlices, description);
         this.out = out;
         this.description = description;
@@ -202,11 +206,16 @@ public final class SliceCommitPool implements AutoCloseable {
      * this pool's slices wait. Throws the pool's first failure, if there was one. Calls from several threads are taken
      * one at a time.
      */
-    public synchronized void submit(int row, float[] pixels, int width, int height) {
+    public void submit(int row, float[] pixels, int width, int height) {
+        submit(row, SliceFrame.wrap(pixels), width, height);
+    }
+
+    /** As above, the slice in a frame (a direct frame's file is written from the frame where it can be). */
+    public synchronized void submit(int row, SliceFrame pixels, int width, int height) {
         if (ended) throw new IllegalStateException(out.dir() + ": slice " + row
                 + " submitted after the commit pool was finished or closed");
-        if (width <= 0 || height <= 0 || pixels.length != (long) width * height)
-            throw new IllegalArgumentException(out.dir() + ": slice " + row + " holds " + pixels.length + " values, expected "
+        if (width <= 0 || height <= 0 || pixels.pixels() != (long) width * height)
+            throw new IllegalArgumentException(out.dir() + ": slice " + row + " holds " + pixels.pixels() + " values, expected "
                     + width + "x" + height);
         rethrowFailure();
         if (!submitted.add(row)) throw new IllegalArgumentException(out.dir() + ": slice " + row + " submitted twice");
@@ -228,32 +237,48 @@ public final class SliceCommitPool implements AutoCloseable {
         rethrowFailure();
     }
 
-    /** A writer's work on one slice: everything but the skip is timed and counted. */
-    private ByteBuffer commit(int row, float[] pixels, int width, int height, ByteBuffer buffer) {
+    /**
+     * A writer's work on one slice: everything but the skip is timed and counted. The frame goes back once nothing reads
+     * it: after the encoding, or after the write where the file is the frame's own memory.
+     */
+    private ByteBuffer commit(int row, SliceFrame pixels, int width, int height, ByteBuffer buffer) {
         waiting.release();
         ByteBuffer b = buffer;
+        boolean handedBack = false;
         try {
             if (cancelled || failure.get() != null) return b;
             long t0 = System.nanoTime();
-            int size = out.files().size(width, height, description, coding);
-            if (b == null || b.capacity() < size) b = ByteBuffer.allocateDirect(size);
-            int length = out.files().encodeInto(pixels, width, height, description, coding, b);
-            afterEncode.accept(pixels);
+            ByteBuffer file = out.files().fileInFrame(pixels, width, height, description, coding);
+            if (file == null) {
+                int size = out.files().size(width, height, description, coding);
+                if (b == null || b.capacity() < size) b = ByteBuffer.allocateDirect(size);
+                out.files().encodeInto(pixels.floats(), width, height, description, coding, b);
+                handedBack = true;
+                afterEncode.accept(pixels);
+                file = b;
+            }
+            boolean inPlace = file != b;
+            int length = file.remaining();
             long t1 = System.nanoTime();
-            String sum = SliceChecksum.crc32c(b);
+            String sum = SliceChecksum.crc32c(file);
             long t2 = System.nanoTime();
             beforeEachCommit.accept(row);
-            committed.put(row, out.commitSlice(row, b, sum));
+            committed.put(row, out.commitSlice(row, file, sum));
             long t3 = System.nanoTime();
             encodeNanos.add(t1 - t0);
             hashNanos.add(t2 - t1);
             writeNanos.add(t3 - t2);
             bytes.add(length);
+            if (inPlace) fromFrames.increment();
             lastCommit.accumulateAndGet(t3, Math::max);
         } catch (Throwable t) {
             fail(t);
         } finally {
-            done();
+            try {
+                if (!handedBack) afterEncode.accept(pixels);
+            } finally {
+                done();
+            }
         }
         return b;
     }
@@ -284,7 +309,7 @@ public final class SliceCommitPool implements AutoCloseable {
     public Timings timings() {
         long first = firstSubmit.get(), last = lastCommit.get();
         return new Timings(committed.size(), bytes.sum(), encodeNanos.sum(), hashNanos.sum(), writeNanos.sum(),
-                first == 0 || last < first ? 0 : last - first);
+                first == 0 || last < first ? 0 : last - first, fromFrames.intValue());
     }
 
     /** Cancels the slices still waiting and waits for those being written; does nothing after {@link #finish}. */

@@ -5,16 +5,19 @@ import io.airlift.compress.MalformedInputException;
 import io.airlift.compress.zstd.ZstdCompressor;
 import io.airlift.compress.zstd.ZstdDecompressor;
 import org.tomospark.executor.io.OutputFormat;
+import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.SliceTiff;
 import org.tomospark.executor.io.TiffEncoder;
 import org.tomospark.executor.io.ZarrCompression;
+import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.util.regex.Pattern;
 
 /**
@@ -101,9 +104,14 @@ public record SliceFiles(OutputFormat format, ZarrCompression compression, int o
      * length) and returns the length.
      */
     public int encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding, ByteBuffer dst) {
+        return encodeInto(FloatBuffer.wrap(pixels), width, height, description, coding, dst);
+    }
+
+    /** As above, the pixels read from {@code pixels} (position 0 to its limit: a slice frame's, say). */
+    public int encodeInto(FloatBuffer pixels, int width, int height, String description, SampleCoding coding, ByteBuffer dst) {
         if (format == OutputFormat.TIFF) return TiffEncoder.encodeInto(pixels, width, height, description, coding, dst);
-        if (pixels.length != (long) width * height)
-            throw new IllegalArgumentException("slice holds " + pixels.length + " values, expected " + width + "x"
+        if (pixels.limit() != (long) width * height)
+            throw new IllegalArgumentException("slice holds " + pixels.limit() + " values, expected " + width + "x"
                     + height);
         int raw = chunkBytes(width, height, coding);
         dst.clear().order(ByteOrder.LITTLE_ENDIAN);
@@ -112,10 +120,30 @@ public record SliceFiles(OutputFormat format, ZarrCompression compression, int o
             dst.position(0).limit(raw);
             return raw;
         }
+        byte[] rawBytes = new byte[raw];
+        coding.put(pixels, ByteBuffer.wrap(rawBytes).order(ByteOrder.LITTLE_ENDIAN));
         byte[] heap = new byte[size(width, height, description, coding)];
-        int n = encodeInto(pixels, width, height, description, coding, heap);
+        int n = new ZstdCompressor().compress(rawBytes, 0, raw, heap, 0, heap.length);
         dst.put(heap, 0, n).flip();
         return n;
+    }
+
+    /**
+     * The slice's file in place in a direct frame, where its bytes are the frame's: float32 samples, uncompressed, and
+     * for a TIFF a header no longer than the frame's room, which is written there, right before the pixels. Returns a
+     * view of the frame's memory holding exactly the file (position 0, limit its length), or null where the file must be
+     * encoded instead (a heap frame, another sample type, a compressed chunk, a header larger than the room).
+     */
+    public ByteBuffer fileInFrame(SliceFrame frame, int width, int height, String description, SampleCoding coding) {
+        if (!frame.isDirect() || coding.type() != OutputType.FLOAT32 || compression != ZarrCompression.NONE) return null;
+        if (frame.pixels() != (long) width * height)
+            throw new IllegalArgumentException("slice holds " + frame.pixels() + " values, expected " + width + "x" + height);
+        int header = format == OutputFormat.TIFF ? TiffEncoder.pixelOffset(width, height, description, coding) : 0;
+        if (header > frame.room()) return null;
+        ByteBuffer file = frame.memory().position(frame.room() - header).slice().order(ByteOrder.LITTLE_ENDIAN);
+        if (header > 0) TiffEncoder.writeHeader(width, height, description, coding, file);
+        file.position(0).limit(header + 4 * frame.pixels());
+        return file;
     }
 
     /** A slice's values back from its file's bytes. */

@@ -182,6 +182,7 @@ public final class DirectEngine {
 
     public Result run(JobRequest req) {
         long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
+        Steps steps = new Steps(wall0);
         ReconstructionParams p = req.params();
         // the GPU's context and kernels open while the input is opened, its flats read and the output claimed
         if (req.settings().get(CoreKeys.CENTER_SWEEP) == null) DeviceWarmUp.forBackend(p.backend(), p.backendOptions());
@@ -202,12 +203,14 @@ public final class DirectEngine {
                 Preflight.check(src, p, fields, new int[]{range[0], range[0] + 1}, 1);
                 return runSweep(req, src, sweep, range);
             }
+            steps.done("open the input");
             // centre auto is resolved once, here, as the Spark engine does: the run signature, the run info, the
             // manifest and the reconstruction all use the centre found (it depends on the row range, so a --resume
             // over another range that finds another centre is refused instead of mixing slices of two centres)
             long c0 = System.nanoTime();
             Workflow.CenterResolution cr = Workflow.resolveCenter(src, p);
             long centerNs = System.nanoTime() - c0;
+            steps.done("centre");
             ReconstructionParams rp = OutputRange.resolve(src, cr.params());
             Workflow wf = new Workflow(rp.scanGeometry(meta), rp);
             int rb = p.workflow().binRows();
@@ -219,17 +222,26 @@ public final class DirectEngine {
             ReconstructionParams runParams = lanes > 1 ? sharingTheDevice(rp, lanes) : rp;
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta, lanes) * rb;
             SliceGeometry sg = rp.sliceGeometry(wf.effective().detectorWidth());
-            // the arrays of written slices go back to the processors for the next groups: the groups being computed, the
-            // one being written and the writers' queue (one group)
-            SliceBuffers buffers = new SliceBuffers(sg.pixels(), (lanes + 2) * Math.max(1, groupRows / rb));
+            // the frames of written slices go back to the processors for the next groups: the groups being computed, the
+            // one being written and the writers' queue (one group); on a GPU direct frames, which the device fills and the
+            // writers write from as they are
+            int frames = (lanes + 2) * Math.max(1, groupRows / rb);
+            String backendId = rp.backend();
+            SliceBuffers buffers = Backends.mayRunOnCuda(backendId)
+                    ? SliceBuffers.direct(sg.pixels(), frames, SliceBuffers.frameRoom(rp, sg), () -> fillsDirectFrames(backendId))
+                    : new SliceBuffers(sg.pixels(), frames);
             // the processor (a GPU's context, kernels and buffers) is set up while the flats are read, the input
             // checked and the output claimed
             try (PreparedProcessor prepared = VolumeReconstructor.prepare(src, runParams, buffers, lanes)) {
+                steps.done("plan");
                 // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
                 Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
                 FlatDark fields = src.readFlatDark(hb.from(), hb.count());
+                steps.done("flats and darks");
                 Preflight.check(src, rp, fields, range, groupRows);
+                steps.done("preflight");
                 Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
+                steps.done("backend");
                 List<String> inputWarnings = InputWarnings.of(src);
                 // the same output protocol as the Spark engine: claim, run signature, per-slice markers, then the finish
                 JobRequest resolved = new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), req.preview(),
@@ -245,6 +257,7 @@ public final class DirectEngine {
                     }
                     for (String w : inputWarnings) log.println("warning: " + w);
                     Map<Integer, OutputCommit.Committed> reused = output.prepare();
+                    steps.done("claim and prepare the output");
                     log.println("Input " + meta + "; reconstructing " + (rp.coneBeam() != null ? "cone-beam slices " : "rows ") + range[0]
                             + ".." + (range[1] - 1) + " into "
                             + sg.roiCols() + "x" + sg.roiRows() + " slices" + (cr.found() != null
@@ -254,7 +267,7 @@ public final class DirectEngine {
                         Map<String, Object> workflow = WorkflowReport.describe(rp, wf, cr.found(), centerNs, groupRows, requestedRows,
                                 inputWarnings);
                         return reconstruct(src, output, reused, sg, buffers, prepared, new Lanes(runParams, lanes), workflow,
-                                centerNs, wall0, uptime0);
+                                centerNs, wall0, uptime0, steps);
                     } catch (IllegalArgumentException e) {
                         // bad data found by the run itself (a row past the preflight's): the output exists now
                         throw new RunFailedException(e.getMessage() + "; the output is unfinished: its committed slices are kept, "
@@ -273,7 +286,7 @@ public final class DirectEngine {
      */
     private Result reconstruct(ProjectionSource src, RunOutput output, Map<Integer, OutputCommit.Committed> reused,
                                SliceGeometry sg, SliceBuffers buffers, PreparedProcessor prepared, Lanes lanes,
-                               Map<String, Object> workflow, long centerNs, long wall0, long uptime0) {
+                               Map<String, Object> workflow, long centerNs, long wall0, long uptime0, Steps steps) {
         RunOutput.Plan plan = output.plan();
         JobRequest req = plan.request();
         ReconstructionParams rp = req.params();
@@ -291,7 +304,7 @@ public final class DirectEngine {
         try (SliceCommitPool pool = SliceCommitPool.shared(output.commit(), NodeCores.count(), queue,
                 rp.sliceDescription(), rp.outputCoding(), row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, lanes.params(), (row, px, w, h) -> {
-                if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px, w, h));
+                if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px.floats(), w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
             }, bar::update, req.resume() ? reused::containsKey : null, buffers, prepared, lanes.count());
             // every slice is in the preview now: it is rendered while the writers commit the last slices, and the
@@ -309,11 +322,42 @@ public final class DirectEngine {
         for (OutputCommit.Committed c : committed.values())
             slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
         RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos(),
-                uptime0);
+                uptime0, writes.fromFrames(), steps.seconds());
         RunFinisher.Finished done = new RunFinisher(output, cosmetic).finish(
                 new RunFinisher.Computed(s, meta, slices, reused, preview, times), RunFinisher.EngineReport.NONE);
         log.print(done.summary());
         return new Result(s, done.report(), req.output());
+    }
+
+    /** Whether the backend {@code id} resolves to fills direct frames (the CUDA backend); false where none resolves. */
+    private static boolean fillsDirectFrames(String id) {
+        try {
+            return Backends.resolve(id).id().equals(CUDA);
+        } catch (RuntimeException e) {
+            return false; // the run itself says why the backend cannot run
+        }
+    }
+
+    private static final String CUDA = "cuda";
+
+    /** The engine's steps before its job, each with the seconds since the one before (for the report). */
+    private static final class Steps {
+        private final Map<String, Double> seconds = new LinkedHashMap<>();
+        private long last;
+
+        Steps(long start) {
+            last = start;
+        }
+
+        void done(String step) {
+            long now = System.nanoTime();
+            seconds.put(step, (now - last) / 1e9);
+            last = now;
+        }
+
+        Map<String, Double> seconds() {
+            return seconds;
+        }
     }
 
     /** The run's parameters as its processors get them, and how many groups it processes at once. */

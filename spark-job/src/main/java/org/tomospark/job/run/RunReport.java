@@ -24,7 +24,15 @@ public final class RunReport {
      * tasks that wrote them), and how long the JVM had been running when the engine started (in a fresh command:
      * the JVM's start, class loading, the command line and, for the Spark engine, the Spark context).
      */
-    public record Times(long wallNanos, long jobNanos, long centerNanos, long writeNanos, long uptimeAtStartNanos) {
+    /**
+     * @param slicesFromFrames slices whose files were written from their frames as they were (no encoding); −1: not counted
+     * @param beforeJob        the engine's steps before its job, in order, with their seconds (none where not measured)
+     */
+    public record Times(long wallNanos, long jobNanos, long centerNanos, long writeNanos, long uptimeAtStartNanos, int slicesFromFrames,
+                        Map<String, Double> beforeJob) {
+        public Times(long wallNanos, long jobNanos, long centerNanos, long writeNanos, long uptimeAtStartNanos) {
+            this(wallNanos, jobNanos, centerNanos, writeNanos, uptimeAtStartNanos, -1, Map.of());
+        }
     }
 
     /** Adds a value to a built report's timings. */
@@ -62,12 +70,14 @@ public final class RunReport {
         t.put("totalSeconds", s.elapsedNanos() / 1e9);
         t.put("jvmUptimeAtStartSeconds", times.uptimeAtStartNanos() / 1e9);
         t.put("outsideJobSeconds", (times.wallNanos() - times.jobNanos()) / 1e9);
+        if (!times.beforeJob().isEmpty()) t.put("beforeJobSeconds", times.beforeJob());
         t.put("centerSearchSeconds", times.centerNanos() / 1e9);
         t.put("readSeconds", s.readNanos() / 1e9);
         t.put("preprocessSeconds", s.preprocessNanos() / 1e9);
         t.put("filterSeconds", s.filterNanos() / 1e9);
         t.put("backprojectSeconds", s.backprojectNanos() / 1e9);
         t.put("writeSeconds", times.writeNanos() / 1e9);
+        if (times.slicesFromFrames() >= 0) t.put("slicesWrittenFromFrames", times.slicesFromFrames());
         VolumeReconstructor.Waits w = s.waits();
         if (!w.equals(VolumeReconstructor.Waits.NONE))
             t.put("groupLoop", Map.of("lanes", w.lanes(), "firstReadSeconds", w.firstReadNanos() / 1e9,

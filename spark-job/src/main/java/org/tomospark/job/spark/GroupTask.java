@@ -8,6 +8,7 @@ import org.tomospark.executor.backend.cuda.CudaException;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.OrthoPreview;
+import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
 import org.tomospark.executor.pipeline.GroupPlanner;
@@ -117,10 +118,13 @@ public final class GroupTask {
                 p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {
                 int index = res.firstRow() + i; // output slice index: detector row, or row bin
-                if (plan.skipped(index)) continue;
-                float[] px = res.slices()[i];
-                profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px, res.width(), res.height()),
-                        OrthoPreview.centralColumn(px, res.width(), res.height())));
+                SliceFrame px = res.slices()[i];
+                if (plan.skipped(index)) {
+                    p.processor().recycle(px); // committed by an earlier run: its frame serves a later group
+                    continue;
+                }
+                profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px.floats(), res.width(), res.height()),
+                        OrthoPreview.centralColumn(px.floats(), res.width(), res.height())));
                 pool.submit(index, px, res.width(), res.height());
             }
             written = pool.finish();

@@ -73,7 +73,7 @@ class CliDirectTest {
         ReconstructionParams p = ReconstructionParams.builder().backend("java")
                 .filter(FilterSpec.of(FilterWindow.SHEPP_LOGAN)).build();
         try (DataExchangeSource src = DataExchangeSource.open(scan)) {
-            VolumeReconstructor.run(src, p, (row, px, w, h) -> lib.put(row, px), null, null);
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> lib.put(row, px.toArray()), null, null);
         }
         // and with groups of 2 rows instead of one group
         Path out2 = tmp.resolve("out-groups");

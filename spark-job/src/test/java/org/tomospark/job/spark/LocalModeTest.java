@@ -185,7 +185,7 @@ class LocalModeTest {
         ReconstructionParams p = CoreKeys.params(s);
         Map<Integer, float[]> ref = new TreeMap<>();
         try (var src = DataExchangeSource.open(TestScans.hdf5())) {
-            VolumeReconstructor.run(src, p, (row, px, w, h) -> ref.put(row, px.clone()), null, null);
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> ref.put(row, px.toArray()), null, null);
         }
         assertEquals(8, ref.size());
         Path out = TestScans.tmp("workflow").resolve("rec");

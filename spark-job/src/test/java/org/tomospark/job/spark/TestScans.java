@@ -75,7 +75,7 @@ final class TestScans {
     static Map<Integer, float[]> reconstructDirect(java.nio.file.Path h5, ReconstructionParams p) {
         Map<Integer, float[]> m = new TreeMap<>();
         try (DataExchangeSource src = DataExchangeSource.open(h5)) {
-            VolumeReconstructor.run(src, p, (row, px, w, h) -> m.put(row, px.clone()), null, null);
+            VolumeReconstructor.run(src, p, (row, px, w, h) -> m.put(row, px.toArray()), null, null);
         }
         return m;
     }

@@ -1,5 +1,7 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.memory.SliceFrame;
+
 import java.nio.FloatBuffer;
 import java.util.concurrent.ExecutorService;
 
@@ -12,13 +14,18 @@ import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
  * The double-buffered chunk pipeline of one validated job: a batch is cut into chunks of the plan's size; while chunk
  * i is staged on the host and uploaded on the copy-in stream, chunk i−1 is computed on the compute stream (corrected
  * when raw counts were uploaded, filtered when the batch is unfiltered, interleaved, back-projected) and chunk i−2
- * downloaded on the copy-out stream; events order the streams per buffer.
+ * downloaded on the copy-out stream; events order the streams per buffer. A chunk whose output frames are registered
+ * direct frames ({@link FrameRegistry}) is downloaded straight into them, slice by slice; any other chunk into the
+ * buffer's pinned memory, from which the host copy threads fill its frames.
  */
 final class ChunkPipeline {
     private final CudaStreams streams;
     private final DeviceBuffers buffers;
     private final KernelLauncher launcher;
     private final ExecutorService hostPool;
+    private final CudaDevice dev;
+    /** Per pipeline buffer: whether its chunk in flight was downloaded straight into its frames. */
+    private final boolean[] straight = new boolean[2];
 
     /** Host side of a chunk: fills pinned input buffer b with slices [first, first + n). */
     interface Stager {
@@ -35,7 +42,8 @@ final class ChunkPipeline {
         void convert(int b, int n);
     }
 
-    ChunkPipeline(CudaStreams streams, DeviceBuffers buffers, KernelLauncher launcher, ExecutorService hostPool) {
+    ChunkPipeline(CudaStreams streams, DeviceBuffers buffers, KernelLauncher launcher, ExecutorService hostPool, CudaDevice dev) {
+        this.dev = dev;
         this.streams = streams;
         this.buffers = buffers;
         this.launcher = launcher;
@@ -48,7 +56,7 @@ final class ChunkPipeline {
      * @param filter    whether to ramp-filter the sinograms on the device
      * @param converter what the compute stream does first (the flat/dark correction of raw counts), or null
      */
-    void run(int count, boolean filter, Stager stager, Uploader uploader, Converter converter, float[][] out) {
+    void run(int count, boolean filter, Stager stager, Uploader uploader, Converter converter, SliceFrame[] out) {
         DeviceBuffers.Shape sh = buffers.shape;
         int c = sh.plan().chunkSlices();
         int chunks = (count + c - 1) / c;
@@ -67,7 +75,14 @@ final class ChunkPipeline {
             launcher.chunk(buffers.in[b], n, buffers.out[b], streams.compute(), Runnable::run);
             cuEventRecord(streams.computed[b], streams.compute());
             cuStreamWaitEvent(streams.out(), streams.computed[b], 0);
-            cuMemcpyDtoHAsync(buffers.hostOut[b], buffers.out[b], n * sliceOut * 4, streams.out());
+            straight[b] = registered(out, first, n);
+            if (straight[b]) {
+                for (int s = 0; s < n; s++)
+                    cuMemcpyDtoHAsync(FrameRegistry.pixels(out[first + s]), buffers.out[b].withByteOffset(s * sliceOut * 4), sliceOut * 4,
+                            streams.out());
+            } else {
+                cuMemcpyDtoHAsync(buffers.hostOut[b], buffers.out[b], n * sliceOut * 4, streams.out());
+            }
             cuEventRecord(streams.downloaded[b], streams.out());
         }
         for (int i = Math.max(0, chunks - 2); i < chunks; i++)
@@ -86,10 +101,21 @@ final class ChunkPipeline {
         HostCopyPool.parallel(hostPool, n, s -> fb.put((int) (s * sliceIn), sinograms[first + s]));
     }
 
-    private void deliver(int b, int first, int n, float[][] out) {
+    /** Whether every frame of the chunk is a registered direct frame (registering those not yet registered). */
+    private boolean registered(SliceFrame[] out, int first, int n) {
+        for (int s = 0; s < n; s++) if (!FrameRegistry.ensure(out[first + s], dev)) return false;
+        return true;
+    }
+
+    private void deliver(int b, int first, int n, SliceFrame[] out) {
         cuEventSynchronize(streams.downloaded[b]);
-        long sliceOut = (long) buffers.shape.rows() * buffers.shape.cols();
+        if (straight[b]) return;
+        int sliceOut = buffers.shape.rows() * buffers.shape.cols();
         FloatBuffer fb = buffers.floatsOut[b];
-        HostCopyPool.parallel(hostPool, n, s -> fb.get((int) (s * sliceOut), out[first + s]));
+        HostCopyPool.parallel(hostPool, n, s -> {
+            SliceFrame f = out[first + s];
+            if (f.isDirect()) f.floats().put(0, fb, s * sliceOut, sliceOut);
+            else fb.get(s * sliceOut, f.array());
+        });
     }
 }

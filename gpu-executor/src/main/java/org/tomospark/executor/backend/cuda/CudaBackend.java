@@ -21,6 +21,7 @@ import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ProjectionTables;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.memory.SliceFrame;
 
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -172,7 +173,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             KernelLauncher.Filter filter = filterOnDevice
                     ? new KernelLauncher.Filter(modules.filter("ramp_filter_rows"), filterN, fs.padding() == Padding.EDGE) : null;
             KernelLauncher launcher = new KernelLauncher(modules, variant, buffers, filter);
-            pipeline = new ChunkPipeline(streams, buffers, launcher, HostCopyPool.get(options));
+            pipeline = new ChunkPipeline(streams, buffers, launcher, HostCopyPool.get(options), dev);
             timer = new ChunkTimer(streams, buffers, launcher);
             if (correct) correction = new DeviceCorrection(modules.correction("correct_u16"), plan.chunkSlices(), np, width);
             long correctionBytes = correct ? DeviceCorrection.deviceBytes(plan.chunkSlices(), np, width) : 0;
@@ -246,6 +247,16 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     @Override
     public void process(SliceBatch batch, float[][] out) {
+        process(batch, out == null ? null : SliceFrame.wrap(out));
+    }
+
+    @Override
+    public boolean fillsDirectFrames() {
+        return true;
+    }
+
+    @Override
+    public void process(SliceBatch batch, SliceFrame[] out) {
         if (job == null) throw new IllegalStateException("cuda backend: process() called before validate()");
         BatchContract.check(ID, job, batch, out, filterOnDevice);
         long t0 = System.nanoTime();
@@ -267,6 +278,11 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
 
     @Override
     public long processRaw(RawSliceBatch batch, float[][] out) {
+        return processRaw(batch, out == null ? null : SliceFrame.wrap(out));
+    }
+
+    @Override
+    public long processRaw(RawSliceBatch batch, SliceFrame[] out) {
         if (job == null) throw new IllegalStateException("cuda backend: processRaw() called before validate()");
         if (correction == null)
             throw new UnsupportedOperationException("cuda backend: this job does not correct on the device (no device filter, "

@@ -16,6 +16,8 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.memory.SliceFrame;
+import org.tomospark.executor.memory.SliceFrames;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
@@ -176,6 +178,58 @@ class CudaBackendGpuTest {
                         if (Float.floatToRawIntBits(viaHost[s][i]) != Float.floatToRawIntBits(onDevice[s][i])) differ++;
             assertEquals(0, differ, "pixels that differ between host and device correction");
             assertClose("device correction", onDevice, viaHost, 1e-7);
+        }
+    }
+
+    /**
+     * Slices copied by the device straight into registered direct frames (the JVM's pool) are bit for bit those copied
+     * through pinned buffers into arrays; so are chunks that mix frames the device cannot write (a heap frame, a direct
+     * frame no pool keeps), which go through pinned buffers; and the frames' room in front of the pixels is untouched.
+     */
+    @Test
+    void directFramesGetTheBitsOfArrays(@TempDir Path tmp) {
+        int w = 211, np = 150, rows = 21;
+        ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(104.2).build();
+        SliceGeometry sg = SliceGeometry.square(w);
+        Random r = new Random(9);
+        short[] counts = new short[np * rows * w];
+        for (int i = 0; i < counts.length; i++) counts[i] = (short) (200 + r.nextInt(3000));
+        float[] flat = new float[rows * w], dark = new float[rows * w];
+        for (int i = 0; i < flat.length; i++) {
+            flat[i] = 3300 + r.nextInt(100);
+            dark[i] = 90 + r.nextInt(10);
+        }
+        RawStack band = RawStack.ofUint16(np, rows, w, counts);
+        Preprocessor pre = Preprocessor.defaults();
+        Preprocessor.Fields f = pre.fields(new FlatDark(0, rows, w, flat, dark), "flats");
+        BackendOptions o = BackendOptions.defaults().withFormat(SampleFormat.FLOAT32)
+                .withExtra("cuda.chunkSlices", "8").withExtra("cuda.tuningCache", tmp.resolve("c.properties").toString());
+        BackprojectionJob job = new BackprojectionJob(scan, sg, rows, FilterSpec.of(FilterWindow.RAMLAK));
+        try (BackprojectionBackend b = Backends.open("cuda", o)) {
+            b.validate(job);
+            assertTrue(b.correctsOnDevice() && b.fillsDirectFrames());
+            RawSliceBatch batch = new RawSliceBatch(0, band, 0, rows, f.dark(), f.den(), pre.transmissionFloor());
+            float[][] arrays = new float[rows][sg.pixels()];
+            b.processRaw(batch, arrays);
+            SliceFrame[] direct = new SliceFrame[rows];
+            for (int s = 0; s < rows; s++) direct[s] = SliceFrames.jvm().take(sg.pixels(), 3000);
+            // the third chunk mixes in frames the device cannot write into
+            direct[17] = SliceFrame.heap(sg.pixels());
+            direct[18] = SliceFrame.directUnpooled(sg.pixels(), 0);
+            for (SliceFrame d : direct) if (d.isDirect()) d.memory().put(0, (byte) 0x5a);
+            b.processRaw(batch, direct);
+            // the first two chunks (8 slices each) were copied straight into their frames
+            for (int s = 0; s < 16; s++) assertTrue(FrameRegistry.isRegistered(direct[s]), "frame of slice " + s + " registered");
+            for (int s = 0; s < rows; s++) {
+                assertTrue(Arrays.equals(arrays[s], direct[s].toArray()), "slice " + s + " (" + direct[s] + ")");
+                if (direct[s].room() > 0) assertEquals((byte) 0x5a, direct[s].memory().get(0), "room of slice " + s);
+            }
+            // filtered float sinograms too
+            Preprocessor.Result host = pre.apply(band, new FlatDark(0, rows, w, flat, dark), "data", "flats");
+            float[][] viaArrays = new float[rows][sg.pixels()];
+            b.process(new SliceBatch(0, host.sinograms(), np, w, false), viaArrays);
+            b.process(new SliceBatch(0, host.sinograms(), np, w, false), direct);
+            for (int s = 0; s < rows; s++) assertTrue(Arrays.equals(viaArrays[s], direct[s].toArray()), "float sinograms, slice " + s);
         }
     }
 
