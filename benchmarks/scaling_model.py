@@ -110,6 +110,10 @@ CHECKS = (
     ("2048 x 1024 x 2048, four Workers of one H100 each", 4, 2, 1024, 1.49, 0.34 + 0.72, "3.40"),
     ("2048^3, one Worker of one H100", 1, 2, 2048, 2.15, 0.25 + 0.76, "8.44"),
     ("2048^3, two Workers of one H100 each", 2, 2, 2048, 2.06, 0.16 + 0.85, "6.10"),
+    # two H100s of one host (32 cores, 16 a Worker), the slices downloaded straight into their frames, 2026-11-28
+    ("2048 x 1024 x 2048, local mode, one H100 (frames)", 1, 2, 1024, 2.46, 1.00 + 0.51, "4.11"),
+    ("2048 x 1024 x 2048, one Worker of one H100 (frames)", 1, 2, 1024, 2.72, 0.16 + 0.89, "3.71"),
+    ("2048 x 1024 x 2048, two Workers of one H100 each (frames)", 2, 2, 1024, 2.62, 0.19 + 0.88, "2.98"),
 )
 
 
@@ -133,9 +137,10 @@ def main():
     p.add_argument("--columns", type=int, default=2048)
     p.add_argument("--out-bytes", type=int, default=4, help="bytes per output voxel: 4 float32, 2 float16/uint16")
     p.add_argument("--gpus-per-node", type=int, default=4)
-    p.add_argument("--gpu-tus", type=float, default=2.0,
+    p.add_argument("--gpu-tus", type=float, default=2.6,
                    help="TU/s of one GPU for the whole device stage (uploads, correction, filter, back-projection, "
-                        "downloads): 2.0-2.2 measured on the H200 and the H100 for 2048^3 and 2048 x 1024 x 2048")
+                        "downloads): 2.5-2.7 measured on the H100 for 2048 x 1024 x 2048 with the slices downloaded "
+                        "straight into their frames (2026-11-28; 2.0-2.2 before, on the H200 and the H100)")
     p.add_argument("--host-gbs", type=float, default=17.0,
                    help="GB/s of output one node encodes, checksums and commits, all tasks together: 17.4 on 16 "
                         "writers and 17.7 on 64 (CommitRateBench, H100 x4 node, RAM disk; 3.0 with SHA-256 before)")

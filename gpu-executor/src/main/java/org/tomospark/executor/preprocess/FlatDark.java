@@ -55,16 +55,24 @@ public final class FlatDark implements Serializable {
         if (s.rows() != rows || s.width() != width)
             throw new IllegalArgumentException(name + ": frames are " + s.rows() + "x" + s.width()
                     + " but the band is " + rows + "x" + width);
-        // rows in parallel, each element summed over the frames in frame order: the same floats as one loop gives
+        // rows in parallel, each element summed over the frames in frame order: the same floats as one loop gives. The
+        // loops read the stack's array directly (uint16 counts are always finite): they run once per run, early, in a JVM
+        // whose compilers have not reached them yet, where every call and check per value counts
         int frames = s.frames();
+        short[] u16 = s.uint16Data();
+        float[] f32 = s.floatData();
         boolean finite = IntStream.range(0, rows).parallel().mapToObj(r -> {
             double[] acc = new double[width];
             for (int fr = 0; fr < frames; fr++) {
                 int base = fr * n + r * width;
-                for (int c = 0; c < width; c++) {
-                    float v = s.get(base + c);
-                    if (!Float.isFinite(v)) return false;
-                    acc[c] += v;
+                if (u16 != null) {
+                    for (int c = 0; c < width; c++) acc[c] += u16[base + c] & 0xffff;
+                } else {
+                    for (int c = 0; c < width; c++) {
+                        float v = f32[base + c];
+                        if (v - v != 0f) return false; // NaN or infinite
+                        acc[c] += v;
+                    }
                 }
             }
             for (int c = 0; c < width; c++) out[r * width + c] = (float) (acc[c] / frames);
