@@ -21,7 +21,7 @@ public record GroupOutcome(int group, int firstRow, int rows, List<OutputCommit.
                            PreprocessStats preprocess, String backend, String device, String variant, String executor,
                            int attempt, List<SliceProfile> profiles, Convergence convergence, String writers,
                            long startMillis, long endMillis, long queueNanos, long setupNanos, long planNanos,
-                           long onDeviceMillis, long offDeviceMillis)
+                           long onDeviceMillis, long offDeviceMillis, int slicesFromFrames)
         implements Serializable {
     public GroupOutcome {
         profiles = profiles == null ? List.of() : List.copyOf(profiles);

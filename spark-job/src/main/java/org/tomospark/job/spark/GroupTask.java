@@ -111,6 +111,7 @@ public final class GroupTask {
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         String writers;
+        int fromFrames;
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         // on the node's writers, shared with the executor's other tasks: a group whose slices are ready has them all
         try (SliceCommitPool pool = SliceCommitPool.shared(out, NodeCores.count(), res.slices().length,
@@ -129,6 +130,7 @@ public final class GroupTask {
             }
             written = pool.finish();
             writers = pool.writers();
+            fromFrames = pool.timings().fromFrames();
         }
         List<OutputCommit.Committed> committed = new ArrayList<>(written.values());
         long t3 = System.nanoTime();
@@ -137,7 +139,7 @@ public final class GroupTask {
         return new GroupOutcome(g.index(), g.start(), g.rows(), committed, t1 - t0, res.preprocessNanos(), res.filterNanos(),
                 res.backprojectNanos(), t3 - t2, res.updates(), res.preprocess(), p.backend(), p.device(), p.variant(), executor,
                 tc == null ? 0 : tc.attemptNumber(), profiles, res.convergence(), executor + ": " + writers, startMillis,
-                System.currentTimeMillis(), queueNanos, p.setupNanos(), planNanos, p.onDeviceMillis(), p.offDeviceMillis());
+                System.currentTimeMillis(), queueNanos, p.setupNanos(), planNanos, p.onDeviceMillis(), p.offDeviceMillis(), fromFrames);
     }
 
     /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */

@@ -401,7 +401,9 @@ public final class SparkReconstruction {
         VolumeReconstructor.Summary sum = sr.summary(wf.effective(), dp.slice(), output.plan().slices(), reused.size(), runNs,
                 workflow);
         long writeNs = outcomes.stream().mapToLong(GroupOutcome::writeNanos).sum();
-        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs, uptime0);
+        int fromFrames = outcomes.stream().mapToInt(GroupOutcome::slicesFromFrames).sum();
+        RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs, uptime0, fromFrames,
+                Map.of());
         RunFinisher.Finished done = new RunFinisher(output, new CosmeticOutputs(LOG::warn)).finish(
                 new RunFinisher.Computed(sum, dp.meta(), computed, reused, preview, times), sr);
         return new Result(output.plan().request().output(), done.report(), done.summary(), output.plan().slices(),

@@ -11,7 +11,7 @@ class DeviceBusyTest {
 
     private static GroupOutcome on(String executor, String device, String backend, long from, long to) {
         return new GroupOutcome(0, 0, 1, List.of(), 0, 0, 0, 0, 0, 0, null, backend, device, "v", executor, 0, List.of(), null,
-                "w", from, to, 0, 0, 0, from, to);
+                "w", from, to, 0, 0, 0, from, to, 0);
     }
 
     @Test

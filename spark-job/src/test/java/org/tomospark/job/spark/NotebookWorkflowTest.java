@@ -91,6 +91,7 @@ class NotebookWorkflowTest {
         double wall = ((Number) t.get("wallSeconds")).doubleValue(), job = ((Number) t.get("jobSeconds")).doubleValue();
         assertEquals(wall - job, ((Number) t.get("outsideJobSeconds")).doubleValue(), 1e-9);
         assertTrue(((Number) t.get("jvmUptimeAtStartSeconds")).doubleValue() > 0);
+        assertEquals(0, ((Number) t.get("slicesWrittenFromFrames")).intValue(), "the java backend's slices are arrays, encoded");
         long updates = ((Number) t.get("voxelUpdates")).longValue();
         assertEquals((long) W * W * PROJ * ROWS, updates, "one update per pixel, projection and slice");
         assertTrue(((Number) t.get("gups")).doubleValue() > 0);

@@ -1,6 +1,7 @@
 package org.tomospark.executor.backend.cuda;
 
 import jcuda.Pointer;
+import jcuda.driver.CUcontext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.memory.SliceFrame;
@@ -10,6 +11,8 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 
 import static jcuda.driver.JCudaDriver.CU_MEMHOSTREGISTER_PORTABLE;
+import static jcuda.driver.JCudaDriver.cuCtxGetCurrent;
+import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuMemHostRegister;
 import static jcuda.driver.JCudaDriver.cuMemHostUnregister;
 
@@ -69,11 +72,16 @@ final class FrameRegistry {
             dev = REGISTERED.remove(f);
         }
         if (dev == null || !dev.usable()) return;
+        // the calling thread may drive another device: its own context is put back afterwards
+        CUcontext before = new CUcontext();
         try {
+            cuCtxGetCurrent(before);
             dev.makeCurrent();
             cuMemHostUnregister(Pointer.to(f.memory()));
         } catch (jcuda.CudaException e) {  // JCuda's
             LOG.warn("cuda: unregistering a released slice frame failed: {}", CudaException.nameFrom(e.getMessage()));
+        } finally {
+            cuCtxSetCurrent(before);
         }
     }
 
