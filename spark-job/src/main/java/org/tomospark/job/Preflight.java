@@ -17,9 +17,9 @@ import java.util.TreeSet;
 
 /**
  * The checks both engines run before they touch the output, for what would otherwise fail half-way through a run:
- * the flat/dark denominators of every group, and the first and last rows of the projections (read and preprocessed,
- * which catches a file cut short and unusable data). The rows a binned run can reconstruct are checked by
- * {@link GroupPlanner#binnedRange}.
+ * the flat/dark denominators of every group, and the first and last rows of the projections (read, and their repairs
+ * counted as the preprocessing counts them, {@link Preprocessor#check}: which catches a file cut short and unusable
+ * data). The rows a binned run can reconstruct are checked by {@link GroupPlanner#binnedRange}.
  */
 public final class Preflight {
     private Preflight() {
@@ -50,11 +50,11 @@ public final class Preflight {
             FlatDark sub = fields.subBand(s - fields.rowStart(), n);
             float[] flat = new float[n * w];
             for (int r = 0; r < n; r++) for (int c = 0; c < w; c++) flat[r * w + c] = sub.flat(r, c);
-            pre.apply(RawStack.ofFloat(1, n, w, flat), sub, src.flatName(), src.flatName());
+            pre.check(RawStack.ofFloat(1, n, w, flat), sub, src.flatName(), src.flatName());
         }
         for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) {
             RawStack band = src.readProjections(row, 1);
-            pre.apply(band, fields.subBand(row - fields.rowStart(), 1), src.dataName(), src.flatName());
+            pre.check(band, fields.subBand(row - fields.rowStart(), 1), src.dataName(), src.flatName());
         }
     }
 

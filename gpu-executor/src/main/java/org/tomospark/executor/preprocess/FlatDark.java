@@ -120,6 +120,16 @@ public final class FlatDark implements Serializable {
         return flat[row * width + col];
     }
 
+    /** The averaged flats, row-major (this band's own array: not to be written). */
+    float[] flats() {
+        return flat;
+    }
+
+    /** The averaged darks, row-major (this band's own array: not to be written). */
+    float[] darks() {
+        return dark;
+    }
+
     public float dark(int row, int col) {
         return dark[row * width + col];
     }

@@ -51,19 +51,24 @@ public final class Preprocessor {
 
     public Fields fields(FlatDark fields, String flatName) {
         int rows = fields.rows(), width = fields.width();
-        long clampedDen = 0;
+        float[] flats = fields.flats(), darks = fields.darks();
         float[] den = new float[rows * width];
-        float[] dark = new float[rows * width];
-        for (int r = 0; r < rows; r++)
-            for (int c = 0; c < width; c++) {
-                float d = fields.flat(r, c) - fields.dark(r, c);
-                dark[r * width + c] = fields.dark(r, c);
-                if (!(d >= denominatorFloor)) {
-                    d = denominatorFloor;
-                    clampedDen++;
+        float[] dark = darks.clone();
+        float floor = denominatorFloor;
+        // rows in parallel, reading the arrays directly: a whole scan's fields are millions of values, prepared once,
+        // early in a run, before the JIT has compiled this loop
+        long clampedDen = IntStream.range(0, rows).parallel().mapToLong(r -> {
+            long clamped = 0;
+            for (int i = r * width; i < (r + 1) * width; i++) {
+                float d = flats[i] - darks[i];
+                if (!(d >= floor)) {
+                    d = floor;
+                    clamped++;
                 }
-                den[r * width + c] = d;
+                den[i] = d;
             }
+            return clamped;
+        }).sum();
         if (clampedDen == (long) rows * width)
             throw new IllegalArgumentException(flatName + ": flat field is not above the dark field at any pixel of detector rows "
                     + fields.rowStart() + ".." + (fields.rowStart() + rows - 1) + " (zero or missing flats?)");
@@ -127,6 +132,43 @@ public final class Preprocessor {
                 .mapToLong(r -> nonFinite[r] ? repairNonFinite(sino[r], nproj, width) : 0).sum();
         long values = (long) nproj * rows * width;
         return new Result(sino, stats(f, values, nproj, clampedTr, repaired, dataName, fields));
+    }
+
+    /**
+     * What {@link #apply} counts for this band, without its sinograms: the transmissions it would clamp and the values it
+     * would repair (NaN or infinite transmissions: with a positive floor, every other value's −log is finite), checked
+     * against {@code maxRepairFraction} with apply's error. For the checks before a run, which only need to know that a
+     * band is usable: no sinogram is allocated and no logarithm taken.
+     */
+    public PreprocessStats check(RawStack projections, FlatDark fields, String dataName, String flatName) {
+        int nproj = projections.frames(), rows = projections.rows(), width = projections.width();
+        Fields f = bandFields(projections, fields, dataName, flatName);
+        float[] dark = f.dark(), den = f.den();
+        short[] u16 = projections.uint16Data();
+        float[] f32 = projections.floatData();
+        float floor = transmissionFloor;
+        int blocks = (nproj + PROJECTIONS_PER_TASK - 1) / PROJECTIONS_PER_TASK;
+        long[] counts = IntStream.range(0, rows * blocks).parallel().mapToObj(t -> {
+            int r = t / blocks, p0 = (t % blocks) * PROJECTIONS_PER_TASK, p1 = Math.min(nproj, p0 + PROJECTIONS_PER_TASK);
+            int fo = r * width;
+            long clamped = 0, nonFinite = 0;
+            for (int p = p0; p < p1; p++) {
+                int src = (p * rows + r) * width;
+                for (int c = 0; c < width; c++) {
+                    // the transmission as RowCorrection computes it, float for float
+                    float tr = ((u16 != null ? u16[src + c] & 0xffff : f32[src + c]) - dark[fo + c]) / den[fo + c];
+                    if (tr >= floor) {
+                        if (tr == Float.POSITIVE_INFINITY) nonFinite++;
+                    } else if (tr != tr) {
+                        nonFinite++;
+                    } else {
+                        clamped++;
+                    }
+                }
+            }
+            return new long[]{clamped, nonFinite};
+        }).reduce(new long[2], (a, b) -> new long[]{a[0] + b[0], a[1] + b[1]});
+        return stats(f, (long) nproj * rows * width, nproj, counts[0], counts[1], dataName, fields);
     }
 
     /**

@@ -3,6 +3,7 @@ package org.tomospark.executor.preprocess;
 import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -197,5 +198,42 @@ class PreprocessorTest {
                                 Float.floatToIntBits(byFrame.frames()[p][row * w + c]),
                                 "p=" + p + " row=" + row + " col=" + c + " of " + Arrays.toString(size));
         }
+    }
+
+    /**
+     * The preflight's count equals what the correction counts and repairs, value for value: float data with NaN, both
+     * infinities, zeros and negatives, uint16 counts below the dark, bands over several blocks of projections, with and
+     * without −log; and a band with too many repairs is refused by both with the same message.
+     */
+    @Test
+    void checkCountsWhatApplyRepairs() {
+        Random rnd = new Random(11);
+        int frames = 150, rows = 3, width = 37;
+        float[] flat = new float[rows * width], dark = new float[rows * width];
+        for (int i = 0; i < flat.length; i++) {
+            flat[i] = 1000 + rnd.nextInt(50);
+            dark[i] = 90 + rnd.nextInt(20);
+        }
+        flat[5] = dark[5]; // a clamped denominator
+        FlatDark fields = new FlatDark(7, rows, width, flat, dark);
+        float[] f32 = new float[frames * rows * width];
+        short[] u16 = new short[f32.length];
+        float[] odd = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, -3f, 50f};
+        for (int i = 0; i < f32.length; i++) {
+            f32[i] = rnd.nextInt(400) == 0 ? odd[rnd.nextInt(odd.length)] : 95 + rnd.nextInt(1000);
+            u16[i] = (short) (rnd.nextInt(300) == 0 ? rnd.nextInt(100) : 100 + rnd.nextInt(900));
+        }
+        for (boolean log : new boolean[]{true, false})
+            for (RawStack band : List.of(RawStack.ofFloat(frames, rows, width, f32), RawStack.ofUint16(frames, rows, width, u16))) {
+                Preprocessor pre = new Preprocessor(1e-3f, 1e-6f, 0.5, log);
+                PreprocessStats applied = pre.apply(band, fields, "data", "flats").stats();
+                assertTrue(applied.clampedTransmission() > 0, "the data must clamp some transmissions");
+                String what = (band.isUint16() ? "uint16" : "float32") + ", log " + log;
+                assertEquals(applied, pre.check(band, fields, "data", "flats"), what);
+                Preprocessor strict = new Preprocessor(1e-3f, 1e-6f, 1e-4, log);
+                String a = assertThrows(IllegalArgumentException.class, () -> strict.apply(band, fields, "data", "flats")).getMessage();
+                String c = assertThrows(IllegalArgumentException.class, () -> strict.check(band, fields, "data", "flats")).getMessage();
+                assertEquals(a, c, what);
+            }
     }
 }
