@@ -59,8 +59,7 @@ public interface BackprojectionBackend extends AutoCloseable {
             process(batch, arrays);
             return;
         }
-        float[][] tmp = new float[out.length][];
-        for (int i = 0; i < out.length; i++) tmp[i] = new float[out[i].pixels()];
+        float[][] tmp = arraysFor(batch.count(), out);
         process(batch, tmp);
         for (int i = 0; i < batch.count(); i++) out[i].copyFrom(tmp[i]);
     }
@@ -69,11 +68,20 @@ public interface BackprojectionBackend extends AutoCloseable {
     default long processRaw(RawSliceBatch batch, SliceFrame[] out) {
         float[][] arrays = SliceFrame.arrays(out);
         if (arrays != null) return processRaw(batch, arrays);
-        float[][] tmp = new float[out.length][];
-        for (int i = 0; i < out.length; i++) tmp[i] = new float[out[i].pixels()];
+        float[][] tmp = arraysFor(batch.count(), out);
         long clamped = processRaw(batch, tmp);
         for (int i = 0; i < batch.count(); i++) out[i].copyFrom(tmp[i]);
         return clamped;
+    }
+
+    /**
+     * Arrays standing in for the first {@code count} of {@code out} (direct frames, for a backend that fills arrays); the
+     * batch's contract is checked by the array method, which also sees a missing frame as a missing array.
+     */
+    private static float[][] arraysFor(int count, SliceFrame[] out) {
+        float[][] tmp = new float[Math.min(count, out.length)][];
+        for (int i = 0; i < tmp.length; i++) tmp[i] = out[i] == null ? null : new float[out[i].pixels()];
+        return tmp;
     }
 
     BackendStats stats();

@@ -34,10 +34,8 @@ public final class OrthoPreview {
     }
 
     /** A whole slice ({@code w × h}): its profiles, and all of it when it is the middle slice (the XY panel). */
-    public synchronized void accept(int slice, float[] px, int w, int h) {
-        if (slice == middle) xy = px.clone();
-        version++;
-        acceptProfiles(slice, centralRow(px, w, h), centralColumn(px, w, h));
+    public void accept(int slice, float[] px, int w, int h) {
+        accept(slice, FloatBuffer.wrap(px), w, h);
     }
 
     /** As above, the slice's pixels read from {@code px} (position 0 to limit; a direct frame's, say). */
@@ -66,16 +64,12 @@ public final class OrthoPreview {
 
     /** Image row {@code h/2} of a {@code w × h} slice: the slice's line of the XZ plane. */
     public static float[] centralRow(float[] px, int w, int h) {
-        float[] row = new float[w];
-        System.arraycopy(px, (h / 2) * w, row, 0, w);
-        return row;
+        return centralRow(FloatBuffer.wrap(px), w, h);
     }
 
     /** Image column {@code w/2} of a {@code w × h} slice: the slice's line of the YZ plane. */
     public static float[] centralColumn(float[] px, int w, int h) {
-        float[] col = new float[h];
-        for (int i = 0; i < h; i++) col[i] = px[i * w + w / 2];
-        return col;
+        return centralColumn(FloatBuffer.wrap(px), w, h);
     }
 
     /**

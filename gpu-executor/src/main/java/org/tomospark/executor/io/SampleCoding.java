@@ -118,18 +118,7 @@ public record SampleCoding(OutputType type, double min, double max, double[] per
 
     /** Writes {@code pixels} in this coding at {@code dst}'s position (its byte order). */
     public void put(float[] pixels, ByteBuffer dst) {
-        if (pending()) throw new IllegalStateException("uint16 output: the range from the percentiles was never found");
-        switch (type) {
-            case FLOAT32 -> dst.asFloatBuffer().put(pixels);
-            case FLOAT16 -> {
-                int at = dst.position();
-                for (int i = 0; i < pixels.length; i++) dst.putShort(at + 2 * i, Half.fromFloat(pixels[i]));
-            }
-            case UINT16 -> {
-                int at = dst.position();
-                for (int i = 0; i < pixels.length; i++) dst.putShort(at + 2 * i, (short) count(pixels[i]));
-            }
-        }
+        put(FloatBuffer.wrap(pixels), dst);
     }
 
     /** Writes {@code pixels} (position 0 to limit) in this coding at {@code dst}'s position (its byte order). */

@@ -88,15 +88,7 @@ public final class TiffEncoder {
      */
     public static int encodeInto(float[] pixels, int width, int height, String description, SampleCoding coding,
                                  ByteBuffer dst) {
-        Layout l = Layout.of(width, height, description, coding);
-        checkPixels(pixels, width, height);
-        if (dst.capacity() < l.size)
-            throw new IllegalArgumentException("buffer of " + dst.capacity() + " bytes cannot hold a " + width + "x" + height
-                    + " TIFF of " + l.size + " bytes");
-        dst.clear();
-        l.write(pixels, dst);
-        dst.position(0).limit(l.size);
-        return l.size;
+        return encodeInto(FloatBuffer.wrap(pixels), width, height, description, coding, dst);
     }
 
     /** As above, the pixels read from {@code pixels} (its position 0 to its limit). */

@@ -146,27 +146,18 @@ public final class Preprocessor {
         float[] dark = f.dark(), den = f.den();
         short[] u16 = projections.uint16Data();
         float[] f32 = projections.floatData();
-        float floor = transmissionFloor;
         int blocks = (nproj + PROJECTIONS_PER_TASK - 1) / PROJECTIONS_PER_TASK;
         long[] counts = IntStream.range(0, rows * blocks).parallel().mapToObj(t -> {
             int r = t / blocks, p0 = (t % blocks) * PROJECTIONS_PER_TASK, p1 = Math.min(nproj, p0 + PROJECTIONS_PER_TASK);
-            int fo = r * width;
-            long clamped = 0, nonFinite = 0;
+            float[] scratch = new float[width];
+            long[] n = new long[2];
             for (int p = p0; p < p1; p++) {
-                int src = (p * rows + r) * width;
-                for (int c = 0; c < width; c++) {
-                    // the transmission as RowCorrection computes it, float for float
-                    float tr = ((u16 != null ? u16[src + c] & 0xffff : f32[src + c]) - dark[fo + c]) / den[fo + c];
-                    if (tr >= floor) {
-                        if (tr == Float.POSITIVE_INFINITY) nonFinite++;
-                    } else if (tr != tr) {
-                        nonFinite++;
-                    } else {
-                        clamped++;
-                    }
-                }
+                long[] row = RowCorrection.count(u16, f32, (p * rows + r) * width, dark, den, r * width, width, transmissionFloor,
+                        scratch);
+                n[0] += row[0];
+                n[1] += row[1];
             }
-            return new long[]{clamped, nonFinite};
+            return n;
         }).reduce(new long[2], (a, b) -> new long[]{a[0] + b[0], a[1] + b[1]});
         return stats(f, (long) nproj * rows * width, nproj, counts[0], counts[1], dataName, fields);
     }

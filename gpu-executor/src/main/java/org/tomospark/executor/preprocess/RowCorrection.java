@@ -44,6 +44,29 @@ final class RowCorrection {
         return new Counts(clamped, nonFinite);
     }
 
+    /**
+     * What {@link #correct} would count for the row, without its −log: the transmissions (computed into {@code scratch},
+     * {@code width} values, by the same pass) below the floor, and those that would come out non-finite (NaN, or +∞:
+     * with a positive floor every other value's −log is finite). Returns {clamped, nonFinite}.
+     */
+    static long[] count(short[] u16, float[] f32, int src, float[] dark, float[] den, int fo, int width, float floor,
+                        float[] scratch) {
+        if (u16 != null) transmissionU16(u16, src, dark, den, fo, width, scratch, 0);
+        else transmissionF32(f32, src, dark, den, fo, width, scratch, 0);
+        long clamped = 0, nonFinite = 0;
+        for (int c = 0; c < width; c++) {
+            float tr = scratch[c];
+            if (tr >= floor) {
+                if (tr == Float.POSITIVE_INFINITY) nonFinite++;
+            } else if (tr != tr) {
+                nonFinite++;
+            } else {
+                clamped++;
+            }
+        }
+        return new long[]{clamped, nonFinite};
+    }
+
     private static void transmissionU16(short[] u16, int src, float[] dark, float[] den, int fo, int width, float[] out,
                                         int dst) {
         for (int c = 0; c < width; c++) out[dst + c] = ((u16[src + c] & 0xffff) - dark[fo + c]) / den[fo + c];

@@ -148,16 +148,9 @@ class CudaBackendGpuTest {
         int w = 213, np = 181, rows = 37;
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(105.7).build();
         SliceGeometry sg = SliceGeometry.square(w);
-        Random r = new Random(5);
-        short[] counts = new short[np * rows * w];
-        for (int i = 0; i < counts.length; i++) counts[i] = (short) (90 + r.nextInt(3000));
-        float[] flat = new float[rows * w], dark = new float[rows * w];
-        for (int i = 0; i < flat.length; i++) {
-            flat[i] = 2800 + r.nextInt(400);
-            dark[i] = 95 + r.nextInt(10);
-        }
-        RawStack band = RawStack.ofUint16(np, rows, w, counts);
-        FlatDark fields = new FlatDark(40, rows, w, flat, dark);
+        RawScan raw = RawScan.random(5, np, rows, w, 40);
+        RawStack band = raw.band();
+        FlatDark fields = raw.fields();
         Preprocessor pre = Preprocessor.defaults();
         Preprocessor.Result host = pre.apply(band, fields, "data", "flats");
         assertTrue(host.stats().clampedTransmission() > 0, "the data must clamp some transmissions");
@@ -191,17 +184,10 @@ class CudaBackendGpuTest {
         int w = 211, np = 150, rows = 21;
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(w).anglesRange(180, np).centerOfRotation(104.2).build();
         SliceGeometry sg = SliceGeometry.square(w);
-        Random r = new Random(9);
-        short[] counts = new short[np * rows * w];
-        for (int i = 0; i < counts.length; i++) counts[i] = (short) (200 + r.nextInt(3000));
-        float[] flat = new float[rows * w], dark = new float[rows * w];
-        for (int i = 0; i < flat.length; i++) {
-            flat[i] = 3300 + r.nextInt(100);
-            dark[i] = 90 + r.nextInt(10);
-        }
-        RawStack band = RawStack.ofUint16(np, rows, w, counts);
+        RawScan raw = RawScan.random(9, np, rows, w, 0);
+        RawStack band = raw.band();
         Preprocessor pre = Preprocessor.defaults();
-        Preprocessor.Fields f = pre.fields(new FlatDark(0, rows, w, flat, dark), "flats");
+        Preprocessor.Fields f = pre.fields(raw.fields(), "flats");
         BackendOptions o = BackendOptions.defaults().withFormat(SampleFormat.FLOAT32)
                 .withExtra("cuda.chunkSlices", "8").withExtra("cuda.tuningCache", tmp.resolve("c.properties").toString());
         BackprojectionJob job = new BackprojectionJob(scan, sg, rows, FilterSpec.of(FilterWindow.RAMLAK));
@@ -225,11 +211,29 @@ class CudaBackendGpuTest {
                 if (direct[s].room() > 0) assertEquals((byte) 0x5a, direct[s].memory().get(0), "room of slice " + s);
             }
             // filtered float sinograms too
-            Preprocessor.Result host = pre.apply(band, new FlatDark(0, rows, w, flat, dark), "data", "flats");
+            Preprocessor.Result host = pre.apply(band, raw.fields(), "data", "flats");
             float[][] viaArrays = new float[rows][sg.pixels()];
             b.process(new SliceBatch(0, host.sinograms(), np, w, false), viaArrays);
             b.process(new SliceBatch(0, host.sinograms(), np, w, false), direct);
             for (int s = 0; s < rows; s++) assertTrue(Arrays.equals(viaArrays[s], direct[s].toArray()), "float sinograms, slice " + s);
+        }
+    }
+
+    /**
+     * Random uint16 counts of {@code np} projections of {@code rows} rows from detector row {@code rowStart}, some below
+     * the dark (clamped transmissions), with the flats and darks of those rows.
+     */
+    private record RawScan(RawStack band, FlatDark fields) {
+        static RawScan random(long seed, int np, int rows, int w, int rowStart) {
+            Random r = new Random(seed);
+            short[] counts = new short[np * rows * w];
+            for (int i = 0; i < counts.length; i++) counts[i] = (short) (90 + r.nextInt(3000));
+            float[] flat = new float[rows * w], dark = new float[rows * w];
+            for (int i = 0; i < flat.length; i++) {
+                flat[i] = 2800 + r.nextInt(400);
+                dark[i] = 95 + r.nextInt(10);
+            }
+            return new RawScan(RawStack.ofUint16(np, rows, w, counts), new FlatDark(rowStart, rows, w, flat, dark));
         }
     }
 
