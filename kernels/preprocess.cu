@@ -9,11 +9,12 @@
 
 #define CORRECT_THREADS 256
 
-// raw:  [slices][np][width] counts of the chunk (slice s = detector row s of the chunk)
+// raw:  [np][slices][width] counts of the chunk (slice s = detector row s of the chunk), as the projections hold
+//       them: the host stages each projection's rows of the chunk with one contiguous copy
 // dark: [slices][width] dark field; den: [slices][width] flat - dark, clamped
 // out:  [slices][np][width] -log(transmission), the sinograms the ramp filter then reads in place
 // clamped: running count of transmissions raised to the floor
-// grid: x over columns (CORRECT_THREADS a block), y over projections, z over slices
+// grid: x over columns (CORRECT_THREADS a block), y over projections, z over the chunk's slices
 extern "C" __global__ void __launch_bounds__(CORRECT_THREADS)
 correct_u16(const unsigned short* __restrict__ raw, const float* __restrict__ dark, const float* __restrict__ den,
             float* __restrict__ out, int width, int np, float floorTr, unsigned long long* __restrict__ clamped) {
@@ -22,8 +23,9 @@ correct_u16(const unsigned short* __restrict__ raw, const float* __restrict__ da
     unsigned int hit = 0;
     if (c < width) {
         size_t i = ((size_t)s * np + p) * width + c;
+        size_t r = ((size_t)p * gridDim.z + s) * width + c;
         int f = s * width + c;
-        float tr = __fdiv_rn(__fsub_rn((float)raw[i], dark[f]), den[f]);
+        float tr = __fdiv_rn(__fsub_rn((float)raw[r], dark[f]), den[f]);
         if (!(tr >= floorTr)) {
             tr = floorTr;
             hit = 1;

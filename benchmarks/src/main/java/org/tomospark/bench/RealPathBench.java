@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -58,7 +60,7 @@ public final class RealPathBench {
 
     /** One engine's run, from its report and the files it wrote. */
     record Run(String engine, int exitCode, double wallSeconds, double jobSeconds, long slices, long outputBytes, long inputBytes,
-               long pixels, long updates, Map<String, Object> timings, String backend) {
+               long pixels, long updates, Map<String, Object> timings, String backend, Exit exit) {
         double timing(String key) {
             return timings.get(key) instanceof Number n ? n.doubleValue() : Double.NaN;
         }
@@ -68,6 +70,18 @@ public final class RealPathBench {
             double s = v instanceof Number n ? n.doubleValue() : 0;
             return s > 0 ? amount / s : Double.NaN;
         }
+    }
+
+    /**
+     * The end of a run, from three clocks: the last file the CLI wrote (its report, manifest or marker), the JVM's exit
+     * after its shutdown hooks (its heap summary, logged at exit), and the process's end as this JVM saw it.
+     *
+     * @param lastFileToVmExit seconds from the last file written to the JVM's exit (the CLI's return, the shutdown hooks)
+     * @param vmExitToEnd      seconds from the JVM's exit to the process's end (native exit handlers such as the CUDA
+     *                         driver's, and the kernel unmapping the process's memory)
+     */
+    record Exit(double lastFileToVmExit, double vmExitToEnd) {
+        static final Exit UNKNOWN = new Exit(Double.NaN, Double.NaN);
     }
 
     public static void main(String[] args) throws Exception {
@@ -232,15 +246,19 @@ public final class RealPathBench {
             Path rec = o.jfr().resolve(label + "-" + run + ".jfr").toAbsolutePath();
             jvm.add("-XX:StartFlightRecording=filename=" + rec + ",settings=profile");
         }
+        Path vmExitLog = o.out().resolve(label + "-vmexit.log");
+        Files.deleteIfExists(vmExitLog);
+        jvm.add("-Xlog:gc+heap+exit=info:file=" + vmExitLog + ":timemillis");
         List<String> cmd = command(o, engine, format, dest, jvm, o.slices());
         Path log = o.out().resolve(label + ".log");
         long t0 = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         if (!p.waitFor(3, TimeUnit.HOURS)) p.destroyForcibly();
+        long endMillis = System.currentTimeMillis();
         double wall = (System.nanoTime() - t0) / 1e9;
         if (p.exitValue() != 0) {
             System.err.println(label + ": exit " + p.exitValue() + "; log:\n" + Files.readString(log));
-            return new Run(label, p.exitValue(), wall, Double.NaN, 0, 0, 0, 0, 0, Map.of(), "?");
+            return new Run(label, p.exitValue(), wall, Double.NaN, 0, 0, 0, 0, 0, Map.of(), "?", Exit.UNKNOWN);
         }
         Map<String, Object> report = readJson(dest.resolve("report.json"));
         @SuppressWarnings("unchecked") Map<String, Object> t = (Map<String, Object>) report.get("timings");
@@ -265,9 +283,25 @@ public final class RealPathBench {
         long updates = ((Number) t.get("voxelUpdates")).longValue();
         double job = ((Number) t.getOrDefault("jobSeconds", t.get("totalSeconds"))).doubleValue();
         Run r = new Run(label, 0, wall, job, slices, outBytes, inBytes, pixels, updates, t,
-                be.get("id") + " " + be.get("variant") + " (" + slice.get("width") + "x" + slice.get("height") + ")");
+                be.get("id") + " " + be.get("variant") + " (" + slice.get("width") + "x" + slice.get("height") + ")",
+                exit(dest, vmExitLog, endMillis));
         if (!o.keep()) deleteTree(dest);
         return r;
+    }
+
+    /** The run's end from its files' times, the JVM's exit log and {@code endMillis} (this JVM's clock at the process's end). */
+    static Exit exit(Path dest, Path vmExitLog, long endMillis) throws IOException {
+        long lastFile = 0;
+        try (Stream<Path> w = Files.walk(dest)) {
+            for (Path f : w.filter(Files::isRegularFile).toList()) lastFile = Math.max(lastFile, Files.getLastModifiedTime(f).toMillis());
+        }
+        long vmExit = -1;
+        if (Files.exists(vmExitLog)) {
+            Matcher m = Pattern.compile("^\\[(\\d+)ms]").matcher(Files.readString(vmExitLog));
+            if (m.find()) vmExit = Long.parseLong(m.group(1));
+        }
+        return vmExit < 0 ? new Exit(Double.NaN, (endMillis - lastFile) / 1e3)
+                : new Exit((vmExit - lastFile) / 1e3, (endMillis - vmExit) / 1e3);
     }
 
     private static int sampleBytes(Map<String, Object> report) {
@@ -317,13 +351,15 @@ public final class RealPathBench {
         }
         sb.append("\\* per second of that stage's busy time, summed over its threads and tasks (the stages overlap)\n\n");
         sb.append("| engine | CLI wall s | JVM uptime at the engine's start s | engine outside the job s | job s | finish s "
-                + "| report, manifest, exit s | CLI wall − job s |\n|---|---|---|---|---|---|---|---|\n");
+                + "| report, manifest, exit s | of which: last file → JVM exit s | JVM exit → process end s | CLI wall − job s |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
         for (Run r : runs) {
             if (r.exitCode() != 0) continue;
             double up = r.timing("jvmUptimeAtStartSeconds"), outside = r.timing("outsideJobSeconds"), fin = r.timing("finishSeconds");
             double rest = r.wallSeconds() - up - r.timing("wallSeconds") - fin;
-            sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", r.engine(), r.wallSeconds(),
-                    up, outside, r.jobSeconds(), fin, rest, r.wallSeconds() - r.jobSeconds()));
+            sb.append(String.format(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |%n", r.engine(),
+                    r.wallSeconds(), up, outside, r.jobSeconds(), fin, rest, r.exit().lastFileToVmExit(), r.exit().vmExitToEnd(),
+                    r.wallSeconds() - r.jobSeconds()));
         }
         for (Run r : runs) {
             if (r.exitCode() == 0 && r.timings().get("groupLoop") instanceof Map<?, ?> gl)
@@ -332,6 +368,16 @@ public final class RealPathBench {
                         gl.get("lanes"),
                         ((Number) gl.get("firstReadSeconds")).doubleValue(), ((Number) gl.get("readWaitSeconds")).doubleValue(),
                         ((Number) gl.get("processSeconds")).doubleValue(), ((Number) gl.get("sinkSeconds")).doubleValue()));
+        }
+        for (Run r : runs) {
+            if (r.exitCode() == 0 && r.timings().get("groupLoop") instanceof Map<?, ?> gl
+                    && gl.get("devicePipeline") instanceof Map<?, ?> d) {
+                double compute = ((Number) d.get("computeSeconds")).doubleValue(), batch = ((Number) d.get("batchSeconds")).doubleValue();
+                sb.append(String.format(Locale.ROOT, "%s, device pipeline: compute stream busy %.2f s of %.2f s in the groups (%.2f), "
+                                + "host staging %.2f s, waiting for chunks %.2f s, %s chunks; %.2f TU/s while computing%n", r.engine(),
+                        compute, batch, compute / batch, ((Number) d.get("hostStageSeconds")).doubleValue(),
+                        ((Number) d.get("downloadWaitSeconds")).doubleValue(), d.get("chunks"), r.updates() / compute / 1e12));
+            }
         }
         for (Run r : runs) {
             if (r.exitCode() != 0 || !(r.timings().get("beforeJobSeconds") instanceof Map<?, ?> steps)) continue;

@@ -48,9 +48,9 @@ public final class JobKeys {
             "Slice groups the direct engine processes at once on its GPU (CUDA backend), each with its own processor and "
                     + "pipeline: one group's host work and its pipeline's fill and drain overlap another's kernels, as "
                     + "job.tasksPerDevice does for Spark's tasks; at most one per four groups of the run (on fewer, a processor's "
-                    + "set-up costs more than it overlaps). One by default: the device copies the slices straight into the "
-                    + "writers' frames, and a second group only adds contention for the host's memory (2048^3 on an H100: "
-                    + "8.2-8.3 s with one, 7.7-9.9 s with two). Other backends process one group at a time.", 1, 1, 8);
+                    + "set-up costs more than it overlaps). Two by default: each group's pipeline fills and drains once, and a "
+                    + "second group's chunks keep the device busy meanwhile (2048^3 on an H200: 6.8-6.9 s of command-line "
+                    + "wall with two, 7.4-8.3 s with one). Other backends process one group at a time.", 2, 1, 8);
 
     public static final ConfigKey<Integer> DEMO_WIDTH = ConfigKey.integer(DEMO, "demo.width",
             "Detector columns of the demo phantom scan.", 512, 8, 8192);

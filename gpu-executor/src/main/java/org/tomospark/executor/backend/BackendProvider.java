@@ -42,4 +42,12 @@ public interface BackendProvider {
         int k = o.slicesPerPass() == 0 ? 1 : o.slicesPerPass();
         return new GroupShape(k, o.slicesPerPass() == 0 ? 16 : k);
     }
+
+    /**
+     * Gives back what this backend holds for the process's lifetime (device contexts, registered and pinned host
+     * memory), at the end of a command whose process exits next: a driver tears these down faster when asked than when
+     * the process ends holding them. Nothing may use the backend in this process afterwards. By default nothing.
+     */
+    default void releaseBeforeExit() {
+    }
 }

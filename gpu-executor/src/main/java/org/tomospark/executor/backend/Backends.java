@@ -105,6 +105,20 @@ public final class Backends {
         return new GroupShape(k, o.slicesPerPass() == 0 ? 16 : k);
     }
 
+    /**
+     * Every backend's {@link BackendProvider#releaseBeforeExit}, for a command-line process about to exit; a failure is
+     * logged and the others still run (the command's outcome is already decided).
+     */
+    public static void releaseBeforeExit() {
+        for (BackendProvider p : providers()) {
+            try {
+                p.releaseBeforeExit();
+            } catch (RuntimeException | LinkageError e) {
+                LOG.warn("backend {}: could not give its device resources back before the exit: {}", p.id(), e.toString());
+            }
+        }
+    }
+
     /** Resolves, creates and sets up a backend. */
     public static BackprojectionBackend open(String id, BackendOptions options) {
         BackprojectionBackend b = resolve(id).create();

@@ -86,6 +86,11 @@ public interface BackprojectionBackend extends AutoCloseable {
 
     BackendStats stats();
 
+    /** How well this backend's device pipeline was fed so far ({@link PipelineTimes#NONE} where it has none). */
+    default PipelineTimes pipelineTimes() {
+        return PipelineTimes.NONE;
+    }
+
     /** The device in words, e.g. "java: 2 threads, Vector API 256-bit". */
     String deviceDescription();
 

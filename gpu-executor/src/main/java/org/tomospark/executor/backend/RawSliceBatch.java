@@ -30,13 +30,16 @@ public record RawSliceBatch(int firstRow, RawStack band, int bandRow0, int count
         return band.width();
     }
 
-    /** Copies the counts of slices [first, first + n) into {@code dst} as [slice][projection][column]. */
-    public void copyCounts(int first, int n, ShortBuffer dst) {
+    /**
+     * Copies the counts of slices [first, first + n) of projections [p0, p1) into {@code dst} as
+     * [projection][slice][column], {@code dst} holding all the batch's projections of those slices: one contiguous
+     * copy a projection, since a projection holds its rows one after another. Disjoint projection ranges may be copied
+     * on several threads at once.
+     */
+    public void copyCountsByProjection(int first, int n, int p0, int p1, ShortBuffer dst) {
         short[] src = band.uint16Data();
-        int rows = band.rows(), w = band.width(), np = band.frames();
-        for (int s = 0; s < n; s++) {
-            int r = bandRow0 + first + s;
-            for (int p = 0; p < np; p++) dst.put((s * np + p) * w, src, (p * rows + r) * w, w);
-        }
+        int rows = band.rows(), w = band.width();
+        int r = bandRow0 + first;
+        for (int p = p0; p < p1; p++) dst.put(p * n * w, src, (p * rows + r) * w, n * w);
     }
 }

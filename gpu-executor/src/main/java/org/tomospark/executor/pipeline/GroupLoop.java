@@ -2,6 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
 
@@ -42,6 +43,7 @@ final class GroupLoop {
     private long firstReadNs, readWaitNs, processNs, sinkNs;
     private PreprocessStats stats = PreprocessStats.ZERO;
     private Convergence convergence = Convergence.none();
+    private PipelineTimes device = PipelineTimes.NONE;
     private int done, skipped;
 
     GroupLoop(BandPrefetcher reads, SliceSink sink, IntPredicate skip, VolumeReconstructor.Progress progress, int total,
@@ -122,6 +124,23 @@ final class GroupLoop {
     }
 
     private void lane(SliceGroupProcessor proc, boolean firstLane) {
+        PipelineTimes before = proc.backend().pipelineTimes();
+        try {
+            groups(proc, firstLane);
+        } finally {
+            PipelineTimes mine = minus(proc.backend().pipelineTimes(), before);
+            synchronized (this) {
+                device = device.plus(mine);
+            }
+        }
+    }
+
+    private static PipelineTimes minus(PipelineTimes a, PipelineTimes b) {
+        return new PipelineTimes(a.computeNanos() - b.computeNanos(), a.stageNanos() - b.stageNanos(), a.waitNanos() - b.waitNanos(),
+                a.batchNanos() - b.batchNanos(), a.chunks() - b.chunks());
+    }
+
+    private void groups(SliceGroupProcessor proc, boolean firstLane) {
         boolean firstGroup = true;
         while (!failed) {
             long w0 = System.nanoTime();
@@ -205,6 +224,6 @@ final class GroupLoop {
     }
 
     synchronized VolumeReconstructor.Waits waits() {
-        return new VolumeReconstructor.Waits(lanesRun(), firstReadNs, readWaitNs, processNs, sinkNs);
+        return new VolumeReconstructor.Waits(lanesRun(), firstReadNs, readWaitNs, processNs, sinkNs, device);
     }
 }

@@ -2,6 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.InputWarnings;
@@ -77,10 +78,16 @@ public final class VolumeReconstructor {
      * for later bands (the reader fell behind), in the processor (correction, filter, back-projection), and handing
      * slices to the sink (a sink that commits on threads of its own blocks here when its queue is full), summed over the
      * {@code lanes} that took groups at once ({@link GroupLoop}). With one lane, what is not in the processor is time its
-     * device stood idle.
+     * device stood idle. {@code device}: how well the lanes' device pipelines were fed ({@link PipelineTimes#NONE} on
+     * backends without one).
      */
-    public record Waits(int lanes, long firstReadNanos, long readWaitNanos, long processNanos, long sinkNanos) {
-        public static final Waits NONE = new Waits(0, 0, 0, 0, 0);
+    public record Waits(int lanes, long firstReadNanos, long readWaitNanos, long processNanos, long sinkNanos,
+                        PipelineTimes device) {
+        public static final Waits NONE = new Waits(0, 0, 0, 0, 0, PipelineTimes.NONE);
+
+        public Waits(int lanes, long firstReadNanos, long readWaitNanos, long processNanos, long sinkNanos) {
+            this(lanes, firstReadNanos, readWaitNanos, processNanos, sinkNanos, PipelineTimes.NONE);
+        }
     }
 
     /** Groups a lane takes at least: on fewer, a further lane's set-up costs more than its overlap gains. */

@@ -74,7 +74,7 @@ public final class ReconstructCommand implements Callable<Integer> {
         String eng = s.get(JobKeys.ENGINE);
         // a centre sweep is one slice: always in this JVM
         if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null) return EngineLauncher.runSpark(req);
-        new DirectEngine(HadoopConf.create(), System.err).run(req);
+        new DirectEngine(HadoopConf.create(), System.err).lastUseOfDevices().run(req);
         return 0;
     }
 

@@ -18,7 +18,10 @@ public final class TomoCli {
 
     public static void main(String[] args) {
         if (mayUseCuda(args)) DeviceWarmUp.probeCudaEarly();
-        System.exit(run(args));
+        int code = run(args);
+        // the outputs are complete: the devices are given back now, which the driver does faster than at the exit
+        Backends.releaseBeforeExit();
+        System.exit(code);
     }
 
     /**

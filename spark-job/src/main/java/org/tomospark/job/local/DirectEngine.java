@@ -72,10 +72,25 @@ import java.util.concurrent.CompletableFuture;
 public final class DirectEngine {
     private final Configuration hadoopConf;
     private final PrintStream log;
+    private final boolean lastUseOfDevices;
 
     public DirectEngine(Configuration hadoopConf, PrintStream log) {
+        this(hadoopConf, log, false);
+    }
+
+    private DirectEngine(Configuration hadoopConf, PrintStream log, boolean lastUseOfDevices) {
         this.hadoopConf = hadoopConf;
         this.log = log;
+        this.lastUseOfDevices = lastUseOfDevices;
+    }
+
+    /**
+     * This engine for a process whose run is the last use of its devices (the command line's single reconstruction):
+     * once the slices are computed, the devices are given back ({@link Backends#releaseBeforeExit}) while the writers
+     * commit the last slices, instead of by the driver at the process's exit.
+     */
+    public DirectEngine lastUseOfDevices() {
+        return new DirectEngine(hadoopConf, log, true);
     }
 
     /** Result of a run: the summary and the report written next to the slices. */
@@ -307,6 +322,9 @@ public final class DirectEngine {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px.floats(), w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
             }, bar::update, req.resume() ? reused::containsKey : null, buffers, prepared, lanes.count());
+            // the processors are closed: the devices are given back while the writers drain
+            CompletableFuture<Void> released = lastUseOfDevices
+                    ? CompletableFuture.runAsync(Backends::releaseBeforeExit) : CompletableFuture.completedFuture(null);
             // every slice is in the preview now: it is rendered while the writers commit the last slices, and the
             // finish writes what it rendered (slices reused from an earlier run are read back by the finish instead)
             String previewTitle = RunFinisher.previewTitle(plan, meta, s0.scan());
@@ -316,6 +334,7 @@ public final class DirectEngine {
             committed = pool.finish();
             writes = pool.timings();
             previewAhead.join();
+            released.join();
         }
         VolumeReconstructor.Summary s = s0.withWorkflow(workflow);
         Map<Integer, RunManifest.Slice> slices = new TreeMap<>();

@@ -1,5 +1,6 @@
 package org.tomospark.job.run;
 
+import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeParams;
@@ -79,10 +80,18 @@ public final class RunReport {
         t.put("writeSeconds", times.writeNanos() / 1e9);
         if (times.slicesFromFrames() >= 0) t.put("slicesWrittenFromFrames", times.slicesFromFrames());
         VolumeReconstructor.Waits w = s.waits();
-        if (!w.equals(VolumeReconstructor.Waits.NONE))
-            t.put("groupLoop", Map.of("lanes", w.lanes(), "firstReadSeconds", w.firstReadNanos() / 1e9,
+        if (!w.equals(VolumeReconstructor.Waits.NONE)) {
+            Map<String, Object> loop = new LinkedHashMap<>(Map.of("lanes", w.lanes(), "firstReadSeconds", w.firstReadNanos() / 1e9,
                     "readWaitSeconds", w.readWaitNanos() / 1e9, "processSeconds", w.processNanos() / 1e9,
                     "sinkSeconds", w.sinkNanos() / 1e9));
+            PipelineTimes d = w.device();
+            if (d.chunks() > 0)
+                loop.put("devicePipeline", Map.of("computeSeconds", d.computeNanos() / 1e9, "hostStageSeconds", d.stageNanos() / 1e9,
+                        "downloadWaitSeconds", d.waitNanos() / 1e9, "batchSeconds", d.batchNanos() / 1e9, "chunks", d.chunks(),
+                        "about", "the compute stream's busy seconds (device events), the host's seconds staging chunks and "
+                                + "waiting for them, and the seconds from each group's first chunk to its last slice"));
+            t.put("groupLoop", loop);
+        }
         t.put("voxelUpdates", s.updates());
         t.put("gups", s.gups());
         t.put("backprojectGups", s.backprojectGups());

@@ -145,7 +145,7 @@ class EveryOptionFromCliTest {
         conf("job.input.raw.theta", "theta.raw");
         conf("job.devices", "0,1");
         conf("job.tasksPerDevice", "1");
-        conf("direct.groupsPerDevice", "2");
+        conf("direct.groupsPerDevice", "3");
         conf("job.memoryFraction", "0.25");
         conf("job.gpuMemory", "1073741824");
         conf("job.progress", "false");

@@ -1,10 +1,12 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.memory.SliceFrame;
 
 import java.nio.FloatBuffer;
 import java.util.concurrent.ExecutorService;
 
+import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
 import static jcuda.driver.JCudaDriver.cuEventRecord;
 import static jcuda.driver.JCudaDriver.cuEventSynchronize;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
@@ -16,7 +18,8 @@ import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
  * when raw counts were uploaded, filtered when the batch is unfiltered, interleaved, back-projected) and chunk i−2
  * downloaded on the copy-out stream; events order the streams per buffer. A chunk whose output frames are registered
  * direct frames ({@link FrameRegistry}) is downloaded straight into them, slice by slice; any other chunk into the
- * buffer's pinned memory, from which the host copy threads fill its frames.
+ * buffer's pinned memory, from which the host copy threads fill its frames. The pipeline times itself
+ * ({@link PipelineTimes}): each chunk's compute on the device by events, the host's staging and waiting by its clock.
  */
 final class ChunkPipeline {
     private final CudaStreams streams;
@@ -26,6 +29,7 @@ final class ChunkPipeline {
     private final CudaDevice dev;
     /** Per pipeline buffer: whether its chunk in flight was downloaded straight into its frames. */
     private final boolean[] straight = new boolean[2];
+    private long computeNs, stageNs, waitNs, batchNs, chunksTimed;
 
     /** Host side of a chunk: fills pinned input buffer b with slices [first, first + n). */
     interface Stager {
@@ -61,15 +65,19 @@ final class ChunkPipeline {
         int c = sh.plan().chunkSlices();
         int chunks = (count + c - 1) / c;
         long sliceOut = (long) sh.rows() * sh.cols();
+        long t0 = System.nanoTime();
         for (int i = 0; i < chunks; i++) {
             int b = i & 1;
             if (i >= 2) deliver(b, (i - 2) * c, Math.min(c, count - (i - 2) * c), out);
             int first = i * c, n = Math.min(c, count - first);
+            long s0 = System.nanoTime();
             stager.stage(b, first, n);
+            stageNs += System.nanoTime() - s0;
             if (i >= 2) cuStreamWaitEvent(streams.in(), streams.computed[b], 0);
             uploader.upload(b, n);
             cuEventRecord(streams.uploaded[b], streams.in());
             cuStreamWaitEvent(streams.compute(), streams.uploaded[b], 0);
+            cuEventRecord(streams.started[b], streams.compute());
             if (converter != null) converter.convert(b, n);
             if (filter) launcher.filter(buffers.in[b], (long) n * sh.np(), streams.compute());
             launcher.chunk(buffers.in[b], n, buffers.out[b], streams.compute(), Runnable::run);
@@ -87,9 +95,20 @@ final class ChunkPipeline {
         }
         for (int i = Math.max(0, chunks - 2); i < chunks; i++)
             deliver(i & 1, i * c, Math.min(c, count - i * c), out);
+        batchNs += System.nanoTime() - t0;
     }
 
-    /** Runs a host task for each of n slices on the copy threads. */
+    /** This pipeline's times so far. */
+    PipelineTimes times() {
+        return new PipelineTimes(computeNs, stageNs, waitNs, batchNs, chunksTimed);
+    }
+
+    /** The host copy threads. */
+    int threads() {
+        return HostCopyPool.threads(hostPool);
+    }
+
+    /** Runs a host task for each of n slices (or parts) on the copy threads. */
     void parallel(int n, HostCopyPool.SliceTask task) {
         HostCopyPool.parallel(hostPool, n, task);
     }
@@ -108,7 +127,13 @@ final class ChunkPipeline {
     }
 
     private void deliver(int b, int first, int n, SliceFrame[] out) {
+        long w0 = System.nanoTime();
         cuEventSynchronize(streams.downloaded[b]);
+        waitNs += System.nanoTime() - w0;
+        float[] ms = new float[1];
+        cuEventElapsedTime(ms, streams.started[b], streams.computed[b]);
+        computeNs += (long) (ms[0] * 1e6);
+        chunksTimed++;
         if (straight[b]) return;
         int sliceOut = buffers.shape.rows() * buffers.shape.cols();
         FloatBuffer fb = buffers.floatsOut[b];

@@ -11,6 +11,7 @@ import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.BatchContract;
 import org.tomospark.executor.backend.KernelTimer;
+import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
@@ -70,6 +71,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     /** Flat/dark correction of raw counts on the device, when the job filters on the device; else null. */
     private DeviceCorrection correction;
     private ChunkPipeline pipeline;
+    /** The times of this backend's earlier jobs' pipelines. */
+    private PipelineTimes pipelinesBefore = PipelineTimes.NONE;
     private ChunkTimer timer;
     private boolean filterOnDevice;
     private BackendStats stats = BackendStats.ZERO;
@@ -294,7 +297,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             dev.makeCurrent();
             correction.resetCount(streams.compute());
             pipeline.run(batch.count(), true, (b, first, n) -> {
-                        pipeline.parallel(n, s -> correction.stageCounts(batch, first + s, s, buffers.stagingIn[b]));
+                        int parts = pipeline.threads() * 2;
+                        pipeline.parallel(parts, k -> correction.stageCounts(batch, first, n, k, parts, buffers.stagingIn[b]));
                         correction.stageFields(batch, first, n, buffers.stagingIn[b]);
                     },
                     (b, n) -> correction.upload(b, buffers.hostIn[b], n, streams.in()),
@@ -342,6 +346,12 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
     }
 
     @Override
+    public PipelineTimes pipelineTimes() {
+        ChunkPipeline p = pipeline;
+        return p == null ? pipelinesBefore : pipelinesBefore.plus(p.times());
+    }
+
+    @Override
     public String deviceDescription() {
         if (dev == null) return "cuda: not set up";
         return dev.describe() + ", kernels from " + build.source() + (variant == null ? "" : ", variant " + variantDescription());
@@ -359,6 +369,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             if (CudaException.isSticky(name)) dev.markUnusable(name + " while freeing buffers");
             LOG.warn("cuda: error while freeing buffers: {}", name);
         } finally {
+            if (pipeline != null) pipelinesBefore = pipelinesBefore.plus(pipeline.times());
             buffers = null;
             pipeline = null;
             timer = null;

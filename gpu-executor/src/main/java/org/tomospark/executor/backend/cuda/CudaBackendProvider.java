@@ -50,6 +50,12 @@ public final class CudaBackendProvider implements BackendProvider {
                 BackendKeys.CUDA_CORRECT_ON_DEVICE);
     }
 
+    /** Unregisters the slice frames, unpins the pinned buffers and releases the primary contexts this JVM opened. */
+    @Override
+    public void releaseBeforeExit() {
+        CudaDevice.releaseAll();
+    }
+
     /** Slices one tensor-core block back-projects. */
     static final int TENSOR_BLOCK_SLICES = 32;
 

@@ -8,6 +8,7 @@ import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.JCudaDriver;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -130,6 +131,27 @@ final class CudaDevice {
                 throw new CudaException("opening CUDA device " + i, CudaException.nameFrom(e.getMessage()), e);
             }
         });
+    }
+
+    /**
+     * Gives back every device this JVM opened, when nothing uses them (a command's run is done): the registered slice
+     * frames unregistered, the pinned buffers unpinned, the primary contexts released (destroyed, as nothing else
+     * retains them). Measured on an H200 with 3 GiB of registered frames: 0.13 s here and 0.18 s for the process's
+     * exit, against 0.46 s for an exit that leaves it to the driver. A later {@link #get} opens the device anew; an
+     * object still holding a released device gets a clear error. Devices marked unusable are left as they are.
+     */
+    static synchronized void releaseAll() {
+        if (DEVICES.isEmpty()) return;
+        FrameRegistry.releaseAll();
+        for (CudaDevice d : List.copyOf(DEVICES.values())) {
+            if (!d.usable()) continue;
+            DEVICES.remove(d.index);
+            JCudaDriver.cuCtxSetCurrent(d.context);
+            d.pinned.release();
+            d.markUnusable("its context was given back when the run was done");
+            JCudaDriver.cuCtxSetCurrent(new CUcontext());
+            JCudaDriver.cuDevicePrimaryCtxRelease(d.device);
+        }
     }
 
     /** Binds the shared context to the calling thread. */

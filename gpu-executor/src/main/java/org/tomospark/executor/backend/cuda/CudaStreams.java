@@ -13,10 +13,11 @@ import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
 
 /**
  * A backend's three streams (copy-in, compute, copy-out) and, per pipeline buffer, the events that order them: the
- * upload done, the compute done, the download done. Created with the backend, on the current context.
+ * upload done, the compute done, the download done; and the compute's start, which with its end times the chunk on the
+ * device. Created with the backend, on the current context.
  */
 final class CudaStreams implements AutoCloseable {
-    final CUevent[] uploaded = new CUevent[2], computed = new CUevent[2], downloaded = new CUevent[2];
+    final CUevent[] uploaded = new CUevent[2], started = new CUevent[2], computed = new CUevent[2], downloaded = new CUevent[2];
     private final CUstream[] streams = new CUstream[3];
 
     CudaStreams() {
@@ -24,7 +25,8 @@ final class CudaStreams implements AutoCloseable {
             for (int i = 0; i < 3; i++) streams[i] = stream();
             for (int i = 0; i < 2; i++) {
                 uploaded[i] = event();
-                computed[i] = event();
+                started[i] = timedEvent();
+                computed[i] = timedEvent();
                 downloaded[i] = event();
             }
         } catch (RuntimeException e) {
@@ -60,6 +62,13 @@ final class CudaStreams implements AutoCloseable {
         return e;
     }
 
+    /** An event that records a time, for {@code cuEventElapsedTime}. */
+    private static CUevent timedEvent() {
+        CUevent e = new CUevent();
+        cuEventCreate(e, CUevent_flags.CU_EVENT_DEFAULT);
+        return e;
+    }
+
     /** Waits until every stream is idle. */
     void synchronize() {
         for (CUstream s : streams) cuStreamSynchronize(s);
@@ -68,7 +77,7 @@ final class CudaStreams implements AutoCloseable {
     @Override
     public void close() {
         for (CUstream s : streams) if (s != null) cuStreamDestroy(s);
-        for (CUevent[] es : new CUevent[][]{uploaded, computed, downloaded})
+        for (CUevent[] es : new CUevent[][]{uploaded, started, computed, downloaded})
             for (CUevent e : es) if (e != null) cuEventDestroy(e);
     }
 }

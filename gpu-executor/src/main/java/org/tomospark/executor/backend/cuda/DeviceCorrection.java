@@ -21,7 +21,8 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 /**
  * Flat/dark correction and −log of raw uint16 counts on the device (kernels/preprocess.cu {@code correct_u16}), for
  * the chunk pipeline of {@link CudaBackend}: a chunk's counts are staged in its pinned input buffer as
- * [slice][projection][column] with the chunk's dark and denominator rows after them, uploaded (half the bytes of
+ * [projection][slice][column] (each projection's rows of the chunk are contiguous in the band, so a projection is one
+ * copy) with the chunk's dark and denominator rows after them, uploaded (half the bytes of
  * float sinograms), and corrected into the chunk's sinogram buffer, which the ramp filter then reads in place.
  * Two device buffers, one per pipeline buffer; one counter of the transmissions raised to the floor.
  */
@@ -68,13 +69,15 @@ final class DeviceCorrection {
     }
 
     /**
-     * Host side, one slice: the counts of batch slice {@code slice} into position {@code at} of the chunk staged in a
-     * pinned buffer, laid out as the device buffer. Slices of a chunk may be staged on several threads at once.
+     * Host side: part {@code part} of {@code parts} of the counts of batch slices [first, first + n), staged in a pinned
+     * buffer as the device buffer holds them, [projection][slice][column] (a contiguous run of each projection's rows).
+     * The parts split the projections; they may be staged on several threads at once.
      */
-    void stageCounts(RawSliceBatch batch, int slice, int at, ByteBuffer pinned) {
+    void stageCounts(RawSliceBatch batch, int first, int n, int part, int parts, ByteBuffer pinned) {
         ShortBuffer counts = pinned.duplicate().order(ByteOrder.nativeOrder()).position(0).limit((int) fieldsOffset).slice()
                 .order(ByteOrder.nativeOrder()).asShortBuffer();
-        batch.copyCounts(slice, 1, counts.position(at * np * width).slice());
+        int p0 = (int) ((long) np * part / parts), p1 = (int) ((long) np * (part + 1) / parts);
+        batch.copyCountsByProjection(first, n, p0, p1, counts);
     }
 
     /** Host side: the dark and denominator rows of slices [first, first + n) after the chunk's counts. */

@@ -65,6 +65,23 @@ final class FrameRegistry {
         return Pointer.to(f.pixelBytes());
     }
 
+    /**
+     * Unregisters every registered frame (each on its device's context), before the devices are given back; a frame a
+     * device fills later is registered again.
+     */
+    static void releaseAll() {
+        Map<SliceFrame, CudaDevice> all;
+        synchronized (FrameRegistry.class) {
+            all = new IdentityHashMap<>(REGISTERED);
+            REGISTERED.clear();
+        }
+        for (Map.Entry<SliceFrame, CudaDevice> e : all.entrySet()) {
+            if (!e.getValue().usable()) continue;
+            e.getValue().makeCurrent();
+            cuMemHostUnregister(Pointer.to(e.getKey().memory()));
+        }
+    }
+
     /** Unregisters a frame the pool is about to release. */
     private static void release(SliceFrame f) {
         CudaDevice dev;

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ThreadPoolExecutor;
 
 /**
  * The threads that copy slices between Java arrays and the pinned buffers of the chunk pipeline: one pool per JVM,
@@ -44,6 +45,11 @@ final class HostCopyPool {
             }
         }
         return p;
+    }
+
+    /** Threads of a pool made here (1 for any other executor). */
+    static int threads(ExecutorService pool) {
+        return pool instanceof ThreadPoolExecutor t ? t.getMaximumPoolSize() : 1;
     }
 
     /** Runs the task for slices 0..n on the pool (on the calling thread for one slice) and waits for all. */
