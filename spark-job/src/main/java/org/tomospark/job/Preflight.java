@@ -44,13 +44,10 @@ public final class Preflight {
             }
         }
         Preprocessor pre = params.preprocessor();
-        int w = fields.width();
         for (int s = range[0]; s < range[1]; s += groupRows) {
             int n = Math.min(groupRows, range[1] - s);
             FlatDark sub = fields.subBand(s - fields.rowStart(), n);
-            float[] flat = new float[n * w];
-            for (int r = 0; r < n; r++) for (int c = 0; c < w; c++) flat[r * w + c] = sub.flat(r, c);
-            pre.check(RawStack.ofFloat(1, n, w, flat), sub, src.flatName(), src.flatName());
+            pre.check(sub.flatFrame(), sub, src.flatName(), src.flatName());
         }
         for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) {
             RawStack band = src.readProjections(row, 1);

@@ -120,6 +120,14 @@ public final class FlatDark implements Serializable {
         return flat[row * width + col];
     }
 
+    /**
+     * The averaged flats as one frame of this band's rows (a view of this band's own array: not to be written), for
+     * checks that treat the flats as data.
+     */
+    public RawStack flatFrame() {
+        return RawStack.ofFloat(1, rows, width, flat);
+    }
+
     /** The averaged flats, row-major (this band's own array: not to be written). */
     float[] flats() {
         return flat;
