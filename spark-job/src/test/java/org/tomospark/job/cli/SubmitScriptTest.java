@@ -94,6 +94,10 @@ class SubmitScriptTest {
         assertTrue(local.startsWith("SUBMIT"), local);
         assertTrue(local.contains("--conf spark.executorEnv.LD_PRELOAD=" + jsig + " "), local);
         assertFalse(local.contains("libfoo"), local);
+        // its executors run on this machine: huge pages asked for as for the driver (where this kernel offers them)
+        boolean driverThp = local.contains("--driver-java-options --add-modules=jdk.incubator.vector -XX:+UseTransparentHugePages");
+        assertEquals(driverThp, local.contains("spark.executor.extraJavaOptions=--add-modules=jdk.incubator.vector "
+                + "-XX:+UseTransparentHugePages"), local);
         // set by the user with --spark-conf: theirs only
         String given = run(env, "demo", "--spark-conf", "spark.executorEnv.LD_PRELOAD=/opt/jdk/lib/libjsig.so");
         assertFalse(given.contains("LD_PRELOAD=" + jsig), given);
@@ -111,6 +115,8 @@ class SubmitScriptTest {
         String cluster = run(env, "demo", "--master", "spark://head:7077");
         assertTrue(cluster.contains("SUBMIT --master spark://head:7077"), cluster);
         assertFalse(cluster.contains("spark.executorEnv.LD_PRELOAD="), cluster);
+        assertTrue(cluster.contains("spark.executor.extraJavaOptions=--add-modules=jdk.incubator.vector -XX:+UseTransparentHugePages"),
+                cluster);
         assertTrue(lastErr.contains("spark.executorEnv.LD_PRELOAD is not set"), lastErr);
     }
 }
