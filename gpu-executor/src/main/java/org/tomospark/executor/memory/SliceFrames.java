@@ -45,6 +45,8 @@ public final class SliceFrames {
     private long bytes;
     private int frames;
     private boolean refused;
+    /** Whether a frame was refused for the cap (warned once). */
+    private boolean capped;
 
     SliceFrames(long capBytes) {
         this.capBytes = capBytes;
@@ -76,7 +78,13 @@ public final class SliceFrames {
             }
             if (refused) return null;
             if (bytes + frameBytes > capBytes) releaseOtherSizes(size, frameBytes);
-            if (bytes + frameBytes > capBytes) return null;
+            if (bytes + frameBytes > capBytes) {
+                if (!capped) LOG.warn("direct slice frames: their cap of {} MiB is reached at {} frames; later slices go through "
+                        + "heap arrays, one copy more each (the JVM's cap is a quarter of -Xmx: a larger heap raises it)",
+                        capBytes >> 20, frames);
+                capped = true;
+                return null;
+            }
             bytes += frameBytes;
             frames++;
         }
