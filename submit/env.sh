@@ -33,6 +33,9 @@ TOMO_THP_OPT=""
 if grep -qE '\[(always|madvise)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null; then
   TOMO_THP_OPT="-XX:+UseTransparentHugePages"
 fi
+# The heap: half the machine's memory (or its container's limit), so that a GPU node's run gets the groups and slice
+# frames its memory allows; no -Xmx, which Spark refuses in an executor's extraJavaOptions (spark.executor.memory sets it)
+TOMO_DEFAULT_HEAP="-XX:MaxRAMPercentage=50"
 # JVM flags Spark needs on Java 17, the Vector API for the java backend, and the page size above
 TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector $TOMO_THP_OPT \
  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED \
@@ -43,7 +46,7 @@ TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector $TOMO_THP_OPT \
  --add-opens=java.base/sun.nio.ch=ALL-UNNAMED --add-opens=java.base/sun.nio.cs=ALL-UNNAMED \
  --add-opens=java.base/sun.security.action=ALL-UNNAMED --add-opens=java.base/sun.util.calendar=ALL-UNNAMED \
  --add-opens=java.security.jgss/sun.security.krb5=ALL-UNNAMED -Djdk.reflect.useDirectMethodHandle=false \
- -Dio.netty.tryReflectionSetAccessible=true ${TOMO_JAVA_OPTS:--Xmx8g}"
+ -Dio.netty.tryReflectionSetAccessible=true ${TOMO_JAVA_OPTS:-$TOMO_DEFAULT_HEAP}"
 
 TOMO_CDS_ARCHIVE="$ROOT/spark-job/target/tomospark-cds.jsa"
 source "$ROOT/submit/cds.sh"
