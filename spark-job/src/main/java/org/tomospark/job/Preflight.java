@@ -4,6 +4,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
+import org.tomospark.executor.iterative.StopRule;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.pipeline.ConeParams;
@@ -63,6 +64,9 @@ public final class Preflight {
         if (it.algorithm() == Algorithm.MLTR && meta.numFlats() == 0)
             throw new IllegalArgumentException("config key algorithm=mltr needs flats (the unattenuated counts), but "
                     + "the scan has none (" + src.flatName() + "): use sirt or cgls");
+        if (it.stop() == StopRule.Rule.DISCREPANCY && meta.numFlats() == 0)
+            throw new IllegalArgumentException("config key iterative.stop=discrepancy measures the noise by the flats' counts, but "
+                    + "the scan has none (" + src.flatName() + "): use change");
         it.checkProjections(params.effectiveGeometry(meta).numProjections());
     }
 }

@@ -8,10 +8,14 @@ public enum Algorithm {
     FBP("fbp"),
     /** Simultaneous iterative reconstruction on the −log sinograms, non-negative. */
     SIRT("sirt"),
+    /** SIRT's update taken by ordered subsets of the projections (OS-SART), non-negative. */
+    OS_SART("os-sart"),
     /** Conjugate gradients on the least-squares normal equations of the −log sinograms. */
     CGLS("cgls"),
     /** Maximum likelihood for transmission data, on the counts, with ordered subsets. */
-    MLTR("mltr");
+    MLTR("mltr"),
+    /** Total-variation regularised least squares on the −log sinograms, non-negative (Chambolle–Pock). */
+    TV("tv");
 
     private final String id;
 
@@ -25,6 +29,11 @@ public enum Algorithm {
 
     public boolean iterative() {
         return this != FBP;
+    }
+
+    /** Whether the method takes ordered subsets of the projections. */
+    public boolean hasSubsets() {
+        return this == OS_SART || this == MLTR;
     }
 
     public static Algorithm parse(String s) {

@@ -9,6 +9,11 @@ import org.tomospark.executor.iterative.SolverOps.Vec;
  */
 public final class Cgls implements Solver {
     @Override
+    public Footprint footprint() {
+        return new Footprint(3, 3, 0);
+    }
+
+    @Override
     public Convergence solve(SolverOps ops, Measurements data, float[] x0, StopRule stop) {
         int k = ops.slicesPerPass();
         int[] all = ops.allAngles();
@@ -21,7 +26,9 @@ public final class Cgls implements Solver {
             ops.back(r, s, all);
             ops.copy(s, dir);
             double[] gamma = ops.dots(s, s);
-            Convergence conv = new Convergence(new double[0], Interleaved.sum(ops.dots(b, b)));
+            double[] bb = ops.dots(b, b);
+            Convergence conv = new Convergence(new double[0], Interleaved.sum(bb));
+            StopRule.Monitor monitor = stop.monitor(data, bb);
             for (int it = 0; it < stop.iterations(); it++) {
                 ops.forward(dir, q, all);
                 double[] qq = ops.dots(q, q);
@@ -32,8 +39,9 @@ public final class Cgls implements Solver {
                 }
                 ops.axpy(alpha, dir, x);
                 ops.axpy(minus, q, r);
-                conv = conv.with(Interleaved.sum(ops.dots(r, r)));
-                if (stop.reached(conv) || it == stop.iterations() - 1) break;
+                conv = monitor.record(conv, ops.dots(r, r));
+                if (monitor.decide()) monitor.keep(ops, x, x0);
+                if (monitor.done()) break;
                 ops.back(r, s, all);
                 double[] next = ops.dots(s, s);
                 float[] beta = new float[k];
@@ -41,8 +49,7 @@ public final class Cgls implements Solver {
                 gamma = next;
                 ops.xpby(s, beta, dir);
             }
-            ops.download(x, x0);
-            return conv;
+            return monitor.finish(ops, x, x0, conv);
         }
     }
 }

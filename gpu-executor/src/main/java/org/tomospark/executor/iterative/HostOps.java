@@ -1,6 +1,7 @@
 package org.tomospark.executor.iterative;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
 
 /**
  * {@link SolverOps} in Java arrays around any {@link Projector} (the Java pair, or a device's pair that takes and gives
@@ -110,12 +111,17 @@ public final class HostOps implements SolverOps {
 
     @Override
     public double[] dots(Vec a, Vec b) {
-        return Interleaved.dots(a(a), a(b), projector.slicesPerPass());
+        return Interleaved.dotsPerSlice(a(a), a(b), projector.slicesPerPass());
     }
 
     @Override
     public double distanceSquared(Vec a, Vec b) {
         return Interleaved.distanceSquared(a(a), a(b));
+    }
+
+    @Override
+    public double[] distancesSquared(Vec a, Vec b) {
+        return Interleaved.distancesSquared(a(a), a(b), projector.slicesPerPass());
     }
 
     @Override
@@ -208,6 +214,88 @@ public final class HostOps implements SolverOps {
                 x[i] = v < 0 ? 0f : v;
             }
         });
+    }
+
+    @Override
+    public Vec weights() {
+        return new HostVec(new float[projector.pixels()]);
+    }
+
+    @Override
+    public void firstSlice(Vec imagev, Vec wv) {
+        float[] img = a(imagev), w = a(wv);
+        int k = projector.slicesPerPass();
+        Interleaved.forEach(w.length, (from, to) -> {
+            for (int p = from; p < to; p++) w[p] = img[p * k];
+        });
+    }
+
+    @Override
+    public void weightedUpdate(Vec xv, Vec wv, Vec uv, boolean nonNegative) {
+        float[] x = a(xv), w = a(wv), u = a(uv);
+        int k = projector.slicesPerPass();
+        Interleaved.forEach(w.length, (from, to) -> {
+            for (int p = from; p < to; p++) {
+                float c = w[p];
+                for (int s = 0, i = p * k; s < k; s++, i++) {
+                    float v = x[i] + c * u[i];
+                    x[i] = nonNegative && v < 0 ? 0f : v;
+                }
+            }
+        });
+    }
+
+    @Override
+    public double[] subsetResidual(Vec pv, Vec yv, Vec rv, int[] angles) {
+        float[] p = a(pv), y = a(yv), r = a(rv);
+        int k = projector.slicesPerPass(), rowLen = projector.detectorWidth() * k;
+        double[][] part = new double[angles.length][];
+        // per row and slice a sum in column order, the rows' sums added in order: the same on any number of threads and
+        // for any k
+        IntStream.range(0, angles.length).parallel().forEach(ai -> {
+            double[] sum = new double[k];
+            for (int i = angles[ai] * rowLen, end = i + rowLen, s = 0; i < end; i++, s = s + 1 == k ? 0 : s + 1) {
+                float d = p[i] - y[i];
+                sum[s] += (double) d * d;
+                y[i] = d * r[i];
+            }
+            part[ai] = sum;
+        });
+        double[] out = new double[k];
+        for (double[] row : part) for (int s = 0; s < k; s++) out[s] += row[s];
+        return out;
+    }
+
+    @Override
+    public void offsetReciprocal(Vec v, float offset) {
+        float[] d = a(v);
+        Interleaved.forEach(d.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                float t = d[i] + offset;
+                d[i] = t > 0 ? 1f / t : 0f;
+            }
+        });
+    }
+
+    @Override
+    public void dataDual(Vec qv, Vec yv, Vec pv, Vec sigmav) {
+        float[] q = a(qv), y = a(yv), p = a(pv), sigma = a(sigmav);
+        Interleaved.forEach(q.length, (from, to) -> {
+            for (int i = from; i < to; i++) q[i] = (q[i] + sigma[i] * (y[i] - p[i])) / (1f + sigma[i]);
+        });
+    }
+
+    @Override
+    public void tvDual(Vec zx, Vec zy, Vec xbar, float sigma, float[] weight) {
+        Projector.Shape sh = projector.shape();
+        checkCoefficients(weight);
+        TotalVariation.dual(a(zx), a(zy), a(xbar), sigma, weight, sh.rows(), sh.cols(), sh.k());
+    }
+
+    @Override
+    public void tvPrimal(Vec x, Vec xbar, Vec u, Vec zx, Vec zy, Vec tau, boolean nonNegative) {
+        Projector.Shape sh = projector.shape();
+        TotalVariation.primal(a(x), a(xbar), a(u), a(zx), a(zy), a(tau), nonNegative, sh.rows(), sh.cols(), sh.k());
     }
 
     private int checkCoefficients(float[] c) {

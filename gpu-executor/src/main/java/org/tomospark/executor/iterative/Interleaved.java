@@ -69,6 +69,42 @@ final class Interleaved {
         return sum(part);
     }
 
+    /** Elements (pixels or bins, k floats each) per chunk of the per-slice sums that must not depend on k. */
+    private static final int ELEMENTS = 4096;
+
+    /**
+     * ‖a − b‖² per slice: per chunk of {@link #ELEMENTS} elements in parallel, the chunks' sums added in order, so that a
+     * slice's sum depends neither on the number of threads nor on how many slices share the pass.
+     */
+    static double[] distancesSquared(float[] a, float[] b, int k) {
+        int elements = a.length / k, chunks = (elements + ELEMENTS - 1) / ELEMENTS;
+        double[][] part = new double[chunks][];
+        IntStream.range(0, chunks).parallel().forEach(c -> {
+            double[] t = new double[k];
+            for (int e = c * ELEMENTS, end = Math.min(elements, (c + 1) * ELEMENTS); e < end; e++) {
+                int o = e * k;
+                for (int s = 0; s < k; s++) {
+                    double d = (double) a[o + s] - b[o + s];
+                    t[s] += d * d;
+                }
+            }
+            part[c] = t;
+        });
+        double[] out = new double[k];
+        for (double[] t : part) for (int s = 0; s < k; s++) out[s] += t[s];
+        return out;
+    }
+
+    /** Σ a·b per slice, k-independent as {@link #distancesSquared}. */
+    static double[] dotsPerSlice(float[] a, float[] b, int k) {
+        int elements = a.length / k, chunks = (elements + ELEMENTS - 1) / ELEMENTS;
+        double[][] part = new double[chunks][];
+        IntStream.range(0, chunks).parallel().forEach(c -> part[c] = dots(a, b, k, c * ELEMENTS, Math.min(elements, (c + 1) * ELEMENTS)));
+        double[] out = new double[k];
+        for (double[] t : part) for (int s = 0; s < k; s++) out[s] += t[s];
+        return out;
+    }
+
     static double sum(double[] v) {
         double t = 0;
         for (double d : v) t += d;

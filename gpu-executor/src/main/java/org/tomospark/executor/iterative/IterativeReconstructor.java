@@ -1,6 +1,9 @@
 package org.tomospark.executor.iterative;
 
 import org.tomospark.executor.backend.MultiSlicePacker;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 
@@ -24,6 +27,8 @@ public final class IterativeReconstructor implements AutoCloseable {
     private final SliceGeometry full;
     private final SolverOps ops;
     private final int k;
+    private final Solver solver;
+    private final RampFilter startFilter;
 
     /**
      * @param scan  the effective geometry (after binning and stitching)
@@ -36,12 +41,22 @@ public final class IterativeReconstructor implements AutoCloseable {
 
     /** As above, on the ops {@code factory} makes (closed with this reconstructor). */
     public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k, OpsFactory factory) {
+        this(scan, slice, params, k, factory, FilterSpec.of(FilterWindow.RAMLAK));
+    }
+
+    /**
+     * As above; {@code filter} is the ramp filter of the FBP start image ({@link IterativeParams#fbpStart()}).
+     */
+    public IterativeReconstructor(ScanGeometry scan, SliceGeometry slice, IterativeParams params, int k, OpsFactory factory,
+                                  FilterSpec filter) {
         if (!params.iterative()) throw new IllegalArgumentException("algorithm " + params.algorithm().id() + " is not iterative");
         params.checkProjections(scan.numProjections());
         this.params = params;
         this.roi = slice;
         this.full = slice.withRoi(0, 0, slice.width(), slice.height());
         this.k = k;
+        this.solver = params.solver(scan.numProjections());
+        this.startFilter = params.fbpStart() ? new RampFilter(scan.detectorWidth(), scan.numProjections(), filter) : null;
         this.ops = factory.create(scan, full, k);
     }
 
@@ -56,7 +71,7 @@ public final class IterativeReconstructor implements AutoCloseable {
      * @return the residuals of every pass added together
      */
     public Convergence reconstruct(float[][] sinograms, float[][] blanks, float[][] out) {
-        int width = ops.shape().width(), bins = ops.shape().projections() * width;
+        int width = ops.shape().width(), projections = ops.shape().projections(), bins = projections * width;
         if (params.algorithm() == Algorithm.MLTR && blanks == null)
             throw new IllegalArgumentException("config key algorithm=mltr needs the flats (the unattenuated counts)");
         Convergence total = Convergence.none();
@@ -65,7 +80,16 @@ public final class IterativeReconstructor implements AutoCloseable {
             packed = MultiSlicePacker.interleave(sinograms, first, k, bins, packed);
             float[] blank = blanks == null ? null : MultiSlicePacker.interleave(blanks, first, k, width, null);
             float[] x = new float[full.pixels() * k];
-            Convergence c = params.solver().solve(ops, new Measurements(packed, blank), x, params.stopRule());
+            if (startFilter != null) {
+                float[][] filtered = new float[Math.min(k, sinograms.length - first)][];
+                for (int s = 0; s < filtered.length; s++) {
+                    filtered[s] = sinograms[first + s].clone();
+                    startFilter.filterRows(filtered[s], projections, null);
+                }
+                FbpStart.into(ops, MultiSlicePacker.interleave(filtered, 0, k, bins, null), packed, x,
+                        params.algorithm() != Algorithm.CGLS);
+            }
+            Convergence c = solver.solve(ops, new Measurements(packed, blank), x, params.stopRule(blank != null));
             total = total.plus(c);
             crop(x, Math.min(k, sinograms.length - first), out, first);
         }

@@ -20,6 +20,11 @@ public final class Mltr implements Solver {
     }
 
     @Override
+    public Footprint footprint() {
+        return new Footprint(3, 6, 0);
+    }
+
+    @Override
     public Convergence solve(SolverOps ops, Measurements data, float[] x0, StopRule stop) {
         if (!data.hasBlank()) throw new IllegalArgumentException("MLTR needs the unattenuated counts (flats)");
         Subsets order = Subsets.of(ops.shape().projections(), subsets);
@@ -32,7 +37,9 @@ public final class Mltr implements Solver {
             ops.fill(gNum, 1f);
             ops.forward(gNum, rowSum, all);
             ops.counts(blank, p, counts);
-            Convergence conv = new Convergence(new double[0], Interleaved.sum(ops.dots(p, p)));
+            double[] pp = ops.dots(p, p);
+            Convergence conv = new Convergence(new double[0], Interleaved.sum(pp));
+            StopRule.Monitor monitor = stop.monitor(data, pp);
             boolean current = false;
             for (int it = 0; it < stop.iterations(); it++) {
                 for (int[] angles : order.angles()) {
@@ -45,11 +52,11 @@ public final class Mltr implements Solver {
                 }
                 ops.forward(x, line, all);
                 current = subsets == 1;
-                conv = conv.with(ops.distanceSquared(p, line));
-                if (stop.reached(conv)) break;
+                conv = monitor.record(conv, ops.distancesSquared(p, line));
+                if (monitor.decide()) monitor.keep(ops, x, x0);
+                if (monitor.done()) break;
             }
-            ops.download(x, x0);
-            return conv;
+            return monitor.finish(ops, x, x0, conv);
         }
     }
 }

@@ -15,6 +15,11 @@ public final class Sirt implements Solver {
     }
 
     @Override
+    public Footprint footprint() {
+        return new Footprint(3, 3, 0);
+    }
+
+    @Override
     public Convergence solve(SolverOps ops, Measurements data, float[] x0, StopRule stop) {
         int[] all = ops.allAngles();
         try (Vec p = ops.sinogram(); Vec x = ops.image(); Vec r = ops.sinogram(); Vec c = ops.image();
@@ -29,18 +34,19 @@ public final class Sirt implements Solver {
             ops.reciprocal(r);
             ops.reciprocal(c);
             ops.forward(x, residual, all);
-            double pp = Interleaved.sum(ops.dots(p, p));
-            Convergence conv = new Convergence(new double[0], pp);
+            double[] pp = ops.dots(p, p);
+            Convergence conv = new Convergence(new double[0], Interleaved.sum(pp));
+            StopRule.Monitor monitor = stop.monitor(data, pp);
             for (int it = 0; it < stop.iterations(); it++) {
                 ops.weightedResidual(p, residual, r);
                 ops.back(residual, update, all);
                 ops.scaledUpdate(x, c, update, nonNegative);
                 ops.forward(x, residual, all);
-                conv = conv.with(ops.distanceSquared(p, residual));
-                if (stop.reached(conv)) break;
+                conv = monitor.record(conv, ops.distancesSquared(p, residual));
+                if (monitor.decide()) monitor.keep(ops, x, x0);
+                if (monitor.done()) break;
             }
-            ops.download(x, x0);
-            return conv;
+            return monitor.finish(ops, x, x0, conv);
         }
     }
 }

@@ -7,6 +7,16 @@ package org.tomospark.executor.iterative;
  */
 public interface Solver {
     /**
+     * The vectors a solve holds at once, for sizing passes to a device's memory: k-slice images, sinograms and weight
+     * images ({@link SolverOps#weights()}, one slice each).
+     */
+    record Footprint(int images, int sinograms, int weights) {
+    }
+
+    /** The vectors this solver holds at once. */
+    Footprint footprint();
+
+    /**
      * @param ops  the projector pair and vector operations
      * @param data the pass's measurements
      * @param x    the start image, interleaved as the projector's images; overwritten by the result

@@ -52,6 +52,9 @@ public interface SolverOps extends AutoCloseable {
     /** ‖a − b‖² over every slice. */
     double distanceSquared(Vec a, Vec b);
 
+    /** ‖a − b‖² per slice. */
+    double[] distancesSquared(Vec a, Vec b);
+
     /** v ← 1/v where v > 0, else 0 (rays that miss the image, pixels no ray reaches). */
     void reciprocal(Vec v);
 
@@ -81,6 +84,46 @@ public interface SolverOps extends AutoCloseable {
 
     /** x ← max(0, x + num/den) where den > 0: the update of MLTR. */
     void ratioUpdate(Vec x, Vec num, Vec den);
+
+    /** A new weight image: one value per pixel, shared by every slice of the pass (the pixels of one slice), zero. */
+    Vec weights();
+
+    /**
+     * w ← slice 0 of {@code image}, for an image whose slices are all equal (the column sums of the projector, which
+     * every slice of a pass shares).
+     */
+    void firstSlice(Vec image, Vec w);
+
+    /** x ← x + w·u, w a weight image applied to every slice, clipped at 0 when {@code nonNegative}: the update of OS-SART. */
+    void weightedUpdate(Vec x, Vec w, Vec u, boolean nonNegative);
+
+    /**
+     * For the sinogram rows of {@code angles}: d = p − y, y ← d·r; other rows untouched. Returns Σ d² over those rows per
+     * slice: the residual of a subset of OS-SART before its update.
+     */
+    double[] subsetResidual(Vec p, Vec y, Vec r, int[] angles);
+
+    /** v ← 1/(v + offset) where v + offset > 0, else 0 (image guards, where a device keeps them, stay zero). */
+    void offsetReciprocal(Vec v, float offset);
+
+    /**
+     * q ← (q + σ·(y − p)) / (1 + σ), element-wise over sinograms: the dual step of the data term ½‖A·x − p‖² in
+     * Chambolle–Pock (the proximal map of its convex conjugate), with σ per ray.
+     */
+    void dataDual(Vec q, Vec y, Vec p, Vec sigma);
+
+    /**
+     * The dual step of isotropic total variation: with g = ∇x̄ (forward differences, zero across the last column and
+     * the last row, {@link TotalVariation#gradient}), (zx, zy) ← (zx + σ·gx, zy + σ·gy) projected pixel by pixel onto
+     * the disc of radius {@code weight[s]} of its slice s.
+     */
+    void tvDual(Vec zx, Vec zy, Vec xbar, float sigma, float[] weight);
+
+    /**
+     * The primal step of TV-regularised least squares: x' = x − τ·(u − div z) (u = Aᵀq, div = −∇ᵀ,
+     * {@link TotalVariation#divergence}), clipped at 0 when {@code nonNegative}; then x̄ ← 2x' − x and x ← x'.
+     */
+    void tvPrimal(Vec x, Vec xbar, Vec u, Vec zx, Vec zy, Vec tau, boolean nonNegative);
 
     /** Slices per pass, k. */
     default int slicesPerPass() {

@@ -17,6 +17,8 @@ import org.tomospark.executor.io.OutputType;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
+import org.tomospark.executor.iterative.StopRule;
+import org.tomospark.executor.iterative.TvWeight;
 import org.tomospark.executor.phase.PaganinParams;
 import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
@@ -194,21 +196,57 @@ public final class CoreKeys {
                     + "TIFF ImageDescription (vunit).", "pixel", ValueUnit.Kind::parse, "pixel, metre");
 
     public static final ConfigKey<Algorithm> ALGORITHM = ConfigKey.choice(IT, "algorithm",
-            "Reconstruction method. fbp: filtered back-projection. sirt: SIRT on the -log sinograms (non-negative). cgls: "
-                    + "conjugate gradients on the least-squares normal equations (unconstrained). mltr: maximum likelihood for "
-                    + "transmission data on the counts (needs flats; iterative.subsets ordered subsets; not with phase.*, "
-                    + "halfAcquisition or bin.*). The iterative methods use a matched Joseph projector pair (java, or the "
-                    + "cuda or opencl backend's device), reconstruct the whole slice grid and cut out slice.roi; the ramp "
-                    + "filter keys do not apply to them (docs/iterative.md).", "fbp", Algorithm::parse, Algorithm.choices());
+            "Reconstruction method. fbp: filtered back-projection. sirt: SIRT on the -log sinograms (non-negative). os-sart: "
+                    + "SIRT's update by ordered subsets of the projections (iterative.subsets, iterative.relaxation; "
+                    + "non-negative). cgls: conjugate gradients on the least-squares normal equations (unconstrained). mltr: "
+                    + "maximum likelihood for transmission data on the counts (needs flats; iterative.subsets ordered subsets; "
+                    + "not with phase.*, halfAcquisition or bin.*). tv: least squares with an isotropic total-variation penalty "
+                    + "(iterative.tvWeight), non-negative, by the Chambolle-Pock primal-dual method. The iterative methods use a "
+                    + "matched Joseph projector pair (java, or the cuda or opencl backend's device), reconstruct the whole "
+                    + "slice grid and cut out slice.roi; the ramp filter keys do not apply to them (docs/iterative.md).",
+            "fbp", Algorithm::parse, Algorithm.choices());
     public static final ConfigKey<Integer> ITERATIONS = ConfigKey.integer(IT, "iterative.iterations",
-            "Iterations of sirt, cgls or mltr (each a forward and a back-projection of every projection); fewer when "
-                    + "iterative.tolerance is reached first. Noisy data want few (semi-convergence).", 50, 1, 100000);
+            "Iterations of the iterative methods (each a forward and a back-projection of every projection). 0: automatic, "
+                    + "until iterative.stop says the image is done (at most " + IterativeParams.AUTOMATIC_LIMIT + "). Given "
+                    + "alone, exactly this many; with iterative.stop or iterative.tolerance, at most this many.", 0, 0, 100000);
     public static final ConfigKey<Integer> SUBSETS = ConfigKey.integer(IT, "iterative.subsets",
-            "Ordered subsets of mltr (interleaved projections, each subset at least 4 projections); 1 for sirt and cgls.",
-            1, 1, 100000);
+            "Ordered subsets of os-sart and mltr (interleaved projections visited in bit-reversed order, each subset at least "
+                    + "4 projections). 0: automatic: for os-sart about the square root of the projections (8 of 60, 19 of "
+                    + "360), from 1024 projections on at most 8 or one per 128 projections (16 of 2048); 1 for mltr.", 0, 0,
+            100000);
+    public static final ConfigKey<String> STOP = ConfigKey.of(IT, "iterative.stop",
+            "When the iterations stop. iterations: after iterative.iterations. residual: once |Ax - p| / |p| is at most "
+                    + "iterative.tolerance. change: once the residual (tv: the image) changes by at most iterative.tolerance "
+                    + "(default 0.001) of itself in one iteration. discrepancy: once |Ax - p|^2 falls to the noise the flats' "
+                    + "counts predict (Poisson, sum of 1/counts over the rays; needs flats, not with phase.*, halfAcquisition or "
+                    + "bin.*). auto: residual when iterative.tolerance is set, iterations when iterative.iterations is, else "
+                    + "change for tv and discrepancy for the others where the flats allow it, change otherwise. The report "
+                    + "says why each pass stopped.", "auto", s -> s.trim().toLowerCase(Locale.ROOT),
+            s -> s.matches("auto|iterations|residual|change|discrepancy"), "auto, iterations, residual, change, discrepancy");
     public static final ConfigKey<Double> TOLERANCE = ConfigKey.decimal(IT, "iterative.tolerance",
-            "Stop a pass of slices once its relative residual |Ax - p| / |p| (p the -log sinograms) is at most this; 0 runs "
-                    + "every iteration.", "0", 0, 0.999999);
+            "The threshold of iterative.stop: the relative residual (residual) or the relative change per iteration "
+                    + "(change). Empty: 0.001 for change. Set alone, it stops on the residual.", "", 0, 0.999999);
+    public static final ConfigKey<Double> RELAXATION = ConfigKey.decimal(IT, "iterative.relaxation",
+            "Relaxation of os-sart's update, in (0, 2): 1 is SART's own; lower is slower and smoother on noisy data.", "1",
+            0.01, 1.99);
+    public static final ConfigKey<Double> TV_WEIGHT = ConfigKey.decimal(IT, "iterative.tvWeight",
+            "Weight of the total-variation penalty of tv. Empty: scaled to each slice's data (docs/iterative.md says how). "
+                    + "Larger is smoother; iterative.tvWeightScaled=true reads it as a factor of that scale.", "", 0, 1e6);
+    public static final ConfigKey<Boolean> TV_WEIGHT_SCALED = ConfigKey.bool(IT, "iterative.tvWeightScaled",
+            "Read iterative.tvWeight as a factor of the data-scaled default weight (1 = the default) rather than as the weight "
+                    + "itself.", false);
+    public static final ConfigKey<String> START = ConfigKey.of(IT, "iterative.start",
+            "The iterations' start image. zero, or fbp: the ramp-filtered back-projection (filter.* keys), scaled to fit "
+                    + "the data and clipped at 0 for the non-negative methods; it costs one forward and one back-projection "
+                    + "and saves the first iterations.", "zero", s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("zero|fbp"),
+            "zero, fbp");
+
+    public static final ConfigKey<double[]> TV_WEIGHT_SWEEP = ConfigKey.of(IT, "iterative.tvWeightSweep",
+            "F1,F2,...: instead of the volume, reconstruct up to three slices of the row range (its quarter, middle and "
+                    + "three-quarter rows) by tv at each weight F times the data-scaled default (1 = the default), write "
+                    + "tv_rRRRRR_xFFFF.FFF.tif per slice and weight and tv-weight-sweep.png (a grid: slices by weights) into "
+                    + "the output; empty for a normal run.", "", s -> s.isBlank() ? null : TvWeightSweep.factors(s), v -> true,
+            "empty or comma-separated numbers > 0");
 
     public static final ConfigKey<String> GEOMETRY = ConfigKey.of(CONE, "geometry",
             "Beam geometry. parallel: a parallel beam, one slice per detector row. cone: a point source and a flat detector, "
@@ -384,7 +422,11 @@ public final class CoreKeys {
 
     /** The reconstruction method from its keys (every backend has its projector pair). */
     static IterativeParams iterative(Settings s) {
-        return new IterativeParams(s.get(ALGORITHM), s.get(ITERATIONS), s.get(SUBSETS), s.get(TOLERANCE));
+        String stop = s.get(STOP);
+        double weight = s.get(TV_WEIGHT);
+        TvWeight tv = Double.isNaN(weight) ? null : new TvWeight(weight, s.get(TV_WEIGHT_SCALED));
+        return new IterativeParams(s.get(ALGORITHM), s.get(ITERATIONS), s.get(SUBSETS), s.get(TOLERANCE),
+                stop.equals("auto") ? null : StopRule.Rule.parse(stop), s.get(RELAXATION), tv, s.get(START).equals("fbp"));
     }
 
     /** Builds the algorithm parameters from settings. */

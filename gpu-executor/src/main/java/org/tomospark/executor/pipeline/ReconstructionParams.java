@@ -12,6 +12,7 @@ import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
+import org.tomospark.executor.iterative.StopRule;
 import org.tomospark.executor.preprocess.Preprocessor;
 
 import java.io.Serializable;
@@ -86,11 +87,16 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
             throw new IllegalArgumentException("output.zarr.compression=" + zarrCompression.id() + " compresses Zarr "
                     + "chunks; output.format is " + outputFormat.id());
         if (iterative == null) iterative = IterativeParams.FBP;
-        if (iterative.algorithm() == Algorithm.MLTR) {
-            // MLTR models the counts of each detector pixel: stages that combine pixels or replace the counts are refused
-            if (workflow.paganin() != null || workflow.halfAcquisition() || workflow.binning())
+        // MLTR and the discrepancy rule model the counts of each detector pixel: stages that combine pixels or replace the
+        // counts are refused
+        if (!countsKept(workflow)) {
+            if (iterative.algorithm() == Algorithm.MLTR)
                 throw new IllegalArgumentException("config key algorithm=mltr works on the counts of each detector pixel: it "
                         + "cannot be combined with phase retrieval (phase.*), halfAcquisition or binning (bin.*)");
+            if (iterative.stop() == StopRule.Rule.DISCREPANCY)
+                throw new IllegalArgumentException("config key iterative.stop=discrepancy measures the noise by the counts of each "
+                        + "detector pixel: it cannot be combined with phase retrieval (phase.*), halfAcquisition or binning "
+                        + "(bin.*); use change");
         }
         if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
         if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
@@ -284,5 +290,19 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                     axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
                     maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression, iterative, cone);
         }
+    }
+
+    /** Whether the sinograms still hold each detector pixel's own counts (no stage combined or replaced them). */
+    static boolean countsKept(WorkflowParams workflow) {
+        return workflow.paganin() == null && !workflow.halfAcquisition() && !workflow.binning();
+    }
+
+    /**
+     * Whether the iterative method is given each slice's unattenuated counts where the flats were measured: MLTR, a stop
+     * rule that may use them, and TV (its default weight takes the noise from them).
+     */
+    public boolean iterativeNeedsCounts() {
+        return iterative.algorithm() == Algorithm.MLTR
+                || (iterative.mayUseCounts() || iterative.algorithm() == Algorithm.TV) && countsKept(workflow);
     }
 }

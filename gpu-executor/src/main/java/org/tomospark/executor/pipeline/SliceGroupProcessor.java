@@ -10,7 +10,6 @@ import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.HostOps;
 import org.tomospark.executor.iterative.IterativeReconstructor;
@@ -83,8 +82,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.requisition = cone != null ? new Requisition(1, 0, 0, false, cone.description())
                 : backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
         this.iterative = cone == null && params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
-                iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params)) : null;
-        this.needsCounts = params.iterative().algorithm() == Algorithm.MLTR;
+                iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.filter()) : null;
+        this.needsCounts = params.iterativeNeedsCounts();
         this.filter = cone != null || iterative != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
                 params.filter());
@@ -176,7 +175,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
      * kernels/iterative.cu), on the OpenCL backend's device for the projections (kernels/joseph.cl; the vector updates
      * on the host), on the java backend in Java on the backend's threads.
      */
-    private static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
+    static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
         String device = params.backendOptions().device();
         return switch (backend.id()) {
             case "cuda" -> (scan, grid, k) -> new CudaSolverOps(scan, grid, k, device);
@@ -194,8 +193,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         int k = params.backendOptions().slicesPerPass();
         if (k > 0) return k;
         if (backend.id().equals("cuda"))
-            return CudaSolverOps.defaultSlicesPerPass(scan, slice.withRoi(0, 0, slice.width(), slice.height()), maxSlices,
-                    params.backendOptions().device());
+            return CudaSolverOps.defaultSlicesPerPass(scan, slice.withRoi(0, 0, slice.width(), slice.height()),
+                    params.iterative().solver(scan.numProjections()).footprint(), maxSlices, params.backendOptions().device());
         return Math.min(8, maxSlices);
     }
 
@@ -207,7 +206,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
                                 PreprocessStats stats, long preprocessNanos) {
         long t0 = System.nanoTime();
         float[][] blanks = null;
-        if (needsCounts) {
+        if (needsCounts && fields.measured()) {
             float[] den = preprocessor.fields(fields, flatName).den();
             int width = scan.detectorWidth();
             blanks = new float[sinos.length][];

@@ -16,8 +16,18 @@ import java.util.stream.IntStream;
 public final class FlatDark implements Serializable {
     private final int rowStart, rows, width;
     private final float[] flat, dark;
+    private final boolean measured;
 
+    /** Fields from measured flats. */
     public FlatDark(int rowStart, int rows, int width, float[] flat, float[] dark) {
+        this(rowStart, rows, width, flat, dark, true);
+    }
+
+    /**
+     * @param measured whether the flat field was measured (flat frames were given), so that flat − dark are the
+     *                 unattenuated counts; false where it stands in as 1 for data already normalised
+     */
+    public FlatDark(int rowStart, int rows, int width, float[] flat, float[] dark, boolean measured) {
         if (flat.length != rows * width || dark.length != rows * width)
             throw new IllegalArgumentException("flat/dark fields must hold " + rows + "x" + width + " values");
         this.rowStart = rowStart;
@@ -25,6 +35,12 @@ public final class FlatDark implements Serializable {
         this.width = width;
         this.flat = flat;
         this.dark = dark;
+        this.measured = measured;
+    }
+
+    /** Whether the flat field was measured: flat − dark are then the unattenuated counts of each detector pixel. */
+    public boolean measured() {
+        return measured;
     }
 
     /**
@@ -42,7 +58,7 @@ public final class FlatDark implements Serializable {
     public static FlatDark average(int rowStart, int rows, int width, RawStack flats, RawStack darks, String flatName, String darkName) {
         float[] f = mean(flats, rows, width, 1f, flatName);
         float[] d = mean(darks, rows, width, 0f, darkName);
-        return new FlatDark(rowStart, rows, width, f, d);
+        return new FlatDark(rowStart, rows, width, f, d, flats != null && flats.frames() > 0);
     }
 
     private static float[] mean(RawStack s, int rows, int width, float fill, String name) {
@@ -101,7 +117,7 @@ public final class FlatDark implements Serializable {
         float[] f = new float[count * width], d = new float[count * width];
         System.arraycopy(flat, from * width, f, 0, count * width);
         System.arraycopy(dark, from * width, d, 0, count * width);
-        return new FlatDark(rowStart + from, count, width, f, d);
+        return new FlatDark(rowStart + from, count, width, f, d, measured);
     }
 
     public int rowStart() {
@@ -148,7 +164,7 @@ public final class FlatDark implements Serializable {
      */
     @Serial
     private Object writeReplace() {
-        return new Bytes(rowStart, rows, width, toBytes(flat), toBytes(dark));
+        return new Bytes(rowStart, rows, width, toBytes(flat), toBytes(dark), measured);
     }
 
     @Serial
@@ -169,13 +185,13 @@ public final class FlatDark implements Serializable {
     }
 
     /** The serialized form: the band's shape and both fields as little-endian float32 bytes. */
-    private record Bytes(int rowStart, int rows, int width, byte[] flat, byte[] dark) implements Serializable {
+    private record Bytes(int rowStart, int rows, int width, byte[] flat, byte[] dark, boolean measured) implements Serializable {
         @Serial
         private Object readResolve() throws InvalidObjectException {
             if (flat.length % Float.BYTES != 0 || dark.length % Float.BYTES != 0)
                 throw new InvalidObjectException("flat/dark bytes are not whole float32 values");
             try {
-                return new FlatDark(rowStart, rows, width, toFloats(flat), toFloats(dark));
+                return new FlatDark(rowStart, rows, width, toFloats(flat), toFloats(dark), measured);
             } catch (IllegalArgumentException e) {
                 InvalidObjectException bad = new InvalidObjectException(e.getMessage());
                 bad.initCause(e);

@@ -11,15 +11,20 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Cgls;
 import org.tomospark.executor.iterative.HostOps;
+import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.iterative.Measurements;
 import org.tomospark.executor.iterative.Mltr;
+import org.tomospark.executor.iterative.OsSart;
 import org.tomospark.executor.iterative.Sirt;
 import org.tomospark.executor.iterative.Solver;
 import org.tomospark.executor.iterative.SolverOps;
 import org.tomospark.executor.iterative.SolverOps.Vec;
 import org.tomospark.executor.iterative.StopRule;
+import org.tomospark.executor.iterative.TvPrimalDual;
+import org.tomospark.executor.iterative.TvWeight;
 
 import java.util.Arrays;
 import java.util.Locale;
@@ -30,7 +35,8 @@ import java.util.Random;
  * columns, {@code slices} slices interleaved in one pass. Prints, best of {@code reps} after a warm-up:
  * <ul>
  *   <li>the forward projection and the adjoint, kernels alone (data on the device), with 32 slices a pass and one;</li>
- *   <li>one iteration of SIRT, CGLS and MLTR (8 subsets) with every vector on the device ({@link CudaSolverOps}): the
+ *   <li>one iteration of SIRT, CGLS, MLTR (8 subsets), OS-SART (its automatic subsets) and TV with every
+ *       vector on the device ({@link CudaSolverOps}): the
  *       difference between 1 + reps iterations and 1, divided by reps, so that the upload, the solver's set-up and
  *       the download are not in it;</li>
  *   <li>SIRT with the projector pair on host arrays (each projection crosses the bus twice) for comparison;</li>
@@ -81,9 +87,16 @@ public final class CudaIterativeBench {
             Measurements m = new Measurements(sino, blank);
             float[] img = new float[x.length];
             sirtSteps(ops, sino, reps);
-            for (Solver solver : new Solver[]{new Sirt(true), new Cgls(), new Mltr(8)}) {
+            // OS-SART with its automatic subsets, and with √projections of them
+            int osSubsets = IterativeParams.automaticSubsets(Algorithm.OS_SART, n), rootSubsets = (int) Math.round(Math.sqrt(n));
+            Solver[] solvers = {new Sirt(true), new Cgls(), new Mltr(8), new OsSart(osSubsets, 1.0), new OsSart(rootSubsets, 1.0),
+                new TvPrimalDual(TvWeight.of(0.01))};
+            String[] names = {"SIRT", "CGLS", "MLTR (8 subsets)", "OS-SART (" + osSubsets + " subsets)", "OS-SART (" + rootSubsets
+                    + " subsets)", "TV"};
+            for (int i = 0; i < solvers.length; i++) {
+                Solver solver = solvers[i];
                 double it = iteration(solver, ops, m, img, reps);
-                String name = solver.getClass().getSimpleName().toUpperCase(Locale.ROOT) + (solver instanceof Mltr ? " (8 subsets)" : "");
+                String name = names[i];
                 report(name + " iteration on the device, per N", it, updates);
                 report(name + " iteration on the device, per 2N", it, 2 * updates);
             }
@@ -159,13 +172,13 @@ public final class CudaIterativeBench {
     /** Seconds of one iteration: (1 + reps iterations − 1 iteration) / reps. */
     private static double iteration(Solver solver, SolverOps ops, Measurements m, float[] img, int reps) {
         Arrays.fill(img, 0f);
-        solver.solve(ops, m, img, new StopRule(1, 0));  // warm-up
+        solver.solve(ops, m, img, StopRule.after(1));  // warm-up
         Arrays.fill(img, 0f);
         long t0 = System.nanoTime();
-        solver.solve(ops, m, img, new StopRule(1, 0));
+        solver.solve(ops, m, img, StopRule.after(1));
         long t1 = System.nanoTime();
         Arrays.fill(img, 0f);
-        solver.solve(ops, m, img, new StopRule(1 + reps, 0));
+        solver.solve(ops, m, img, StopRule.after(1 + reps));
         long t2 = System.nanoTime();
         return ((t2 - t1) - (t1 - t0)) / 1e9 / reps;
     }

@@ -37,7 +37,17 @@ class IterativeSettingsTest {
 
     @Test
     void badValuesAndCombinationsNameTheirKey() {
-        refused("iterative.iterations", "algorithm", "sirt", "iterative.iterations", "0");
+        refused("iterative.iterations", "algorithm", "sirt", "iterative.iterations", "-1");
+        refused("iterative.relaxation", "algorithm", "os-sart", "iterative.relaxation", "2.5");
+        refused("iterative.tvWeight", "algorithm", "tv", "iterative.tvWeight", "-0.1");
+        refused("iterative.stop", "algorithm", "sirt", "iterative.stop", "sometimes");
+        refused("iterative.stop=residual", "algorithm", "sirt", "iterative.stop", "residual");
+        refused("iterative.stop=discrepancy", "algorithm", "tv", "iterative.stop", "discrepancy");
+        refused("iterative.stop=discrepancy", "algorithm", "os-sart", "iterative.stop", "discrepancy", "bin.columns", "2");
+        refused("iterative.subsets", "algorithm", "tv", "iterative.subsets", "4");
+        refused("iterative.start", "algorithm", "sirt", "iterative.start", "random");
+        Exception sweep = assertThrows(IllegalArgumentException.class, () -> CoreKeys.TV_WEIGHT_SWEEP.parse("1,-2"));
+        assertTrue(sweep.getMessage().contains("iterative.tvWeightSweep"), sweep.getMessage());
         refused("iterative.subsets", "algorithm", "sirt", "iterative.subsets", "4");
         refused("iterative.tolerance", "algorithm", "cgls", "iterative.tolerance", "1.5");
         refused("algorithm", "algorithm", "art");

@@ -79,9 +79,10 @@ class JosephProjectorTest {
     static void checkIterationsAgainstJava(String device, ScanGeometry scan, SliceGeometry slice, int k, int subsets,
                                            OpsOpener opener) {
         Poisson data = Poisson.discs(scan, slice, k, 2000, 17);
-        for (Solver solver : new Solver[]{new Sirt(true), new Cgls(), new Mltr(subsets)}) {
+        for (Solver solver : new Solver[]{new Sirt(true), new Cgls(), new Mltr(subsets), new OsSart(subsets, 1.0),
+                new TvPrimalDual(TvWeight.of(0.3))}) {
             float[] java = new float[slice.pixels() * k], dev = new float[slice.pixels() * k];
-            StopRule stop = new StopRule(solver instanceof Cgls ? 5 : 10, 0);
+            StopRule stop = StopRule.after(solver instanceof Cgls ? 5 : 10);
             Convergence cj = solver.solve(new JosephProjector(scan, slice, k), data.measurements(), java, stop);
             Convergence cd;
             try (SolverOps ops = opener.open(scan, slice, k)) {

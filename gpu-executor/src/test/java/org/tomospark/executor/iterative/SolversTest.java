@@ -33,12 +33,12 @@ class SolversTest {
 
     @Test
     void cglsReachesTheLeastSquaresSolution() {
-        checkLeastSquares(new Cgls(), new StopRule(200, 0), false);
+        checkLeastSquares(new Cgls(), StopRule.after(200), false);
     }
 
     @Test
     void unconstrainedSirtReachesTheRowWeightedLeastSquaresSolution() {
-        checkLeastSquares(new Sirt(false), new StopRule(20000, 0), true);
+        checkLeastSquares(new Sirt(false), StopRule.after(20000), true);
     }
 
     private static void checkLeastSquares(Solver solver, StopRule stop, boolean rowWeighted) {
@@ -72,7 +72,7 @@ class SolversTest {
         float[] x = new float[slice.pixels() * k];
         double previous = data.logLikelihood(a, x);
         for (int it = 0; it < 40; it++) {
-            new Mltr(1).solve(a, data.measurements(), x, new StopRule(1, 0));
+            new Mltr(1).solve(a, data.measurements(), x, StopRule.after(1));
             double l = data.logLikelihood(a, x);
             assertTrue(l > previous, "iteration " + (it + 1) + ": log-likelihood " + l + " after " + previous);
             previous = l;
@@ -87,8 +87,8 @@ class SolversTest {
         Poisson data = Poisson.discs(scan, slice, 1, 1000, 9);
         JosephProjector a = new JosephProjector(scan, slice, 1);
         float[] one = new float[slice.pixels()], eight = new float[slice.pixels()];
-        new Mltr(1).solve(a, data.measurements(), one, new StopRule(5, 0));
-        new Mltr(8).solve(a, data.measurements(), eight, new StopRule(5, 0));
+        new Mltr(1).solve(a, data.measurements(), one, StopRule.after(5));
+        new Mltr(8).solve(a, data.measurements(), eight, StopRule.after(5));
         assertTrue(data.logLikelihood(a, eight) > data.logLikelihood(a, one),
                 "8 subsets " + data.logLikelihood(a, eight) + " against 1 subset " + data.logLikelihood(a, one));
     }
@@ -96,14 +96,15 @@ class SolversTest {
     @Test
     void aRelativeResidualStopsEarly() {
         JosephOracle oracle = new JosephOracle(SCAN, SLICE);
-        float[] b = data(oracle, 4);
-        JosephProjector a = new JosephProjector(SCAN, SLICE, K);
-        Convergence all = new Cgls().solve(a, new Measurements(b, null), new float[N * N * K], new StopRule(30, 0));
+        float[] b = JosephProjectorTest.sliceF(data(oracle, 4), 0, K);
+        JosephProjector a = new JosephProjector(SCAN, SLICE, 1);
+        Convergence all = new Cgls().solve(a, new Measurements(b, null), new float[N * N], StopRule.after(30));
         double tol = all.relative(9);
-        Convergence stopped = new Cgls().solve(a, new Measurements(b, null), new float[N * N * K], new StopRule(30, tol));
+        Convergence stopped = new Cgls().solve(a, new Measurements(b, null), new float[N * N], StopRule.residual(30, tol));
         assertEquals(10, stopped.iterations(), stopped.toString());
         assertEquals(all.relative(9), stopped.relative(9), 0);
         assertEquals(30, all.iterations());
+        assertEquals(1, stopped.stops()[StopReason.RESIDUAL.ordinal()]);
     }
 
     @Test
@@ -111,7 +112,7 @@ class SolversTest {
         JosephProjector a = new JosephProjector(SCAN, SLICE, 1);
         float[] b = new float[SCAN.numProjections() * SCAN.detectorWidth()];
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Mltr(2).solve(a, new Measurements(b, null), new float[N * N], new StopRule(3, 0)));
+                () -> new Mltr(2).solve(a, new Measurements(b, null), new float[N * N], StopRule.after(3)));
         assertTrue(e.getMessage().contains("flats"), e.getMessage());
     }
 }

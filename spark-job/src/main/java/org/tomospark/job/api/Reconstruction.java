@@ -180,12 +180,20 @@ public final class Reconstruction {
                     .with(CoreKeys.FILTER_PADDING.name(), f.padding().name().toLowerCase(Locale.ROOT));
         }
         public Builder backend(String id) { return with(CoreKeys.BACKEND.name(), id); }
-        /** fbp (default), sirt, cgls or mltr. */
+        /** fbp (default), sirt, os-sart, cgls, mltr or tv. */
         public Builder algorithm(String method) { return with(CoreKeys.ALGORITHM.name(), method); }
         public Builder iterations(int n) { return with(CoreKeys.ITERATIONS.name(), n); }
-        /** Ordered subsets of mltr. */
+        /** Ordered subsets of os-sart and mltr. */
         public Builder subsets(int n) { return with(CoreKeys.SUBSETS.name(), n); }
-        /** Stop iterating once the relative residual is at most this. */
+        /** When the iterations stop: auto, iterations, residual, change or discrepancy. */
+        public Builder stop(String rule) { return with(CoreKeys.STOP.name(), rule); }
+        /** OS-SART's relaxation, in (0, 2). */
+        public Builder relaxation(double lambda) { return with(CoreKeys.RELAXATION.name(), WorkflowSettings.num(lambda)); }
+        /** The weight of tv's total-variation penalty. */
+        public Builder tvWeight(double weight) { return with(CoreKeys.TV_WEIGHT.name(), WorkflowSettings.num(weight)); }
+        /** Start the iterations from the filtered back-projection instead of zero. */
+        public Builder fbpStart() { return with(CoreKeys.START.name(), "fbp"); }
+        /** The threshold of the stop rule; set alone, stop once the relative residual is at most this. */
         public Builder tolerance(double relativeResidual) {
             return with(CoreKeys.TOLERANCE.name(), WorkflowSettings.num(relativeResidual));
         }

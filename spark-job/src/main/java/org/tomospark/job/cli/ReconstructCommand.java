@@ -42,6 +42,11 @@ public final class ReconstructCommand implements Callable<Integer> {
             + "contact-sheet.png) instead of the volume.")
     String centerSweep;
 
+    @Option(names = "--tv-weight-sweep", paramLabel = "F1,F2,...",
+            description = "Reconstruct three slices by tv at each weight F times the default (1 = the default) into the output "
+            + "(tv_rRRRRR_xFFFF.FFF.tif per slice and weight + tv-weight-sweep.png) instead of the volume.")
+    String tvWeightSweep;
+
     @Option(names = "--overwrite", description = "Replace an existing reconstruction.")
     boolean overwrite;
 
@@ -72,8 +77,9 @@ public final class ReconstructCommand implements Callable<Integer> {
         JobRequest req = new JobRequest(in, out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
                 s.get(JobKeys.PREVIEW), s);
         String eng = s.get(JobKeys.ENGINE);
-        // a centre sweep is one slice: always in this JVM
-        if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null) return EngineLauncher.runSpark(req);
+        // a sweep is a few slices: always in this JVM
+        if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null && s.get(CoreKeys.TV_WEIGHT_SWEEP) == null)
+            return EngineLauncher.runSpark(req);
         new DirectEngine(HadoopConf.create(), System.err).lastUseOfDevices().run(req);
         return 0;
     }
@@ -83,6 +89,7 @@ public final class ReconstructCommand implements Callable<Integer> {
         s = ScanOptions.set(s, JobKeys.INPUT.name(), input);
         s = ScanOptions.set(s, JobKeys.OUTPUT.name(), output);
         s = WorkflowSettings.centerSweep(s, centerSweep);
+        s = ScanOptions.set(s, CoreKeys.TV_WEIGHT_SWEEP.name(), tvWeightSweep);
         s = ScanOptions.set(s, JobKeys.ENGINE.name(), engine);
         if (overwrite) s = s.with(JobKeys.OVERWRITE.name(), "true");
         if (resume) s = s.with(JobKeys.RESUME.name(), "true");

@@ -88,18 +88,29 @@ public final class ScanOptions {
     String filter;
 
     @Option(names = "--algorithm", paramLabel = "METHOD",
-            description = "fbp (filtered back-projection, default), sirt, cgls or mltr (iterative; docs/iterative.md).")
+            description = "fbp (filtered back-projection, default), sirt, os-sart, cgls, mltr or tv (iterative; docs/iterative.md).")
     String algorithm;
 
-    @Option(names = "--iterations", paramLabel = "N", description = "Iterations of sirt, cgls or mltr (default 50).")
+    @Option(names = "--iterations", paramLabel = "N",
+            description = "Iterations of the iterative methods (default: automatic, until --stop says the image is done).")
     String iterations;
 
-    @Option(names = "--subsets", paramLabel = "N", description = "Ordered subsets of mltr (default 1).")
+    @Option(names = "--subsets", paramLabel = "N", description = "Ordered subsets of os-sart and mltr (default: automatic).")
     String subsets;
 
+    @Option(names = "--stop", paramLabel = "RULE",
+            description = "auto (default), iterations, residual, change or discrepancy (iterative.stop).")
+    String stop;
+
     @Option(names = "--tolerance", paramLabel = "R",
-            description = "Stop iterating once the relative residual |Ax - p| / |p| is at most R (default 0: never).")
+            description = "Threshold of --stop: the relative residual (residual) or relative change per iteration (change).")
     String tolerance;
+
+    @Option(names = "--tv-weight", paramLabel = "W", description = "Weight of tv's total-variation penalty (default: scaled to the data).")
+    String tvWeight;
+
+    @Option(names = "--start", paramLabel = "IMAGE", description = "Start image of the iterations: zero (default) or fbp.")
+    String start;
 
     @Option(names = "--backend", paramLabel = "ID", description = "auto, java, cuda, opencl.")
     String backend;
@@ -163,6 +174,9 @@ public final class ScanOptions {
         s = set(s, CoreKeys.ITERATIONS.name(), iterations);
         s = set(s, CoreKeys.SUBSETS.name(), subsets);
         s = set(s, CoreKeys.TOLERANCE.name(), tolerance);
+        s = set(s, CoreKeys.STOP.name(), stop);
+        s = set(s, CoreKeys.TV_WEIGHT.name(), tvWeight);
+        s = set(s, CoreKeys.START.name(), start);
         s = set(s, CoreKeys.BACKEND.name(), backend);
         s = set(s, CoreKeys.SLICES.name(), slices);
         s = set(s, CoreKeys.INTERPOLATION.name(), interpolation);

@@ -31,14 +31,15 @@ import java.util.regex.Pattern;
  */
 public final class OutputOwnership {
     public static final String TEMPORARY = SliceWriter.TEMP_DIR;
-    /** Names a centre sweep writes. */
-    public static final Pattern SWEEP_IMAGE = Pattern.compile("center_.*\\.tif");
+    /** Names the sweeps write: a centre sweep's images, a TV weight sweep's. */
+    public static final Pattern SWEEP_IMAGE = Pattern.compile("(center_|tv_r[0-9]+_x).*\\.tif");
     public static final String CONTACT_SHEET = "contact-sheet.png";
+    public static final String TV_WEIGHT_SHEET = "tv-weight-sweep.png";
     /** Hadoop's checksummed file systems keep {@code .NAME.crc} beside a file. */
     private static final Pattern CRC = Pattern.compile("\\.(.+)\\.crc");
     /** The top-level names tomospark writes besides the slices and its folders. */
     static final Set<String> FILE_NAMES = Set.of(OutputCommit.MANIFEST, OutputCommit.REPORT, OutputCommit.SUCCESS,
-            "preview.png", "convergence.png", RawVolume.NAME, Hdf5Volume.NAME, CONTACT_SHEET);
+            "preview.png", "convergence.png", RawVolume.NAME, Hdf5Volume.NAME, CONTACT_SHEET, TV_WEIGHT_SHEET);
     private static final int NAMED = 5;
 
     private OutputOwnership() {
@@ -168,7 +169,7 @@ public final class OutputOwnership {
             if (slice.matches()) {
                 rows.set(Integer.parseInt(slice.group(1)));
                 formats.add(OutputFormat.TIFF.id());
-            } else if (FILE_NAMES.contains(e.name()) && !e.name().equals(CONTACT_SHEET)) {
+            } else if (FILE_NAMES.contains(e.name()) && !e.name().equals(CONTACT_SHEET) && !e.name().equals(TV_WEIGHT_SHEET)) {
                 files.add(e.name());
             }
         }

@@ -18,6 +18,7 @@ import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.OutputRange;
 import org.tomospark.executor.pipeline.PreparedProcessor;
 import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.pipeline.TvWeightSweep;
 import org.tomospark.executor.pipeline.ConeResolution;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.GroupPlanner;
@@ -50,10 +51,12 @@ import org.tomospark.job.run.RunOutput;
 import org.tomospark.job.run.RunReport;
 import org.tomospark.job.run.Version;
 
+import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -63,6 +66,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 /**
  * Reconstructs in this JVM, without Spark: the same library and the same output layout as the Spark job.
@@ -116,7 +120,7 @@ public final class DirectEngine {
      * writability (a sweep has no run signature), then removes an earlier run's files on {@code --overwrite} and
      * records the sweep's before it writes them.
      */
-    private void prepareSweepOutput(JobRequest req, OutputCommit out, double[] centers) {
+    private void prepareSweepOutput(JobRequest req, OutputCommit out, Set<String> images, String sheet) {
         SliceWriter writer = out.writer();
         int existing = writer.countSlices();
         boolean complete = writer.exists("_SUCCESS");
@@ -124,8 +128,8 @@ public final class DirectEngine {
             throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
                     + (complete ? " of a complete reconstruction" : "") + "; use " + req.names().overwrite()
                     + " to replace them or " + req.names().resume() + " to complete them");
-        Set<String> files = new TreeSet<>(List.of(OutputCommit.REPORT, OutputCommit.SUCCESS, CONTACT_SHEET));
-        for (double c : centers) files.add(CenterSweep.fileName(c));
+        Set<String> files = new TreeSet<>(List.of(OutputCommit.REPORT, OutputCommit.SUCCESS, sheet));
+        files.addAll(images);
         try {
             FileSystem fs = out.dir().getFileSystem(hadoopConf);
             OutputRecord old = OutputOwnership.record(fs, out.dir());
@@ -142,57 +146,117 @@ public final class DirectEngine {
     }
 
     private static final String CONTACT_SHEET = OutputOwnership.CONTACT_SHEET;
+    private static final String TV_SHEET = OutputOwnership.TV_WEIGHT_SHEET;
 
-    private Result runSweep(JobRequest req, ProjectionSource src, double[] sweep, int[] range) {
+    /** A sweep's images and report, computed on a backend opened for it. */
+    private interface SweepBody {
+        Sweep run(BackprojectionBackend backend);
+    }
+
+    /**
+     * What a sweep made: its images (file name, pixels), its picture (drawn only when written: it is cosmetic) and the
+     * report fields of its mode.
+     */
+    private record Sweep(List<String> files, List<float[]> pixels, int width, int height, Supplier<BufferedImage> sheet,
+                         Map<String, Object> fields) {
+    }
+
+    /**
+     * A sweep into the request's output: checks the inputs lie outside it, claims it, prepares it for the sweep's
+     * {@code images} and {@code sheet} ({@link #prepareSweepOutput}), then writes what {@code body} makes: the images
+     * as float TIFFs, the picture (a warning when it cannot be made), report.json and _SUCCESS.
+     */
+    private Result runSweep(JobRequest req, String mode, Set<String> images, String sheet, SweepBody body) {
         ReconstructionParams p = req.params();
         Backends.resolve(p.backend());
         OutputOwnership.checkInputsOutside(List.of(Inputs.path(req.input())), req.input(), req.output(), hadoopConf);
         OutputOwnership.checkNotInsideAnother(req.output(), hadoopConf);
         OutputCommit out = new OutputCommit(req.output(), hadoopConf);
         Duration lockTimeout = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
-        try (OutputLock lock = out.claim(lockTimeout, "centre sweep, " + req.input())) {
-            prepareSweepOutput(req, out, CenterSweep.centers(sweep[0], sweep[1], sweep[2]));
-            return sweepInto(req, src, out.writer(), lock, sweep, range, p);
+        try (OutputLock lock = out.claim(lockTimeout, mode + ", " + req.input())) {
+            prepareSweepOutput(req, out, images, sheet);
+            SliceWriter writer = out.writer();
+            long t0 = System.nanoTime();
+            try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
+                Sweep made = body.run(backend);
+                String description = p.workflow().sliceDescription();
+                for (int i = 0; i < made.files().size(); i++) {
+                    byte[] tiff = FloatTiff.encode(made.pixels().get(i), made.width(), made.height(), description);
+                    writer.writeBytes(made.files().get(i), tiff);
+                }
+                lock.ensureHeld();
+                CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
+                boolean drawn = cosmetic.run(sheet, () -> writer.writeBytes(sheet, PngPreview.encodePng(made.sheet().get())));
+                Map<String, Object> report = new LinkedHashMap<>();
+                report.put("software", "tomospark " + Version.get());
+                report.put("mode", mode);
+                report.put("input", req.input());
+                report.put("output", req.output());
+                report.put("settings", req.settings().asMap());
+                report.putAll(made.fields());
+                report.put("contactSheet", drawn ? sheet : null);
+                report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
+                report.put("seconds", (System.nanoTime() - t0) / 1e9);
+                cosmetic.addTo(report);
+                writer.writeBytes(OutputCommit.REPORT, Json.write(report));
+                writer.writeBytes("_SUCCESS", new byte[0]);
+                log.printf("%s: %d images%s in %s (%.2f s)%n", mode, made.files().size(), drawn ? " and " + sheet : "", req.output(),
+                        (System.nanoTime() - t0) / 1e9);
+                return new Result(null, report, req.output());
+            } finally {
+                writer.cleanTemporary();
+            }
         }
     }
 
-    private Result sweepInto(JobRequest req, ProjectionSource src, SliceWriter writer, OutputLock lock, double[] sweep, int[] range,
-                             ReconstructionParams p) {
+    /** The centre sweep: the middle row of the range at each centre. */
+    private Result runSweep(JobRequest req, ProjectionSource src, double[] sweep, int[] range) {
         double[] centers = CenterSweep.centers(sweep[0], sweep[1], sweep[2]);
         int row = (range[0] + range[1] - 1) / 2;
-        log.println("Centre sweep of row " + row + ": " + centers.length + " centres " + sweep[0] + ".." + sweep[1]);
-        long t0 = System.nanoTime();
-        try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
-            List<CenterSweep.Image> imgs = CenterSweep.run(src, p, row, centers, backend);
-            String description = p.workflow().sliceDescription();
-            for (CenterSweep.Image im : imgs)
-                writer.writeBytes(im.fileName(), FloatTiff.encode(im.pixels(), im.width(), im.height(), description));
-            lock.ensureHeld();
-            CosmeticOutputs cosmetic = new CosmeticOutputs(warning -> log.println("warning: " + warning));
-            boolean sheet = cosmetic.run(CONTACT_SHEET, () -> writer.writeBytes(CONTACT_SHEET,
-                    PngPreview.encodePng(CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row "
-                            + row))));
-            Map<String, Object> report = new LinkedHashMap<>();
-            report.put("software", "tomospark " + Version.get());
-            report.put("mode", "center sweep");
-            report.put("input", req.input());
-            report.put("output", req.output());
-            report.put("settings", req.settings().asMap());
-            report.put("row", row);
-            report.put("centers", Arrays.stream(centers).boxed().toList());
-            report.put("images", imgs.stream().map(CenterSweep.Image::fileName).toList());
-            report.put("contactSheet", sheet ? CONTACT_SHEET : null);
-            report.put("backend", Map.of("id", backend.id(), "device", backend.deviceDescription()));
-            report.put("seconds", (System.nanoTime() - t0) / 1e9);
-            cosmetic.addTo(report);
-            writer.writeBytes(OutputCommit.REPORT, Json.write(report));
-            writer.writeBytes("_SUCCESS", new byte[0]);
-            log.printf("Centre sweep: %d images center_*.tif%s in %s (%.2f s)%n", imgs.size(), sheet ? " and contact-sheet.png" : "",
-                    req.output(), (System.nanoTime() - t0) / 1e9);
-            return new Result(null, report, req.output());
-        } finally {
-            writer.cleanTemporary();
-        }
+        Set<String> names = new TreeSet<>();
+        for (double c : centers) names.add(CenterSweep.fileName(c));
+        return runSweep(req, "center sweep", names, CONTACT_SHEET, backend -> {
+            log.println("Centre sweep of row " + row + ": " + centers.length + " centres " + sweep[0] + ".." + sweep[1]);
+            List<CenterSweep.Image> imgs = CenterSweep.run(src, req.params(), row, centers, backend);
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("row", row);
+            fields.put("centers", Arrays.stream(centers).boxed().toList());
+            fields.put("images", imgs.stream().map(CenterSweep.Image::fileName).toList());
+            return new Sweep(imgs.stream().map(CenterSweep.Image::fileName).toList(), imgs.stream().map(CenterSweep.Image::pixels).toList(),
+                    imgs.get(0).width(), imgs.get(0).height(),
+                    () -> CenterSweep.contactSheet(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " row " + row), fields);
+        });
+    }
+
+    /**
+     * The TV weight sweep ({@code iterative.tvWeightSweep}): up to three rows of the range by tv at each weight factor,
+     * tv_rRRRRR_xFFFF.FFF.tif per row and factor and tv-weight-sweep.png.
+     */
+    private Result runTvSweep(JobRequest req, ProjectionSource src, double[] factors, int[] range) {
+        int[] rows = TvWeightSweep.rows(range[0], range[1]);
+        Set<String> names = new TreeSet<>();
+        for (int r : rows) for (double f : factors) names.add(TvWeightSweep.fileName(r, f));
+        return runSweep(req, "tv weight sweep", names, TV_SHEET, backend -> {
+            log.println("TV weight sweep of rows " + Arrays.toString(rows) + ": factors " + Arrays.toString(factors)
+                    + " of the default weight");
+            List<TvWeightSweep.Image> imgs = TvWeightSweep.run(src, req.params(), rows, factors, backend);
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (TvWeightSweep.Image im : imgs) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("row", im.row());
+                e.put("factor", im.factor());
+                e.put("tvWeight", im.weight());
+                e.put("file", im.fileName());
+                list.add(e);
+            }
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("rows", Arrays.stream(rows).boxed().toList());
+            fields.put("factors", Arrays.stream(factors).boxed().toList());
+            fields.put("images", list);
+            return new Sweep(imgs.stream().map(TvWeightSweep.Image::fileName).toList(), imgs.stream().map(TvWeightSweep.Image::pixels)
+                    .toList(), imgs.get(0).width(), imgs.get(0).height(),
+                    () -> TvWeightSweep.grid(imgs, 192, src.metadata().source().replaceAll(".*/", "") + " tv"), fields);
+        });
     }
 
     public Result run(JobRequest req) {
@@ -200,7 +264,8 @@ public final class DirectEngine {
         Steps steps = new Steps(wall0);
         ReconstructionParams p = req.params();
         // the GPU's context and kernels open while the input is opened, its flats read and the output claimed
-        if (req.settings().get(CoreKeys.CENTER_SWEEP) == null) DeviceWarmUp.forBackend(p.backend(), p.backendOptions());
+        if (req.settings().get(CoreKeys.CENTER_SWEEP) == null && req.settings().get(CoreKeys.TV_WEIGHT_SWEEP) == null)
+            DeviceWarmUp.forBackend(p.backend(), p.backendOptions());
         InputOptions inputOptions = InputKeys.inputOptions(req.settings());
         try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
             ScanMetadata meta = src.metadata();
@@ -208,6 +273,20 @@ public final class DirectEngine {
             p.scanGeometry(meta);
             p = ConeResolution.resolve(src, p);
             int[] range = p.rowRange(meta);
+            double[] tvSweep = req.settings().get(CoreKeys.TV_WEIGHT_SWEEP);
+            if (tvSweep != null) {
+                if (p.coneBeam() != null)
+                    throw new IllegalArgumentException("config key iterative.tvWeightSweep: sweeps parallel-beam slices, not a cone-beam "
+                            + "volume");
+                if (req.settings().get(CoreKeys.CENTER_SWEEP) != null)
+                    throw new IllegalArgumentException("config keys center.sweep and iterative.tvWeightSweep: one sweep at a time");
+                Workflow.CenterResolution cr = Workflow.resolveCenter(src, p);
+                ReconstructionParams rp = cr.params();
+                FlatDark fields = src.readFlatDark(range[0], range[1] - range[0]);
+                Preflight.check(src, rp, fields, new int[]{range[0], range[0] + 1}, 1);
+                return runTvSweep(new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), false, req.settings(),
+                        req.names()), src, tvSweep, range);
+            }
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) {
                 if (p.coneBeam() != null)

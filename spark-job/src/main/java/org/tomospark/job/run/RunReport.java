@@ -2,8 +2,10 @@ package org.tomospark.job.run;
 
 import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeParams;
+import org.tomospark.executor.iterative.StopRule;
 import org.tomospark.executor.pipeline.ConeParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
@@ -62,7 +64,7 @@ public final class RunReport {
                 "padding", req.params().filter().padding().name().toLowerCase()));
         IterativeParams it = req.params().iterative();
         m.put("algorithm", it.algorithm().id());
-        if (it.iterative()) m.put("iterative", iterative(it, s.convergence()));
+        if (it.iterative()) m.put("iterative", iterative(it, s.convergence(), s.scan().numProjections()));
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
         m.put("slices", Map.of("total", s.slices(), "computed", s.slices() - s.skipped(), "skipped", s.skipped()));
         Map<String, Object> t = new LinkedHashMap<>();
@@ -110,12 +112,19 @@ public final class RunReport {
      * The iterative method's settings and its relative residual ‖A·x − p‖/‖p‖ after each iteration, over every slice
      * computed in this run (slices reused by a resume are not in it).
      */
-    static Map<String, Object> iterative(IterativeParams it, Convergence c) {
+    static Map<String, Object> iterative(IterativeParams it, Convergence c, int projections) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("iterations", it.iterations());
-        m.put("subsets", it.subsets());
-        m.put("tolerance", it.tolerance());
+        m.put("iterations", it.iterations() > 0 ? it.iterations() : "automatic");
+        if (it.algorithm().hasSubsets()) m.put("subsets", it.subsets(projections));
+        StopRule rule = it.stopRule(it.mayUseCounts() && c.noiseSquares() > 0);
+        m.put("stop", rule.rule().id());
+        if (rule.rule() == StopRule.Rule.RESIDUAL || rule.rule() == StopRule.Rule.CHANGE) m.put("tolerance", rule.tolerance());
+        if (it.algorithm() == Algorithm.OS_SART) m.put("relaxation", it.relaxation());
+        if (it.algorithm() == Algorithm.TV) m.put("tvWeight", it.tvWeight() == null ? "automatic" : it.tvWeight().describe());
+        m.put("start", it.fbpStart() ? "fbp" : "zero");
         m.put("iterationsRun", c.iterations());
+        m.put("stopped", c.stopCounts());
+        if (!Double.isNaN(c.discrepancy())) m.put("residualOverNoise", c.discrepancy());
         List<Double> r = new ArrayList<>();
         for (double v : c.relative()) r.add(v);
         m.put("relativeResidual", r);
@@ -187,7 +196,11 @@ public final class RunReport {
     static String iterativeLine(IterativeParams it, Convergence c) {
         String line = it.algorithm().id() + (it.subsets() > 1 ? " (" + it.subsets() + " subsets)" : "") + ", " + c.iterations()
                 + " iterations";
-        return c.iterations() == 0 ? line : line + String.format(Locale.ROOT, ", relative residual %.4g", c.relative(c.iterations() - 1));
+        if (c.iterations() == 0) return line;
+        StringBuilder why = new StringBuilder();
+        c.stopCounts().forEach((reason, passes) -> why.append(why.isEmpty() ? "" : ", ").append(reason)
+                .append(" (").append(passes).append(passes == 1 ? " pass)" : " passes)"));
+        return line + String.format(Locale.ROOT, ", relative residual %.4g, stopped by %s", c.relative(c.iterations() - 1), why);
     }
 
     public static String summary(JobRequest req, VolumeReconstructor.Summary s) {

@@ -63,6 +63,12 @@ class EveryOptionFromCliTest {
         option("iterative.iterations", "12", "--iterations", "12");
         option("iterative.subsets", "6", "--subsets", "6");
         option("iterative.tolerance", "0.01", "--tolerance", "0.01");
+        option("iterative.stop", "change", "--stop", "change");
+        option("iterative.tvWeight", "0.5", "--tv-weight", "0.5");
+        option("iterative.start", "fbp", "--start", "fbp");
+        option("iterative.tvWeightSweep", "0.5,1,2", "--tv-weight-sweep", "0.5,1,2");
+        conf("iterative.relaxation", "0.8");
+        conf("iterative.tvWeightScaled", "true");
         option("slices", "2:6", "--slices", "2:6");
         option("backend.interpolation", "nearest", "--interpolation", "nearest");
         option("backend.slicesPerPass", "4", "--slices-per-pass", "4");

@@ -82,6 +82,37 @@ class IterativeSparkTest {
         }
     }
 
+    /**
+     * OS-SART and TV with no iteration count: each slice stops by its own rule (the discrepancy for OS-SART, the image's
+     * change for TV, from an FBP start), so the Spark engine's tasks of 4 rows write the direct engine's slices bit for
+     * bit although its passes group other slices; the report says why the slices stopped.
+     */
+    @Test
+    @Timeout(300)
+    void automaticStopsGiveTheSameSlicesWhateverTheGrouping() throws Exception {
+        for (Algorithm a : List.of(Algorithm.OS_SART, Algorithm.TV)) {
+            ReconstructionParams p = TestScans.params().toBuilder().iterative(new IterativeParams(a, 0, 0, Double.NaN, null, 1.0, null,
+                    a == Algorithm.TV)).build();
+            String what = a.id();
+            Path d = TestScans.tmp("iter-auto-direct-" + what).resolve("rec");
+            Map<Integer, float[]> expected = direct(p, d);
+            Path s = TestScans.tmp("iter-auto-spark-" + what).resolve("rec");
+            SparkReconstruction.run(TestScans.spark(), TestScans.spec(TestScans.hdf5().toString(), s.toString())
+                    .withParams(p.toBuilder().groupRows(4).build()), null);
+            TestScans.assertBitIdentical(expected, TestScans.readSlices(s.toString(), new Configuration()));
+            for (Path out : List.of(d, s)) {
+                Map<?, ?> it = (Map<?, ?>) Json.read(Files.readAllBytes(out.resolve("report.json")), "report").get("iterative");
+                assertEquals("automatic", it.get("iterations"), what);
+                Map<?, ?> stopped = (Map<?, ?>) it.get("stopped");
+                int slices = stopped.values().stream().mapToInt(v -> ((Number) v).intValue()).sum();
+                assertEquals(16, slices, what + ": every slice says why it stopped: " + stopped);
+                assertTrue(!stopped.containsKey("limit"), what + ": no slice ran into the limit: " + stopped);
+                assertEquals(a == Algorithm.TV ? "change" : "discrepancy", it.get("stop"), what);
+                assertEquals(a == Algorithm.TV ? "fbp" : "zero", it.get("start"), what);
+            }
+        }
+    }
+
     @Test
     @Timeout(300)
     void theOpenClBackendIteratesOnItsDeviceAndAgreesWithJava() throws Exception {

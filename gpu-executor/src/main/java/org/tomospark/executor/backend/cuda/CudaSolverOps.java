@@ -9,6 +9,7 @@ import org.tomospark.executor.backend.cuda.PaddedLayout.Kind;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.Projector;
+import org.tomospark.executor.iterative.Solver;
 import org.tomospark.executor.iterative.SolverOps;
 
 import java.util.ArrayDeque;
@@ -26,7 +27,7 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32;
 import static jcuda.driver.JCudaDriver.cuModuleUnload;
 
 /**
- * The iterative methods on a CUDA device for the whole solve: every vector of SIRT, CGLS and MLTR lives in device
+ * The iterative methods on a CUDA device for the whole solve: every vector of the solvers lives in device
  * memory from the upload of the measurements to the download of the result, projected by the Joseph kernels
  * ({@link JosephKernels}) and updated and reduced by kernels/iterative.cu, so that no projection crosses the bus
  * between iterations. Vectors are padded ({@link PaddedLayout}); their buffers are kept for the next pass when
@@ -46,7 +47,7 @@ public final class CudaSolverOps implements SolverOps {
     private final PaddedLayout layout;
     private final CUmodule module;
     private final CUfunction reciprocal, weightedResidual, scaledUpdate, subtractFrom, axpy, xpby, counts, likelihood,
-            ratioUpdate, sums;
+            ratioUpdate, sums, firstSlice, weightedUpdate, subsetResidual, offsetReciprocal, dataDual, tvDual, tvPrimal;
     private final CUdeviceptr scratch = new CUdeviceptr(), coef = new CUdeviceptr(), partials = new CUdeviceptr(),
             angles = new CUdeviceptr();
     private final Allocations allocated = new Allocations();
@@ -74,6 +75,13 @@ public final class CudaSolverOps implements SolverOps {
             likelihood = CudaModules.function(build, m, "it_likelihood_terms");
             ratioUpdate = CudaModules.function(build, m, "it_ratio_update");
             sums = CudaModules.function(build, m, "it_sums");
+            firstSlice = CudaModules.function(build, m, "it_first_slice");
+            weightedUpdate = CudaModules.function(build, m, "it_weighted_update");
+            subsetResidual = CudaModules.function(build, m, "it_subset_residual");
+            offsetReciprocal = CudaModules.function(build, m, "it_offset_reciprocal");
+            dataDual = CudaModules.function(build, m, "it_data_dual");
+            tvDual = CudaModules.function(build, m, "it_tv_dual");
+            tvPrimal = CudaModules.function(build, m, "it_tv_primal");
             calls.run("allocating the solver's buffers", () -> {
                 alloc(scratch, layout.scratchFloats() * Sizeof.FLOAT);
                 alloc(coef, (long) k * Sizeof.FLOAT);
@@ -90,16 +98,16 @@ public final class CudaSolverOps implements SolverOps {
 
     /** The most slices per pass the device solver takes by default. */
     public static final int MAX_DEFAULT_PASS = 32;
-    /** The vectors MLTR, the largest of the solvers, holds at once: images and sinograms (the scratch buffer aside). */
-    private static final int MAX_IMAGES = 3, MAX_SINOGRAMS = 6;
-
     /**
      * Slices per pass when the configuration leaves it to the backend: the group's slices up to {@link #MAX_DEFAULT_PASS}
      * (an H200 iterates 32 slices of 2048² from 2048 projections 1.7 times faster in one pass than in four of 8),
      * halved while a solve would take more than a quarter of the device's memory or half of what is free now (other
      * tasks sharing the device, job.tasksPerDevice, hold the rest).
+     *
+     * @param footprint the vectors the solver holds at once ({@link Solver#footprint()})
      */
-    public static int defaultSlicesPerPass(ScanGeometry scan, SliceGeometry grid, int groupSlices, String device) {
+    public static int defaultSlicesPerPass(ScanGeometry scan, SliceGeometry grid, Solver.Footprint footprint, int groupSlices,
+                                           String device) {
         CudaDevice dev = CudaDevice.get(CudaDevice.parseDevice(device));
         long[] free = new long[1], total = new long[1];
         DeviceCalls.guarded(dev, "reading the free device memory", () -> {
@@ -108,15 +116,17 @@ public final class CudaSolverOps implements SolverOps {
         });
         long budget = Math.min(total[0] / 4, free[0] / 2);
         int k = Math.max(1, Math.min(MAX_DEFAULT_PASS, groupSlices));
-        while (k > 1 && bytesPerSolve(scan, grid, k) > budget) k = (k + 1) / 2;
+        while (k > 1 && bytesPerSolve(scan, grid, footprint, k) > budget) k = (k + 1) / 2;
         return k;
     }
 
-    /** Device memory of a solve of k slices: MLTR's vectors and the scratch buffer. */
-    static long bytesPerSolve(ScanGeometry scan, SliceGeometry grid, int k) {
+    /** Device memory of a solve of k slices: the solver's vectors (weight images of one slice) and the scratch buffer. */
+    static long bytesPerSolve(ScanGeometry scan, SliceGeometry grid, Solver.Footprint footprint, int k) {
         PaddedLayout l = new PaddedLayout(new Projector.Shape(k, grid.roiRows(), grid.roiCols(), scan.numProjections(),
                 scan.detectorWidth()));
-        return (MAX_IMAGES * l.floats(Kind.IMAGE) + MAX_SINOGRAMS * l.floats(Kind.SINOGRAM) + l.scratchFloats()) * Sizeof.FLOAT;
+        long floats = footprint.images() * l.floats(Kind.IMAGE) + footprint.sinograms() * l.floats(Kind.SINOGRAM)
+                + footprint.weights() * l.floats(Kind.WEIGHTS) + l.scratchFloats();
+        return floats * Sizeof.FLOAT;
     }
 
     /** A padded device vector; closing it keeps its buffer for the next vector of its kind. */
@@ -150,6 +160,13 @@ public final class CudaSolverOps implements SolverOps {
         return c;
     }
 
+    /** A vector of k slices: per-slice coefficients and sums do not apply to a weight image, which has one. */
+    private CudaVec perSlice(Vec v) {
+        CudaVec c = any(v);
+        if (c.kind == Kind.WEIGHTS) throw new IllegalArgumentException("a weight image has no slices to scale or sum one by one");
+        return c;
+    }
+
     private CudaVec newVec(Kind kind) {
         return calls.run("allocating a vector", () -> {
             Deque<CUdeviceptr> pool = free.get(kind);
@@ -176,6 +193,11 @@ public final class CudaSolverOps implements SolverOps {
     @Override
     public Vec sinogram() {
         return newVec(Kind.SINOGRAM);
+    }
+
+    @Override
+    public Vec weights() {
+        return newVec(Kind.WEIGHTS);
     }
 
     @Override
@@ -231,7 +253,12 @@ public final class CudaSolverOps implements SolverOps {
 
     @Override
     public double[] dots(Vec a, Vec b) {
-        return sums(a, b, 0);
+        return sums(perSlice(a), b, 0);
+    }
+
+    @Override
+    public double[] distancesSquared(Vec a, Vec b) {
+        return sums(a, b, 1);
     }
 
     @Override
@@ -243,7 +270,7 @@ public final class CudaSolverOps implements SolverOps {
 
     private double[] sums(Vec av, Vec bv, int mode) {
         CudaVec a = any(av), b = vec(bv, a.kind);
-        int k = shape().k();
+        int k = layout.slices(a.kind);
         return calls.run("a reduction", () -> {
             Pointer args = KernelArgs.of(KernelArgs.Signature.IT_SUMS).ptr("a", a.ptr).ptr("b", b.ptr).i32("mode", mode)
                     .i64("n", layout.floats(a.kind)).i32("k", k).ptr("partials", partials).build();
@@ -287,7 +314,7 @@ public final class CudaSolverOps implements SolverOps {
 
     @Override
     public void axpy(float[] alpha, Vec x, Vec y) {
-        CudaVec xv = any(x), yv = vec(y, xv.kind);
+        CudaVec xv = perSlice(x), yv = vec(y, xv.kind);
         uploadCoefficients(alpha);
         elementwise("axpy", axpy, xv.kind, KernelArgs.of(KernelArgs.Signature.IT_AXPY).ptr("coef", coef).ptr("x", xv.ptr)
                 .ptr("y", yv.ptr).i64("n", layout.floats(xv.kind)).i32("k", shape().k()));
@@ -295,7 +322,7 @@ public final class CudaSolverOps implements SolverOps {
 
     @Override
     public void xpby(Vec s, float[] beta, Vec d) {
-        CudaVec sv = any(s), dv = vec(d, sv.kind);
+        CudaVec sv = perSlice(s), dv = vec(d, sv.kind);
         uploadCoefficients(beta);
         elementwise("xpby", xpby, sv.kind, KernelArgs.of(KernelArgs.Signature.IT_XPBY).ptr("s", sv.ptr).ptr("coef", coef)
                 .ptr("d", dv.ptr).i64("n", layout.floats(sv.kind)).i32("k", shape().k()));
@@ -327,6 +354,75 @@ public final class CudaSolverOps implements SolverOps {
         elementwise("ratio update", ratioUpdate, Kind.IMAGE, KernelArgs.of(KernelArgs.Signature.IT_RATIO_UPDATE)
                 .ptr("x", vec(x, Kind.IMAGE).ptr).ptr("num", vec(num, Kind.IMAGE).ptr).ptr("den", vec(den, Kind.IMAGE).ptr)
                 .i64("n", layout.floats(Kind.IMAGE)));
+    }
+
+    @Override
+    public void firstSlice(Vec image, Vec w) {
+        elementwise("first slice", firstSlice, Kind.WEIGHTS, KernelArgs.of(KernelArgs.Signature.IT_FIRST_SLICE)
+                .ptr("image", vec(image, Kind.IMAGE).ptr).ptr("w", vec(w, Kind.WEIGHTS).ptr).i64("n", layout.floats(Kind.WEIGHTS))
+                .i32("k", shape().k()));
+    }
+
+    @Override
+    public void weightedUpdate(Vec x, Vec w, Vec u, boolean nonNegative) {
+        elementwise("weighted update", weightedUpdate, Kind.IMAGE, KernelArgs.of(KernelArgs.Signature.IT_WEIGHTED_UPDATE)
+                .ptr("x", vec(x, Kind.IMAGE).ptr).ptr("w", vec(w, Kind.WEIGHTS).ptr).ptr("u", vec(u, Kind.IMAGE).ptr)
+                .i64("n", layout.floats(Kind.IMAGE)).i32("k", shape().k()).i32("nonNegative", nonNegative ? 1 : 0));
+    }
+
+    @Override
+    public double[] subsetResidual(Vec p, Vec y, Vec r, int[] which) {
+        int k = shape().k();
+        if (which.length == 0) return new double[k];
+        int rowLen = (int) layout.pitchFloats(Kind.SINOGRAM);
+        Pointer args = KernelArgs.of(KernelArgs.Signature.IT_SUBSET_RESIDUAL).ptr("p", vec(p, Kind.SINOGRAM).ptr)
+                .ptr("y", vec(y, Kind.SINOGRAM).ptr).ptr("r", vec(r, Kind.SINOGRAM).ptr).ptr("angles", angles)
+                .i32("nangles", which.length).i32("rowLen", rowLen).i32("k", k).ptr("partials", partials).build();
+        return calls.run("the subset residual", () -> {
+            cuMemcpyHtoD(angles, Pointer.to(which), (long) which.length * Sizeof.INT);
+            cuLaunchKernel(subsetResidual, SUM_BLOCKS, 1, 1, THREADS, 1, 1, 0, null, args, null);
+            double[] part = new double[SUM_BLOCKS * k];
+            cuMemcpyDtoH(Pointer.to(part), partials, (long) part.length * Sizeof.DOUBLE);
+            double[] out = new double[k];
+            for (int blk = 0; blk < SUM_BLOCKS; blk++)
+                for (int s = 0; s < k; s++) out[s] += part[blk * k + s];
+            return out;
+        });
+    }
+
+    @Override
+    public void offsetReciprocal(Vec v, float offset) {
+        CudaVec d = any(v);
+        elementwise("offset reciprocal", offsetReciprocal, d.kind, KernelArgs.of(KernelArgs.Signature.IT_OFFSET_RECIPROCAL)
+                .ptr("v", d.ptr).i64("n", layout.floats(d.kind)).f32("offset", offset).i32("pitch", (int) layout.pitchFloats(d.kind))
+                .i32("edge", (int) layout.edgeFloats(d.kind)).i32("guardLines", (int) layout.guardLines(d.kind)));
+    }
+
+    @Override
+    public void dataDual(Vec q, Vec y, Vec p, Vec sigma) {
+        elementwise("data dual step", dataDual, Kind.SINOGRAM, KernelArgs.of(KernelArgs.Signature.IT_DATA_DUAL)
+                .ptr("q", vec(q, Kind.SINOGRAM).ptr).ptr("y", vec(y, Kind.SINOGRAM).ptr).ptr("p", vec(p, Kind.SINOGRAM).ptr)
+                .ptr("sigma", vec(sigma, Kind.SINOGRAM).ptr).i64("n", layout.floats(Kind.SINOGRAM)));
+    }
+
+    @Override
+    public void tvDual(Vec zx, Vec zy, Vec xbar, float sigma, float[] weight) {
+        Projector.Shape sh = shape();
+        KernelArgs args = KernelArgs.of(KernelArgs.Signature.IT_TV_DUAL).ptr("zx", vec(zx, Kind.IMAGE).ptr)
+                .ptr("zy", vec(zy, Kind.IMAGE).ptr).ptr("xbar", vec(xbar, Kind.IMAGE).ptr).f32("sigma", sigma).ptr("weight", coef)
+                .i32("rows", sh.rows()).i32("cols", sh.cols()).i32("k", sh.k()).i32("guard", PaddedLayout.GUARD);
+        uploadCoefficients(weight);
+        calls.run("the TV dual step", () -> launch(tvDual, layout.hostFloats(Kind.IMAGE), args));
+    }
+
+    @Override
+    public void tvPrimal(Vec x, Vec xbar, Vec u, Vec zx, Vec zy, Vec tau, boolean nonNegative) {
+        Projector.Shape sh = shape();
+        KernelArgs args = KernelArgs.of(KernelArgs.Signature.IT_TV_PRIMAL).ptr("x", vec(x, Kind.IMAGE).ptr)
+                .ptr("xbar", vec(xbar, Kind.IMAGE).ptr).ptr("u", vec(u, Kind.IMAGE).ptr).ptr("zx", vec(zx, Kind.IMAGE).ptr)
+                .ptr("zy", vec(zy, Kind.IMAGE).ptr).ptr("tau", vec(tau, Kind.IMAGE).ptr).i32("nonNegative", nonNegative ? 1 : 0)
+                .i32("rows", sh.rows()).i32("cols", sh.cols()).i32("k", sh.k()).i32("guard", PaddedLayout.GUARD);
+        calls.run("the TV primal step", () -> launch(tvPrimal, layout.hostFloats(Kind.IMAGE), args));
     }
 
     private void uploadCoefficients(float[] c) {

@@ -56,6 +56,20 @@ final class KernelArgs {
         IT_RATIO_UPDATE("x", "num", "den", "n"),
         /** it_sums: per-slice partial sums of a·b (mode 0) or (a − b)² (mode 1), one row of k per block. */
         IT_SUMS("a", "b", "mode", "n", "k", "partials"),
+        /** it_first_slice: a weight image from slice 0 of an image of k slices. */
+        IT_FIRST_SLICE("image", "w", "n", "k"),
+        /** it_weighted_update: x ← x + w·u, w a weight image shared by the k slices. */
+        IT_WEIGHTED_UPDATE("x", "w", "u", "n", "k", "nonNegative"),
+        /** it_subset_residual: the weighted residual of the rows of angles, and Σ d², one partial per block. */
+        IT_SUBSET_RESIDUAL("p", "y", "r", "angles", "nangles", "rowLen", "k", "partials"),
+        /** it_offset_reciprocal: 1/(v + offset) on the real elements (edge floats, guardLines lines of guards). */
+        IT_OFFSET_RECIPROCAL("v", "n", "offset", "pitch", "edge", "guardLines"),
+        /** it_data_dual. */
+        IT_DATA_DUAL("q", "y", "p", "sigma", "n"),
+        /** it_tv_dual: weight one radius per slice, over the real pixels of rows × cols (guard: PaddedLayout.GUARD). */
+        IT_TV_DUAL("zx", "zy", "xbar", "sigma", "weight", "rows", "cols", "k", "guard"),
+        /** it_tv_primal. */
+        IT_TV_PRIMAL("x", "xbar", "u", "zx", "zy", "tau", "nonNegative", "rows", "cols", "k", "guard"),
         /** Every FDK back-projection kernel (kernels/fdk.cu): fdk_naive and the instantiations of FDK_KERNEL. */
         FDK("q", "tex", "slab", "n", "nz", "k0", "slices", "voxel", "cols", "rows", "bandFirst", "bandRows", "chunk", "p0", "np",
                 "cap"),

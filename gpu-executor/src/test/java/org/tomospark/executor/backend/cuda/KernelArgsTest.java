@@ -57,6 +57,13 @@ class KernelArgsTest {
         declared.put(KernelArgs.Signature.IT_LIKELIHOOD_TERMS, params(iterative, "it_likelihood_terms("));
         declared.put(KernelArgs.Signature.IT_RATIO_UPDATE, params(iterative, "it_ratio_update("));
         declared.put(KernelArgs.Signature.IT_SUMS, params(iterative, "it_sums("));
+        declared.put(KernelArgs.Signature.IT_FIRST_SLICE, params(iterative, "it_first_slice("));
+        declared.put(KernelArgs.Signature.IT_WEIGHTED_UPDATE, params(iterative, "it_weighted_update("));
+        declared.put(KernelArgs.Signature.IT_SUBSET_RESIDUAL, params(iterative, "it_subset_residual("));
+        declared.put(KernelArgs.Signature.IT_OFFSET_RECIPROCAL, params(iterative, "it_offset_reciprocal("));
+        declared.put(KernelArgs.Signature.IT_DATA_DUAL, params(iterative, "it_data_dual("));
+        declared.put(KernelArgs.Signature.IT_TV_DUAL, params(iterative, "it_tv_dual("));
+        declared.put(KernelArgs.Signature.IT_TV_PRIMAL, params(iterative, "it_tv_primal("));
         declared.put(KernelArgs.Signature.FDK, params(fdk, "fdk_naive("));
         declared.put(KernelArgs.Signature.FDK_PAIRS, params(fdk, "#define FDK_PAIR_KERNEL("));
         declared.put(KernelArgs.Signature.FDK_ABSMAX, params(fdk, "fdk_absmax("));
