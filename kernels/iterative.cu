@@ -85,6 +85,20 @@ it_ratio_update(float* __restrict__ x, const float* __restrict__ num, const floa
     }
 }
 
+// The per-slice sums of a block, once every thread has written its own sum to part and the block has synchronised:
+// thread t of block b keeps slice (b·IT_THREADS + t) % k, and threads 0 … k−1 each add their slice's threads in thread
+// order and write partials[b·k + s], so that the result does not depend on scheduling
+__device__ __forceinline__ void it_block_slice_sums(const double* part, int k, double* __restrict__ partials) {
+    if (threadIdx.x < k) {
+        int j = threadIdx.x;
+        long first = (long)blockIdx.x * IT_THREADS;
+        int t0 = (int)((j - first % k + k) % k);
+        double sum = 0.0;
+        for (int t = t0; t < IT_THREADS; t += k) sum = __dadd_rn(sum, part[t]);
+        partials[(long)blockIdx.x * k + j] = sum;
+    }
+}
+
 // Per-slice sums in double over the whole buffer: mode 0 Σ a·b, mode 1 Σ (a − b)². Launched with IT_SUM_BLOCKS blocks;
 // a thread keeps one slice (its stride through the buffer is a multiple of k), and block b writes partials[b·k + s],
 // each the sum of its threads of slice s in thread order, so that the result does not depend on scheduling.
@@ -102,14 +116,7 @@ it_sums(const float* __restrict__ a, const float* __restrict__ b, int mode, long
     }
     part[threadIdx.x] = s;
     __syncthreads();
-    if (threadIdx.x < k) {
-        int j = threadIdx.x;
-        long first = (long)blockIdx.x * IT_THREADS;
-        int t0 = (int)((j - first % k + k) % k);
-        double sum = 0.0;
-        for (int t = t0; t < IT_THREADS; t += k) sum += part[t];
-        partials[(long)blockIdx.x * k + j] = sum;
-    }
+    it_block_slice_sums(part, k, partials);
 }
 
 // w ← slice 0 of image: w is the weight image of the same padded grid, so its element i is pixel i of the image, whose
@@ -154,14 +161,7 @@ it_subset_residual(const float* __restrict__ p, float* __restrict__ y, const flo
     }
     part[threadIdx.x] = s;
     __syncthreads();
-    if (threadIdx.x < k) {
-        int j = threadIdx.x;
-        long first = (long)blockIdx.x * IT_THREADS;
-        int t0 = (int)((j - first % k + k) % k);
-        double sum = 0.0;
-        for (int t = t0; t < IT_THREADS; t += k) sum = __dadd_rn(sum, part[t]);
-        partials[(long)blockIdx.x * k + j] = sum;
-    }
+    it_block_slice_sums(part, k, partials);
 }
 
 // v ← 1/(v + offset) where v + offset > 0, else 0, on the real elements of a padded vector of lines of pitch floats:

@@ -193,13 +193,13 @@ public final class RunReport {
         return Double.isNaN(center) ? name : name + "  c=" + String.format(Locale.ROOT, "%.2f", center);
     }
 
-    static String iterativeLine(IterativeParams it, Convergence c) {
-        String line = it.algorithm().id() + (it.subsets() > 1 ? " (" + it.subsets() + " subsets)" : "") + ", " + c.iterations()
-                + " iterations";
+    static String iterativeLine(IterativeParams it, Convergence c, int projections) {
+        int subsets = it.algorithm().hasSubsets() ? it.subsets(projections) : 1;
+        String line = it.algorithm().id() + (subsets > 1 ? " (" + subsets + " subsets)" : "") + ", " + c.iterations() + " iterations";
         if (c.iterations() == 0) return line;
         StringBuilder why = new StringBuilder();
-        c.stopCounts().forEach((reason, passes) -> why.append(why.isEmpty() ? "" : ", ").append(reason)
-                .append(" (").append(passes).append(passes == 1 ? " pass)" : " passes)"));
+        c.stopCounts().forEach((reason, slices) -> why.append(why.isEmpty() ? "" : ", ").append(reason)
+                .append(" (").append(slices).append(slices == 1 ? " slice)" : " slices)"));
         return line + String.format(Locale.ROOT, ", relative residual %.4g, stopped by %s", c.relative(c.iterations() - 1), why);
     }
 
@@ -213,8 +213,11 @@ public final class RunReport {
         if (s.workflow().get("coneBeam") instanceof Map<?, ?> cone)
             sb.append(String.format(Locale.ROOT, "  cone beam FDK (%s, %s), filter %s, volume %s, values in 1/mm%n", cone.get("trajectory"),
                     cone.get("redundancyWeights"), req.params().filter().window().id(), cone.get("volume")));
-        else sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), it.iterative() ? iterativeLine(it, s.convergence())
-                : "filter " + req.params().filter().window().id(), req.params().workflow().unit().symbol()));
+        else {
+            String method = it.iterative() ? iterativeLine(it, s.convergence(), s.scan().numProjections())
+                    : "filter " + req.params().filter().window().id();
+            sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), method, req.params().workflow().unit().symbol()));
+        }
         Object stripe = s.workflow().get("stripeRemoval");
         if (stripe != null && !"none".equals(stripe)) sb.append("  stripe removal: ").append(stripe).append('\n');
         if (s.workflow().get("phaseRetrieval") != null) sb.append("  Paganin phase retrieval: ").append(s.workflow().get("phaseRetrieval"))

@@ -275,13 +275,18 @@ public final class CudaSolverOps implements SolverOps {
             Pointer args = KernelArgs.of(KernelArgs.Signature.IT_SUMS).ptr("a", a.ptr).ptr("b", b.ptr).i32("mode", mode)
                     .i64("n", layout.floats(a.kind)).i32("k", k).ptr("partials", partials).build();
             cuLaunchKernel(sums, SUM_BLOCKS, 1, 1, THREADS, 1, 1, 0, null, args, null);
-            double[] part = new double[SUM_BLOCKS * k];
-            cuMemcpyDtoH(Pointer.to(part), partials, (long) part.length * Sizeof.DOUBLE);
-            double[] out = new double[k];
-            for (int blk = 0; blk < SUM_BLOCKS; blk++)
-                for (int s = 0; s < k; s++) out[s] += part[blk * k + s];
-            return out;
+            return blockSums(k);
         });
+    }
+
+    /** The per-slice sums of a reduction's blocks ({@code partials[block·k + s]}), added in block order. */
+    private double[] blockSums(int k) {
+        double[] part = new double[SUM_BLOCKS * k];
+        cuMemcpyDtoH(Pointer.to(part), partials, (long) part.length * Sizeof.DOUBLE);
+        double[] out = new double[k];
+        for (int blk = 0; blk < SUM_BLOCKS; blk++)
+            for (int s = 0; s < k; s++) out[s] += part[blk * k + s];
+        return out;
     }
 
     @Override
@@ -381,12 +386,7 @@ public final class CudaSolverOps implements SolverOps {
         return calls.run("the subset residual", () -> {
             cuMemcpyHtoD(angles, Pointer.to(which), (long) which.length * Sizeof.INT);
             cuLaunchKernel(subsetResidual, SUM_BLOCKS, 1, 1, THREADS, 1, 1, 0, null, args, null);
-            double[] part = new double[SUM_BLOCKS * k];
-            cuMemcpyDtoH(Pointer.to(part), partials, (long) part.length * Sizeof.DOUBLE);
-            double[] out = new double[k];
-            for (int blk = 0; blk < SUM_BLOCKS; blk++)
-                for (int s = 0; s < k; s++) out[s] += part[blk * k + s];
-            return out;
+            return blockSums(k);
         });
     }
 
