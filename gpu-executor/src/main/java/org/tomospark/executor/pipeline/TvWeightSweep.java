@@ -68,7 +68,8 @@ public final class TvWeightSweep {
 
     /**
      * The sweep on a scan: the sinograms of {@code rows} (each through the run's {@link Workflow}), reconstructed by TV
-     * with each factor of the default weight, on {@code backend}'s projector pair.
+     * with each factor of the default weight, on {@code backend}'s projector pair; the images row by row, each row's in
+     * the order of the factors.
      */
     public static List<Image> run(ProjectionSource src, ReconstructionParams params, int[] rows, double[] factors,
                                   BackprojectionBackend backend) {
@@ -96,8 +97,9 @@ public final class TvWeightSweep {
             System.arraycopy(den, band.haloAbove() * scan.detectorWidth(), blanks[i], 0, scan.detectorWidth());
         }
         IterativeParams base = params.iterative();
-        List<Image> out = new ArrayList<>();
-        for (double f : factors) {
+        Image[][] made = new Image[rows.length][factors.length];
+        for (int fi = 0; fi < factors.length; fi++) {
+            double f = factors[fi];
             TvWeight weight = new TvWeight(f, true);
             IterativeParams it = new IterativeParams(Algorithm.TV, base.iterations(), 0, base.tolerance(),
                     base.stop(), base.relaxation(), weight, base.fbpStart());
@@ -107,9 +109,11 @@ public final class TvWeightSweep {
                 r.reconstruct(sinos, counts ? blanks : null, px);
             }
             for (int i = 0; i < rows.length; i++)
-                out.add(new Image(rows[i], f, weight.lambda(counts ? blanks[i] : null, sinos[i], scan), px[i], slice.roiCols(),
-                        slice.roiRows()));
+                made[i][fi] = new Image(rows[i], f, weight.lambda(counts ? blanks[i] : null, sinos[i], scan), px[i], slice.roiCols(),
+                        slice.roiRows());
         }
+        List<Image> out = new ArrayList<>();
+        for (Image[] row : made) out.addAll(Arrays.asList(row));
         return out;
     }
 

@@ -107,6 +107,15 @@ public final class Reconstruction {
                         Report report) {
     }
 
+    /**
+     * A TV weight sweep: the rows, the weight factors, per image (rows × factors, row by row) its file name
+     * ({@code tv_rRRRRR_xFFFF.FFF.tif}) and its weight λ, the grid PNG's file name (null when it could not be made), all
+     * relative to {@code output}, and the sweep's report.
+     */
+    public record TvSweep(String output, List<Integer> rows, List<Double> factors, List<String> images, List<Double> weights,
+                          String grid, Report report) {
+    }
+
     /** The options of a run, immutable: every method returns a new builder and leaves this one as it is. */
     public static final class Builder {
         private final SparkContext sc;
@@ -266,6 +275,8 @@ public final class Reconstruction {
         public SparkJobSpec spec() {
             if (settings.get(CoreKeys.CENTER_SWEEP) != null)
                 throw new IllegalArgumentException("config key center.sweep is set: run it with centerSweep(...), not run()");
+            if (settings.get(CoreKeys.TV_WEIGHT_SWEEP) != null)
+                throw new IllegalArgumentException("config key iterative.tvWeightSweep is set: run it with tvWeightSweep(...), not run()");
             input();
             output();
             if (settings.get(JobKeys.OVERWRITE) && settings.get(JobKeys.RESUME))
@@ -323,6 +334,32 @@ public final class Reconstruction {
             @SuppressWarnings("unchecked") List<String> images = (List<String>) rep.get("images");
             int row = ((Number) rep.get("row")).intValue();
             return new Sweep(out, row, centers, images, (String) rep.get("contactSheet"), new Report(rep));
+        }
+
+        /**
+         * TV weight sweep: the quarter, middle and three-quarter rows of the row range reconstructed by tv at each
+         * weight factor times the data-scaled default (1 = the default), written to the output as
+         * {@code tv_rRRRRR_xFFFF.FFF.tif} and {@code tv-weight-sweep.png} with report.json. Runs in the driver (a few
+         * slices), like {@code tomospark reconstruct --tv-weight-sweep}.
+         */
+        public TvSweep tvWeightSweep(double... factors) {
+            StringBuilder list = new StringBuilder();
+            for (double f : factors) list.append(list.isEmpty() ? "" : ",").append(WorkflowSettings.num(f));
+            Settings s = settings.with(CoreKeys.TV_WEIGHT_SWEEP.name(), list.toString());
+            String out = output();
+            JobRequest req = new JobRequest(input(), out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
+                    false, s, OptionNames.NOTEBOOK);
+            DirectEngine.Result r;
+            try (ProjectionSource src = open()) {
+                r = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).tvWeightSweep(req, src);
+            }
+            Map<String, Object> rep = r.report();
+            @SuppressWarnings("unchecked") List<Integer> rows = (List<Integer>) rep.get("rows");
+            @SuppressWarnings("unchecked") List<Double> fs = (List<Double>) rep.get("factors");
+            @SuppressWarnings("unchecked") List<Map<String, Object>> images = (List<Map<String, Object>>) rep.get("images");
+            List<String> files = images.stream().map(e -> (String) e.get("file")).toList();
+            List<Double> weights = images.stream().map(e -> ((Number) e.get("tvWeight")).doubleValue()).toList();
+            return new TvSweep(out, rows, fs, files, weights, (String) rep.get("contactSheet"), new Report(rep));
         }
 
         private String input() {

@@ -54,7 +54,7 @@ public final class Reprocess {
         String root = settings.get(BatchKeys.OUTPUT_ROOT);
         if (root.isBlank())
             throw new IllegalArgumentException("batch.outputRoot: no output root given (--output-root)");
-        for (var key : List.of(JobKeys.INPUT, JobKeys.OUTPUT, CoreKeys.CENTER_SWEEP))
+        for (var key : List.of(JobKeys.INPUT, JobKeys.OUTPUT, CoreKeys.CENTER_SWEEP, CoreKeys.TV_WEIGHT_SWEEP))
             if (settings.isSet(key))
                 throw new IllegalArgumentException("config key " + key.name() + " is not for a batch: give the scans "
                         + "with batch.inputs and the output root with batch.outputRoot");

@@ -116,6 +116,28 @@ public final class DirectEngine {
     }
 
     /**
+     * TV weight sweep mode ({@code iterative.tvWeightSweep} in the request's settings) on an open source, in this JVM;
+     * the notebook API's {@code tvWeightSweep} ends here, the CLI's {@code --tv-weight-sweep} through {@link #run}.
+     */
+    public Result tvWeightSweep(JobRequest req, ProjectionSource src) {
+        double[] factors = req.settings().get(CoreKeys.TV_WEIGHT_SWEEP);
+        if (factors == null) throw new IllegalArgumentException("config key iterative.tvWeightSweep: not set (F1,F2,...)");
+        if (req.settings().get(CoreKeys.CENTER_SWEEP) != null)
+            throw new IllegalArgumentException("config keys center.sweep and iterative.tvWeightSweep: one sweep at a time");
+        ReconstructionParams p = req.params();
+        p.scanGeometry(src.metadata());
+        if (ConeResolution.resolve(src, p).coneBeam() != null)
+            throw new IllegalArgumentException("config key iterative.tvWeightSweep: sweeps parallel-beam slices, not a cone-beam volume");
+        int[] range = p.rowRange(src.metadata());
+        Workflow.CenterResolution cr = Workflow.resolveCenter(src, p);
+        ReconstructionParams rp = cr.params();
+        FlatDark fields = src.readFlatDark(range[0], range[1] - range[0]);
+        Preflight.check(src, rp, fields, new int[]{range[0], range[0] + 1}, 1);
+        return runTvSweep(new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), false, req.settings(),
+                req.names()), src, factors, range);
+    }
+
+    /**
      * Checks the output against the overwrite/resume policy, what it holds ({@link OutputOwnership}) and its
      * writability (a sweep has no run signature), then removes an earlier run's files on {@code --overwrite} and
      * records the sweep's before it writes them.
@@ -273,19 +295,9 @@ public final class DirectEngine {
             p.scanGeometry(meta);
             p = ConeResolution.resolve(src, p);
             int[] range = p.rowRange(meta);
-            double[] tvSweep = req.settings().get(CoreKeys.TV_WEIGHT_SWEEP);
-            if (tvSweep != null) {
-                if (p.coneBeam() != null)
-                    throw new IllegalArgumentException("config key iterative.tvWeightSweep: sweeps parallel-beam slices, not a cone-beam "
-                            + "volume");
-                if (req.settings().get(CoreKeys.CENTER_SWEEP) != null)
-                    throw new IllegalArgumentException("config keys center.sweep and iterative.tvWeightSweep: one sweep at a time");
-                Workflow.CenterResolution cr = Workflow.resolveCenter(src, p);
-                ReconstructionParams rp = cr.params();
-                FlatDark fields = src.readFlatDark(range[0], range[1] - range[0]);
-                Preflight.check(src, rp, fields, new int[]{range[0], range[0] + 1}, 1);
-                return runTvSweep(new JobRequest(req.input(), req.output(), rp, req.overwrite(), req.resume(), false, req.settings(),
-                        req.names()), src, tvSweep, range);
+            if (req.settings().get(CoreKeys.TV_WEIGHT_SWEEP) != null) {
+                return tvWeightSweep(new JobRequest(req.input(), req.output(), p, req.overwrite(), req.resume(), false,
+                        req.settings(), req.names()), src);
             }
             double[] sweep = req.settings().get(CoreKeys.CENTER_SWEEP);
             if (sweep != null) {

@@ -4,7 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.api.Reconstruction;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -60,5 +62,20 @@ class NotebookApiTest {
         assertEquals(16, ((Number) r.report().section("slices").get("total")).intValue());
         e = assertThrows(IllegalArgumentException.class, () -> r.report().number("timings.nothing"));
         assertTrue(e.getMessage().startsWith("report: no value at 'timings.nothing'"), e.getMessage());
+    }
+
+    @Test
+    void aTvWeightSweepRunsFromTheBuilderAndRunRefusesItsKey() {
+        Path out = TestScans.tmp("nbapi-tv").resolve("sweep");
+        Reconstruction.Builder b = builder().output(out.toString()).iterations(20);
+        Reconstruction.TvSweep s = b.tvWeightSweep(0.5, 2);
+        assertEquals(List.of(0.5, 2.0), s.factors());
+        assertEquals(s.rows().size() * 2, s.images().size());
+        for (String f : s.images()) assertTrue(Files.isRegularFile(out.resolve(f)), f);
+        assertEquals(s.weights().get(0) * 4, s.weights().get(1), 1e-9 * s.weights().get(1), "factor 2 is four times factor 0.5");
+        assertEquals("tv-weight-sweep.png", s.grid());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.conf("iterative.tvWeightSweep", "1,2").run());
+        assertTrue(e.getMessage().contains("run it with tvWeightSweep(...)"), e.getMessage());
     }
 }
