@@ -321,15 +321,8 @@ public final class Reconstruction {
          * driver (one slice), like {@code tomospark reconstruct --center-sweep}.
          */
         public Sweep centerSweep(double start, double end, double step) {
-            Settings s = WorkflowSettings.centerSweep(settings, start, end, step);
             String out = output();
-            JobRequest req = new JobRequest(input(), out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
-                    false, s, OptionNames.NOTEBOOK);
-            DirectEngine.Result r;
-            try (ProjectionSource src = open()) {
-                r = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).sweep(req, src);
-            }
-            Map<String, Object> rep = r.report();
+            Map<String, Object> rep = inDriver(WorkflowSettings.centerSweep(settings, start, end, step), DirectEngine::sweep);
             @SuppressWarnings("unchecked") List<Double> centers = (List<Double>) rep.get("centers");
             @SuppressWarnings("unchecked") List<String> images = (List<String>) rep.get("images");
             int row = ((Number) rep.get("row")).intValue();
@@ -345,21 +338,29 @@ public final class Reconstruction {
         public TvSweep tvWeightSweep(double... factors) {
             StringBuilder list = new StringBuilder();
             for (double f : factors) list.append(list.isEmpty() ? "" : ",").append(WorkflowSettings.num(f));
-            Settings s = settings.with(CoreKeys.TV_WEIGHT_SWEEP.name(), list.toString());
             String out = output();
-            JobRequest req = new JobRequest(input(), out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
-                    false, s, OptionNames.NOTEBOOK);
-            DirectEngine.Result r;
-            try (ProjectionSource src = open()) {
-                r = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).tvWeightSweep(req, src);
-            }
-            Map<String, Object> rep = r.report();
+            Settings s = settings.with(CoreKeys.TV_WEIGHT_SWEEP.name(), list.toString());
+            Map<String, Object> rep = inDriver(s, DirectEngine::tvWeightSweep);
             @SuppressWarnings("unchecked") List<Integer> rows = (List<Integer>) rep.get("rows");
             @SuppressWarnings("unchecked") List<Double> fs = (List<Double>) rep.get("factors");
             @SuppressWarnings("unchecked") List<Map<String, Object>> images = (List<Map<String, Object>>) rep.get("images");
             List<String> files = images.stream().map(e -> (String) e.get("file")).toList();
             List<Double> weights = images.stream().map(e -> ((Number) e.get("tvWeight")).doubleValue()).toList();
             return new TvSweep(out, rows, fs, files, weights, (String) rep.get("contactSheet"), new Report(rep));
+        }
+
+        /** A sweep of {@code s}'s settings in this JVM on the direct engine: its report. */
+        private Map<String, Object> inDriver(Settings s, SweepMode mode) {
+            JobRequest req = new JobRequest(input(), output(), CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
+                    false, s, OptionNames.NOTEBOOK);
+            try (ProjectionSource src = open()) {
+                return mode.run(new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log), req, src).report();
+            }
+        }
+
+        /** One of the direct engine's sweeps. */
+        private interface SweepMode {
+            DirectEngine.Result run(DirectEngine engine, JobRequest req, ProjectionSource src);
         }
 
         private String input() {
