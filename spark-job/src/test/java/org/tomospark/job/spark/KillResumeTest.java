@@ -45,8 +45,9 @@ class KillResumeTest {
                 scan.toString(), "--output", out.toString(), "--conf", "group.rows=2", "--conf", "backend.threads=1"));
         if (!cone) argList.addAll(List.of("--center", "95.5"));
         if (algorithm.equals("mltr")) argList.addAll(List.of("--algorithm", algorithm, "--iterations", "4", "--subsets", "4"));
-        // OS-SART with no iteration count: each slice stops by itself, and a resumed run's slices are those of a whole one
-        if (algorithm.equals("os-sart")) argList.addAll(List.of("--algorithm", algorithm));
+        // OS-SART stopping by itself: each slice stops on its own change, and a resumed run's slices are those of a whole one
+        if (algorithm.equals("os-sart"))
+            argList.addAll(List.of("--algorithm", algorithm, "--stop", "change", "--tolerance", "0.05", "--iterations", "8"));
         String[] args = argList.toArray(new String[0]);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "--add-modules=jdk.incubator.vector", "-Djava.io.tmpdir=" + dir,
