@@ -23,7 +23,9 @@ import java.util.stream.IntStream;
  *
  * <p>The forward projection is threaded over projections (each thread owns its sinogram rows), the adjoint over image
  * rows (each thread owns its pixels); both run on the caller's fork-join pool. The weights of a ray or a pixel are
- * computed once and applied to all k slices of the pass. Arithmetic: geometry in double, sums in float.
+ * computed once and applied to all k slices of the pass. Arithmetic: each line's start in double, its steps in
+ * {@link Fixed} point (32 fractional bits: one conversion a step instead of four, positions within 1e-6 of a pixel
+ * at 4096 steps), weights and sums in float. The guard bins absorb a position that the steps carry just past an edge.
  */
 public final class JosephProjector implements Projector {
     private final int k;
@@ -117,12 +119,11 @@ public final class JosephProjector implements Projector {
      * first pixel, in (−1, n)): acc[u] += w·((1 − f)·line[⌊pos⌋] + f·line[⌊pos⌋ + 1]) for the k slices.
      */
     private void sumPairs(float[] img, int lineBase, double base, double inv, float w, int u0, int u1, float[] acc) {
-        for (int u = u0; u <= u1; u++) {
-            double pos = (u - base) * inv;
-            double fl = Math.floor(pos);
-            float f = (float) (pos - fl);
+        long pos = Fixed.of((u0 - base) * inv), step = Fixed.of(inv);
+        for (int u = u0; u <= u1; u++, pos += step) {
+            float f = Fixed.fraction(pos);
             float w0 = w * (1f - f), w1 = w * f;
-            pairs.add(acc, u * k, img, (lineBase + (int) fl + GUARD) * k, w0, w1);
+            pairs.add(acc, u * k, img, (lineBase + Fixed.floor(pos) + GUARD) * k, w0, w1);
         }
     }
 
@@ -172,13 +173,14 @@ public final class JosephProjector implements Projector {
         } else if (base <= -1 || base >= width) {
             return;
         }
-        for (int j = j0; j <= j1; j++) {
-            double t = base + j * c;
-            double fl = Math.floor(t);
-            double d = t - fl;
-            float w0 = (float) (Math.max(0.0, 1.0 - d * ig) * ig);
-            float w1 = (float) (Math.max(0.0, 1.0 - (1.0 - d) * ig) * ig);
-            pairs.add(acc, accBase + (j - from) * k, sino, (rowBase + (int) fl + GUARD) * k, w0, w1);
+        // Λ(d/g)/g = max(0, 1/g − d/g²) and Λ((1 − d)/g)/g = max(0, 1/g − 1/g² + d/g²)
+        final float ig1 = (float) ig, ig2 = (float) (ig * ig), ig12 = (float) (ig - ig * ig);
+        long t = Fixed.of(base + j0 * c), step = Fixed.of(c);
+        for (int j = j0; j <= j1; j++, t += step) {
+            float e = Fixed.fraction(t) * ig2;
+            float w0 = ig1 - e, w1 = ig12 + e;
+            pairs.add(acc, accBase + (j - from) * k, sino, (rowBase + Fixed.floor(t) + GUARD) * k, w0 > 0f ? w0 : 0f,
+                    w1 > 0f ? w1 : 0f);
         }
     }
 
