@@ -1,6 +1,7 @@
 package org.tomospark.executor.backend;
 
 import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.executor.util.Cancellation;
 
 import java.nio.ShortBuffer;
 
@@ -9,11 +10,17 @@ import java.nio.ShortBuffer;
  * ({@link BackprojectionBackend#correctsOnDevice}): slice s is band row {@code bandRow0 + s} of every projection of
  * {@code band} ([projection][row][column]). {@code dark} and {@code den} hold, per slice and column, the dark field
  * and the clamped denominator flat − dark ({@code count × width}); transmissions below {@code transmissionFloor} are
- * raised to it before −log.
+ * raised to it before −log. The backend stops between its steps once {@code cancellation} says so.
  */
 public record RawSliceBatch(int firstRow, RawStack band, int bandRow0, int count, float[] dark, float[] den,
-                            float transmissionFloor) {
+                            float transmissionFloor, Cancellation cancellation) {
+    /** A batch no one cancels. */
+    public RawSliceBatch(int firstRow, RawStack band, int bandRow0, int count, float[] dark, float[] den, float transmissionFloor) {
+        this(firstRow, band, bandRow0, count, dark, den, transmissionFloor, Cancellation.NONE);
+    }
+
     public RawSliceBatch {
+        if (cancellation == null) throw new IllegalArgumentException("a batch needs a cancellation (Cancellation.NONE)");
         if (!band.isUint16()) throw new IllegalArgumentException("raw batches hold uint16 counts");
         if (count < 1 || bandRow0 < 0 || bandRow0 + count > band.rows())
             throw new IllegalArgumentException("rows " + bandRow0 + ".." + (bandRow0 + count - 1) + " outside a band of " + band.rows());

@@ -6,6 +6,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.util.Cancellation;
 
 import java.util.stream.IntStream;
 
@@ -71,6 +72,11 @@ public final class IterativeReconstructor implements AutoCloseable {
      * @return the residuals of every pass added together
      */
     public Convergence reconstruct(float[][] sinograms, float[][] blanks, float[][] out) {
+        return reconstruct(sinograms, blanks, out, Cancellation.NONE);
+    }
+
+    /** As {@link #reconstruct(float[][], float[][], float[][])}, stopping (by a throw) once {@code cancel} says so. */
+    public Convergence reconstruct(float[][] sinograms, float[][] blanks, float[][] out, Cancellation cancel) {
         int width = ops.shape().width(), projections = ops.shape().projections(), bins = projections * width;
         if (params.algorithm() == Algorithm.MLTR && blanks == null)
             throw new IllegalArgumentException("config key algorithm=mltr needs the flats (the unattenuated counts)");
@@ -89,7 +95,8 @@ public final class IterativeReconstructor implements AutoCloseable {
                 FbpStart.into(ops, MultiSlicePacker.interleave(filtered, 0, k, bins, null), packed, x,
                         params.algorithm() != Algorithm.CGLS);
             }
-            Convergence c = solver.solve(ops, new Measurements(packed, blank), x, params.stopRule(blank != null));
+            cancel.check("iterative pass of slices " + first + "..");
+            Convergence c = solver.solve(ops, new Measurements(packed, blank, cancel), x, params.stopRule(blank != null));
             total = total.plus(c);
             crop(x, Math.min(k, sinograms.length - first), out, first);
         }

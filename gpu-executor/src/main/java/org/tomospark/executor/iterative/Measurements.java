@@ -1,5 +1,7 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.util.Cancellation;
+
 import java.util.stream.IntStream;
 
 /**
@@ -7,13 +9,20 @@ import java.util.stream.IntStream;
  * (projections × width × k) and, where the scan has flats, the unattenuated counts {@code blank} per detector column
  * and slice (width × k, flat − dark), so that the measured counts are blank·e^−p: the likelihood methods' data and the
  * noise of the discrepancy rule. {@code blank} is null where the scan has no flats (or a stage changed the counts).
+ * The solver stops after the iteration in which {@code cancellation} says so.
  */
-public record Measurements(float[] lineIntegrals, float[] blank) {
+public record Measurements(float[] lineIntegrals, float[] blank, Cancellation cancellation) {
     /** The fewest counts a ray is taken to carry in the noise estimate: −log of fewer is no longer Gaussian. */
     static final double MIN_COUNTS = 1;
 
     public Measurements {
         if (lineIntegrals == null) throw new IllegalArgumentException("measurements need the -log sinograms");
+        if (cancellation == null) throw new IllegalArgumentException("measurements need a cancellation (Cancellation.NONE)");
+    }
+
+    /** Data no one cancels. */
+    public Measurements(float[] lineIntegrals, float[] blank) {
+        this(lineIntegrals, blank, Cancellation.NONE);
     }
 
     public boolean hasBlank() {

@@ -1,6 +1,7 @@
 package org.tomospark.executor.iterative;
 
 import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.util.Cancellation;
 import org.tomospark.executor.util.EnumIds;
 
 import java.util.Locale;
@@ -61,7 +62,7 @@ public record StopRule(int iterations, Rule rule, double tolerance, double discr
         double[] noise = rule == Rule.DISCREPANCY ? data.noiseSquares(k) : new double[k];
         if (rule == Rule.DISCREPANCY && !data.hasBlank())
             throw new IllegalArgumentException("config key iterative.stop=discrepancy needs the flats' counts: the scan has no flats");
-        return new Monitor(noise, dataSquares);
+        return new Monitor(noise, dataSquares, data.cancellation());
     }
 
     /** Watches one pass's iterations, slice by slice. */
@@ -69,9 +70,11 @@ public record StopRule(int iterations, Rule rule, double tolerance, double discr
         private final double[] noise, data, last, previous;
         private final StopReason[] reason;
         private final boolean[] fresh, kept;
+        private final Cancellation cancellation;
         private int iterations;
 
-        Monitor(double[] noise, double[] data) {
+        Monitor(double[] noise, double[] data, Cancellation cancellation) {
+            this.cancellation = cancellation;
             this.noise = noise;
             this.data = data;
             int k = data.length;
@@ -84,9 +87,10 @@ public record StopRule(int iterations, Rule rule, double tolerance, double discr
 
         /**
          * Records an iteration's residuals ‖A·x − p‖² per slice and returns the convergence with their total, a slice
-         * that stopped counting with its last residual.
+         * that stopped counting with its last residual. Throws once the pass was cancelled.
          */
         public Convergence record(Convergence c, double[] residuals) {
+            cancellation.check("iteration " + (iterations + 1));
             iterations++;
             double total = 0;
             for (int s = 0; s < residuals.length; s++) {

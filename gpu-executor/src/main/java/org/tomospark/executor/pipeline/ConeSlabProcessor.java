@@ -12,6 +12,7 @@ import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.executor.util.Cancellation;
 
 import java.util.Arrays;
 import java.util.function.IntFunction;
@@ -59,9 +60,10 @@ final class ConeSlabProcessor implements AutoCloseable {
      * @param fields  the flats/darks of the same rows
      * @param outputs where the slices go (n × n arrays, overwritten)
      *                The stages run in parallel on the pool the caller runs this in (the task's threads).
+     * @param cancel  asked between the stages (correction, filter, back-projection): once it says so, the slab throws
      */
     GroupResult process(int k0, int k1, RawStack band, FlatDark fields, String dataName, String flatName,
-                        IntFunction<float[][]> outputs) {
+                        IntFunction<float[][]> outputs, Cancellation cancel) {
         if (k1 - k0 > maxSlices)
             throw new IllegalArgumentException("slab of " + (k1 - k0) + " slices exceeds the planned " + maxSlices);
         int[] planned = SlabPlanner.rows(g, vol, k0, k1);
@@ -84,10 +86,12 @@ final class ConeSlabProcessor implements AutoCloseable {
             q = pre.frames();
             stats = pre.stats();
         }
+        cancel.check("slab " + k0 + ".." + (k1 - 1) + ", corrected");
         long t1 = System.nanoTime();
         // a device that filters takes the band unfiltered: the filter's time is then part of the back-projection's
         boolean onDevice = filter != null && bp.filtersOnDevice();
         if (filter != null && !onDevice) IntStream.range(0, np).parallel().forEach(p -> filter.apply(p, q[p], 0, first, rows));
+        cancel.check("slab " + k0 + ".." + (k1 - 1) + ", filtered");
         long t2 = System.nanoTime();
         float[][] out = outputs.apply(k1 - k0);
         for (float[] o : out) Arrays.fill(o, 0f);

@@ -19,8 +19,11 @@ import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.executor.util.Cancellation;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.LongSupplier;
 
 /**
  * Everything one executor does to one slice group after reading it: flat/dark correction and −log, the
@@ -118,13 +121,18 @@ public final class SliceGroupProcessor implements AutoCloseable {
      * parallel beam, a z-slab of the volume from its band of detector rows in cone beam.
      */
     public GroupResult process(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName) {
-        if (cone != null)
-            return pool == null ? slab(g, b, dataName, flatName) : pool.submit(() -> slab(g, b, dataName, flatName)).join();
-        return process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(), dataName, flatName);
+        return process(g, b, dataName, flatName, Cancellation.NONE);
     }
 
-    private GroupResult slab(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName) {
-        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputArrays);
+    /** As {@link #process(GroupPlanner.Group, Workflow.Band, String, String)}; stops, by a throw, once {@code cancel} says so. */
+    public GroupResult process(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName, Cancellation cancel) {
+        if (cone != null)
+            return pool == null ? slab(g, b, dataName, flatName, cancel) : pool.submit(() -> slab(g, b, dataName, flatName, cancel)).join();
+        return process(g.start(), b.projections(), b.fields(), b.haloAbove(), b.haloBelow(), dataName, flatName, cancel);
+    }
+
+    private GroupResult slab(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName, Cancellation cancel) {
+        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputArrays, cancel);
     }
 
     /** Reconstructs the band's rows (no halo). {@code band} frames = projections; {@code fields} covers the same rows. */
@@ -139,6 +147,15 @@ public final class SliceGroupProcessor implements AutoCloseable {
      */
     public GroupResult process(int firstRow, RawStack band, FlatDark fields, int haloAbove, int haloBelow,
                                String dataName, String flatName) {
+        return process(firstRow, band, fields, haloAbove, haloBelow, dataName, flatName, Cancellation.NONE);
+    }
+
+    /**
+     * As {@link #process(int, RawStack, FlatDark, int, int, String, String)}; stops between its steps (stages, passes,
+     * device chunks, iterations), by a throw, once {@code cancel} says so.
+     */
+    public GroupResult process(int firstRow, RawStack band, FlatDark fields, int haloAbove, int haloBelow,
+                               String dataName, String flatName, Cancellation cancel) {
         if (cone != null) throw new IllegalStateException("a cone-beam slab is processed with process(group, band, ...)");
         if (band.frames() != rawScan.numProjections())
             throw new IllegalArgumentException(dataName + ": " + band.frames() + " projections read but the geometry has "
@@ -154,16 +171,19 @@ public final class SliceGroupProcessor implements AutoCloseable {
                     + ", not a multiple of the bin");
         if (iterative == null && band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly()
                 && backend.correctsOnDevice())
-            return processOnDevice(firstRow, band, fields, dataName, flatName);
+            return processOnDevice(firstRow, band, fields, dataName, flatName, cancel);
+        cancel.check("slice group at row " + firstRow);
         long t0 = System.nanoTime();
         Workflow.Sinograms pre = pool == null ? workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)
                 : pool.submit(() -> workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)).join();
         long t1 = System.nanoTime();
         float[][] sinos = pre.sinograms();
-        if (iterative != null) return iterate(firstRow, sinos, fields, haloAbove, flatName, pre.stats(), t1 - t0);
+        cancel.check("slice group at row " + firstRow + ", corrected");
+        if (iterative != null) return iterate(firstRow, sinos, fields, haloAbove, flatName, pre.stats(), t1 - t0, cancel);
         if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
+        cancel.check("slice group at row " + firstRow + ", filtered");
         long t2 = System.nanoTime();
-        SliceFrame[] out = backproject(firstRow, sinos, filter != null);
+        SliceFrame[] out = backproject(firstRow, sinos, filter != null, cancel);
         long t3 = System.nanoTime();
         long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
         return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(),
@@ -203,7 +223,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
      * each slice's unattenuated counts, flat − dark of its detector row.
      */
     private GroupResult iterate(int firstRow, float[][] sinos, FlatDark fields, int haloAbove, String flatName,
-                                PreprocessStats stats, long preprocessNanos) {
+                                PreprocessStats stats, long preprocessNanos, Cancellation cancel) {
         long t0 = System.nanoTime();
         float[][] blanks = null;
         if (needsCounts && fields.measured()) {
@@ -218,8 +238,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         SliceFrame[] frames = heapOutputs(sinos.length);
         float[][] out = SliceFrame.arrays(frames);
         float[][] b = blanks;
-        Convergence c = pool == null ? iterative.reconstruct(sinos, b, out)
-                : pool.submit(() -> iterative.reconstruct(sinos, b, out)).join();
+        Convergence c = pool == null ? iterative.reconstruct(sinos, b, out, cancel)
+                : pool.submit(() -> iterative.reconstruct(sinos, b, out, cancel)).join();
         long t1 = System.nanoTime();
         long grid = (long) slice.width() * slice.height();
         long updates = 2L * grid * scan.numProjections() * sinos.length * c.iterations();
@@ -232,14 +252,15 @@ public final class SliceGroupProcessor implements AutoCloseable {
      * counts go to the device as they are (half the bytes of float sinograms) and the host only prepares the flat-field
      * rows. The counts are checked against preprocess.maxRepairFraction as on the host.
      */
-    private GroupResult processOnDevice(int firstRow, RawStack band, FlatDark fields, String dataName, String flatName) {
+    private GroupResult processOnDevice(int firstRow, RawStack band, FlatDark fields, String dataName, String flatName,
+                                        Cancellation cancel) {
         long t0 = System.nanoTime();
         Preprocessor.Fields f = preprocessor.fields(fields, flatName);
         int n = band.rows();
         SliceFrame[] out = outputs(n);
         long t1 = System.nanoTime();
-        RawSliceBatch batch = new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor());
-        long clamped = backend.processRaw(batch, out);
+        RawSliceBatch batch = new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor(), cancel);
+        long clamped = processGivingBack(out, () -> backend.processRaw(batch, out));
         long t2 = System.nanoTime();
         int np = scan.numProjections();
         PreprocessStats stats = preprocessor.stats(f, (long) np * n * band.width(), np, clamped, 0, dataName, fields);
@@ -276,9 +297,30 @@ public final class SliceGroupProcessor implements AutoCloseable {
 
     /** Back-projects already corrected sinograms (filtered or not, as the backend expects). */
     public SliceFrame[] backproject(int firstRow, float[][] sinos, boolean filtered) {
+        return backproject(firstRow, sinos, filtered, Cancellation.NONE);
+    }
+
+    private SliceFrame[] backproject(int firstRow, float[][] sinos, boolean filtered, Cancellation cancel) {
         SliceFrame[] out = outputs(sinos.length);
-        backend.process(new SliceBatch(firstRow, sinos, scan.numProjections(), scan.detectorWidth(), filtered), out);
+        SliceBatch batch = new SliceBatch(firstRow, sinos, scan.numProjections(), scan.detectorWidth(), filtered, cancel);
+        processGivingBack(out, () -> {
+            backend.process(batch, out);
+            return 0L;
+        });
         return out;
+    }
+
+    /**
+     * Runs a backend's batch into {@code out}; if it is cancelled, the frames go back for the next group (a backend
+     * stops a cancelled batch with nothing in flight; after another failure a device may still be writing into them).
+     */
+    private long processGivingBack(SliceFrame[] out, LongSupplier body) {
+        try {
+            return body.getAsLong();
+        } catch (CancellationException e) {
+            for (SliceFrame f : out) buffers.give(f);
+            throw e;
+        }
     }
 
     @Override

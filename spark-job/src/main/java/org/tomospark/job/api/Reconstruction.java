@@ -28,6 +28,7 @@ import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.spark.SparkJobSpec;
 import org.tomospark.job.spark.SparkKeys;
+import org.tomospark.job.spark.JobGroupWatch;
 import org.tomospark.job.spark.SparkReconstruction;
 
 import java.io.PrintStream;
@@ -307,11 +308,18 @@ public final class Reconstruction {
             ReconstructionParams p = params();
             if (p.workflow().centerMethod() == null)
                 p = p.toBuilder().workflow(p.workflow().withCenterMethod(settings.get(CoreKeys.CENTER_METHOD))).build();
-            try (ProjectionSource src = open()) {
-                CenterFinder.Result r = Workflow.resolveCenter(src, p).found();
-                log.printf(Locale.ROOT, "Centre of %s: %.2f px (%s)%n", input(), r.center(), r.method().id());
-                return r;
+            ReconstructionParams params = p;
+            CenterFinder.Result r;
+            try (JobGroupWatch watch = JobGroupWatch.start(sc)) {
+                // reads and searches only: a Cancel returns at once and leaves the search to end by itself
+                r = watch.await("centre search of " + input(), () -> {
+                    try (ProjectionSource src = open()) {
+                        return Workflow.resolveCenter(src, params).found();
+                    }
+                });
             }
+            log.printf(Locale.ROOT, "Centre of %s: %.2f px (%s)%n", input(), r.center(), r.method().id());
+            return r;
         }
 
         /**
@@ -353,8 +361,14 @@ public final class Reconstruction {
         private Map<String, Object> inDriver(Settings s, SweepMode mode) {
             JobRequest req = new JobRequest(input(), output(), CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
                     false, s, OptionNames.NOTEBOOK);
-            try (ProjectionSource src = open()) {
-                return mode.run(new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log), req, src).report();
+            try (JobGroupWatch watch = JobGroupWatch.start(sc)) {
+                // a Cancel returns at once; the sweep, told by the same watch, ends without writing its images
+                return watch.await("sweep into " + output(), () -> {
+                    try (ProjectionSource src = open()) {
+                        DirectEngine engine = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).cancelledBy(watch);
+                        return mode.run(engine, req, src).report();
+                    }
+                });
             }
         }
 

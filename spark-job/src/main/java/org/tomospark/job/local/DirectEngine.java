@@ -28,6 +28,7 @@ import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.pipeline.WorkflowReport;
 import org.tomospark.executor.preprocess.FlatDark;
+import org.tomospark.executor.util.Cancellation;
 import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
@@ -77,15 +78,22 @@ public final class DirectEngine {
     private final Configuration hadoopConf;
     private final PrintStream log;
     private final boolean lastUseOfDevices;
+    private final Cancellation cancel;
 
     public DirectEngine(Configuration hadoopConf, PrintStream log) {
-        this(hadoopConf, log, false);
+        this(hadoopConf, log, false, Cancellation.NONE);
     }
 
-    private DirectEngine(Configuration hadoopConf, PrintStream log, boolean lastUseOfDevices) {
+    private DirectEngine(Configuration hadoopConf, PrintStream log, boolean lastUseOfDevices, Cancellation cancel) {
         this.hadoopConf = hadoopConf;
         this.log = log;
         this.lastUseOfDevices = lastUseOfDevices;
+        this.cancel = cancel;
+    }
+
+    /** This engine, whose sweeps stop before they write anything once {@code c} says so (a notebook's Cancel). */
+    public DirectEngine cancelledBy(Cancellation c) {
+        return new DirectEngine(hadoopConf, log, lastUseOfDevices, c);
     }
 
     /**
@@ -94,7 +102,7 @@ public final class DirectEngine {
      * commit the last slices, instead of by the driver at the process's exit.
      */
     public DirectEngine lastUseOfDevices() {
-        return new DirectEngine(hadoopConf, log, true);
+        return new DirectEngine(hadoopConf, log, true, cancel);
     }
 
     /** Result of a run: the summary and the report written next to the slices. */
@@ -195,12 +203,14 @@ public final class DirectEngine {
         OutputOwnership.checkNotInsideAnother(req.output(), hadoopConf);
         OutputCommit out = new OutputCommit(req.output(), hadoopConf);
         Duration lockTimeout = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
+        cancel.check(mode + " of " + req.input());
         try (OutputLock lock = out.claim(lockTimeout, mode + ", " + req.input())) {
             prepareSweepOutput(req, out, images, sheet);
             SliceWriter writer = out.writer();
             long t0 = System.nanoTime();
             try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
                 Sweep made = body.run(backend);
+                cancel.check(mode + " of " + req.input()); // computed but not written: the folder keeps no image of it
                 String description = p.workflow().sliceDescription();
                 for (int i = 0; i < made.files().size(); i++) {
                     byte[] tiff = FloatTiff.encode(made.pixels().get(i), made.width(), made.height(), description);

@@ -18,6 +18,7 @@ import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
+import org.tomospark.executor.util.Cancellation;
 import org.tomospark.job.io.NodeCores;
 import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.SliceFiles;
@@ -32,6 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
@@ -71,7 +73,8 @@ public final class GroupTask {
         long queued = System.nanoTime();
         if (flight != null) flight.acquire();
         try {
-            return readProcessCommit(plan, g, ExecutorResources.bandPermits(depth), startMillis, queued, planNanos);
+            return readProcessCommit(plan, g, ExecutorResources.bandPermits(depth), startMillis, queued, planNanos,
+                    TaskCancellation.current());
         } finally {
             if (flight != null) flight.release();
         }
@@ -79,7 +82,7 @@ public final class GroupTask {
 
     /** The group's work once it has its place in flight: {@code permits} bound its read and processing. */
     private static GroupOutcome readProcessCommit(JobPlan plan, GroupPlanner.Group g, Semaphore permits, long startMillis,
-                                                  long queued, long planNanos) throws Exception {
+                                                  long queued, long planNanos, Cancellation cancel) throws Exception {
         Configuration conf = hadoopConf(plan.hadoopConf());
         long t0;
         Workflow wf = new Workflow(plan.params().scanGeometry(plan.meta()), plan.params());
@@ -90,6 +93,7 @@ public final class GroupTask {
         long t1, t2;
         Processed p;
         try {
+            cancel.check("slice group " + g.index());
             t0 = System.nanoTime();
             // the band is read on as many of the node's cores as are free: the read slots are shared by the executor's tasks
             ReadOptions.nodeCores(NodeCores.count());
@@ -99,7 +103,8 @@ public final class GroupTask {
             }
             FlatDark fd = plan.fields().subBand(hb.from() - plan.fields().rowStart(), hb.count());
             t1 = System.nanoTime();
-            p = process(plan, g, band, fd, hb);
+            cancel.check("slice group " + g.index() + ", read");
+            p = process(plan, g, band, fd, hb, cancel);
             band.release(); // processed: the executor's next band is read into its array, before these slices are written
             band = null;
             t2 = System.nanoTime();
@@ -190,8 +195,8 @@ public final class GroupTask {
     }
 
     /** Takes a device (if any) and a cached processor for it, processes the band, and gives both back. */
-    private static Processed process(JobPlan plan, GroupPlanner.Group g, RawStack band, FlatDark fd, Workflow.HaloBand hb)
-            throws Exception {
+    private static Processed process(JobPlan plan, GroupPlanner.Group g, RawStack band, FlatDark fd, Workflow.HaloBand hb,
+                                     Cancellation cancel) throws Exception {
         long setup0 = System.nanoTime();
         ExecutorResources.Assignment dev = ExecutorResources.acquireDevice(plan.spark().devices(), plan.spark().tasksPerDevice());
         try {
@@ -211,7 +216,13 @@ public final class GroupTask {
                 injectStickyError(plan, g);
                 String dataName = plan.input(), flatName = plan.input() + " (flats)";
                 long onDevice = System.currentTimeMillis();
-                GroupResult res = lease.processor.process(g, new Workflow.Band(band, fd, hb.above(), hb.below()), dataName, flatName);
+                GroupResult res;
+                try {
+                    res = lease.processor.process(g, new Workflow.Band(band, fd, hb.above(), hb.below()), dataName, flatName, cancel);
+                } catch (CancellationException e) {
+                    ok = true; // stopped between its steps with nothing in flight: the processor serves the next run
+                    throw e;
+                }
                 long offDevice = System.currentTimeMillis();
                 ok = true;
                 return new Processed(res, lease.processor.backend().id(),

@@ -88,6 +88,9 @@ public final class MemoryPlanner {
     }
 
     /** Planned group sizes are a multiple of this when there are enough rows. */
+    /** Slice groups planned a task slot on the CPU backends. */
+    static final int CPU_GROUPS_PER_SLOT = 4;
+
     static int preferred(Input in) {
         return Math.max(multiple(in), in.shape().preferred() / multiple(in) * multiple(in));
     }
@@ -150,8 +153,11 @@ public final class MemoryPlanner {
         int pref = preferred(in);
         long perRow = Math.max(1, (long) in.numProjections() * in.width() * in.bytesPerSample() * Math.max(1, in.rowBin()));
         int g = (int) Math.max(pref, Math.min(64, (256L << 20) / perRow));
-        // ... enough groups to keep every task slot busy, but never less than one pass of the backend ...
-        if (in.totalTaskSlots() > 0) g = Math.min(g, (int) Math.ceil(in.rows() / (double) in.totalTaskSlots()));
+        // ... enough groups to keep every task slot busy (on CPUs several a slot: a group costs no more there when
+        // smaller, and a notebook's progress bar, which counts finished tasks, then moves in steps of a few seconds),
+        // but never less than one pass of the backend ...
+        int perSlot = in.deviceBackend() ? 1 : CPU_GROUPS_PER_SLOT;
+        if (in.totalTaskSlots() > 0) g = Math.min(g, (int) Math.ceil(in.rows() / (double) (in.totalTaskSlots() * perSlot)));
         int least = smallest(in);
         g = g >= pref ? g / pref * pref : Math.max(least, g / k * k);
         // ... and within the budgets

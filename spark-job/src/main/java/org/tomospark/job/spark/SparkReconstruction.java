@@ -58,6 +58,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.function.IntToLongFunction;
 import java.util.function.IntUnaryOperator;
 
@@ -123,7 +124,16 @@ public final class SparkReconstruction {
         long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
         if (!isLocal(sc)) readyExecutors(sc);
-        DriverPlan dp = planDriver(sc, spec, conf);
+        // the driver's own work (centre search, planning, the output's claim) watches the job group until the run's
+        // job is in it: a notebook's Cancel stops the run wherever it is
+        try (JobGroupWatch watch = JobGroupWatch.start(sc)) {
+            return run(sc, spec, progress, conf, watch, wall0, uptime0);
+        }
+    }
+
+    private static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress, Configuration conf,
+                              JobGroupWatch watch, long wall0, long uptime0) {
+        DriverPlan dp = cancellable(spec, () -> watch.await("planning the run of " + spec.input(), () -> planDriver(sc, spec, conf)));
         for (String w : dp.inputWarnings()) LOG.warn(w);
 
         // --- output: claim, resume with nothing to do, policy and signature, as the direct engine does
@@ -138,13 +148,27 @@ public final class SparkReconstruction {
                 return new Result(spec.output(), nothing.report(), nothing.message() + "\n", plan.slices(), 0, plan.slices(),
                         List.of());
             }
+            cancellable(spec, () -> {
+                watch.check("claiming " + spec.output());
+                return null;
+            });
             Map<Integer, OutputCommit.Committed> reused = output.prepare();
             long t0 = System.nanoTime(), startMillis = System.currentTimeMillis();
-            Ran ran = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(), progress);
+            Ran ran = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(), progress, watch);
             long runNs = System.nanoTime() - t0;
             return finish(sc, output, dp, reused, ran.outcomes(),
                     new SparkReport.Job(startMillis, System.currentTimeMillis(), runNs, ran.launch()),
                     wall0, uptime0);
+        }
+    }
+
+    /** The driver's work before the job: a cancel ends the run as a cancelled job does, before the output is touched. */
+    private static <T> T cancellable(SparkJobSpec spec, Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (CancellationException e) {
+            throw new RunFailedException("cancelled before the Spark job started: this run wrote no slice (run it again; "
+                    + "slices committed by an earlier run are kept for " + spec.names().resume() + ")", e);
         }
     }
 
@@ -271,7 +295,7 @@ public final class SparkReconstruction {
      * cancelled, and the run fails, when the output's claim is lost.
      */
     private static Ran runGroups(SparkContext sc, SparkJobSpec spec, DriverPlan dp, Set<Integer> reused, Configuration conf,
-                                 String signature, OutputLock lock, VolumeReconstructor.Progress progress) {
+                                 String signature, OutputLock lock, VolumeReconstructor.Progress progress, JobGroupWatch watch) {
         int rb = dp.rowBin();
         BitSet skip = new BitSet();
         for (int row : reused) skip.set(row);
@@ -284,7 +308,10 @@ public final class SparkReconstruction {
         LOG.info("spark job: {} slices in {} groups of {} rows ({} to run, {} slices reused), {} MiB per task of {} MiB",
                 total, dp.groups().size(), dp.groupRows(), toRun.size(), reused.size(), dp.memory().hostBytesPerTask() >> 20,
                 dp.memory().hostBudgetPerTask() >> 20);
-        if (toRun.isEmpty()) return new Ran(List.of(), RunTasks.Launch.NONE);
+        if (toRun.isEmpty()) {
+            watch.close();
+            return new Ran(List.of(), RunTasks.Launch.NONE);
+        }
         Map<String, String> hconf = new HashMap<>();
         for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
         JobPlan plan = new JobPlan(spec.input(), dp.format(), spec.inputOptions(), spec.output(), dp.params(), dp.meta(), dp.fields(),
@@ -312,6 +339,7 @@ public final class SparkReconstruction {
             }).collectAsync();
             int alreadyDone = total - countRows(toRun) / rb;
             try {
+                watch.release("the run of " + spec.input()); // the job is in the group now: a cancel reaches it
                 while (true) {
                     try {
                         List<GroupOutcome> outcomes = f.get(500, TimeUnit.MILLISECONDS);

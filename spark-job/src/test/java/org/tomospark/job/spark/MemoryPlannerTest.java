@@ -57,14 +57,20 @@ class MemoryPlannerTest {
 
     @Test
     void keepsEveryTaskSlotBusy() {
-        // 32 rows on 4 slots: groups of 8 (a multiple of 4), not one group of 32
+        // 32 rows on 4 CPU slots: four groups a slot would be 2 rows, so groups of one pass (4 rows), not one group of 32
         MemoryPlanner.Input in = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 32, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
-        assertEquals(8, MemoryPlanner.plan(in).groupRows());
+        assertEquals(4, MemoryPlanner.plan(in).groupRows());
+        // 128 rows: four groups a slot, 16 groups of 8
+        MemoryPlanner.Input more = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 128, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        assertEquals(128 / (4 * MemoryPlanner.CPU_GROUPS_PER_SLOT), MemoryPlanner.plan(more).groupRows());
         // backend's choice of slices per pass (0): multiples of 16 when there are enough rows, else any size
         MemoryPlanner.Input auto = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 256, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
-        assertEquals(64, MemoryPlanner.plan(auto).groupRows());
+        assertEquals(16, MemoryPlanner.plan(auto).groupRows());
+        MemoryPlanner.Input autoMore = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 1024, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        assertEquals(64, MemoryPlanner.plan(autoMore).groupRows());
         MemoryPlanner.Input few = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 12, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
-        assertEquals(3, MemoryPlanner.plan(few).groupRows());
+        // 12 rows on 4 slots, no pass to respect: groups of one row (four a slot would be 0.75)
+        assertEquals(1, MemoryPlanner.plan(few).groupRows());
     }
 
     /** The small-scan case: 8 rows on 2 slots with the java backend's pass of 8 make one group of 8, not two of 4. */
@@ -76,9 +82,11 @@ class MemoryPlannerTest {
         // fewer rows than a pass: one group of all of them
         MemoryPlanner.Input tiny = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 5, 0, 4 * GIB, 2, 0.5, 0, 1, 2, 1, 0, java);
         assertEquals(5, MemoryPlanner.plan(tiny).groupRows());
-        // many rows: still enough groups for every slot, in whole passes
+        // many rows: four groups a slot, in whole passes
         MemoryPlanner.Input many = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 64, 0, 4 * GIB, 2, 0.5, 0, 1, 4, 1, 0, java);
-        assertEquals(16, MemoryPlanner.plan(many).groupRows());
+        assertEquals(8, MemoryPlanner.plan(many).groupRows());
+        MemoryPlanner.Input lots = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 256, 0, 4 * GIB, 2, 0.5, 0, 1, 4, 1, 0, java);
+        assertEquals(16, MemoryPlanner.plan(lots).groupRows());
     }
 
     /** On GPUs (no task-slot rule) groups fill the tensor-core kernels' 32-slice blocks. */
@@ -94,10 +102,10 @@ class MemoryPlannerTest {
         MemoryPlanner.Plan lp = MemoryPlanner.plan(local);
         assertEquals(32, lp.groupRows(), String.valueOf(lp));
         assertTrue(lp.hostBytesPerTask() <= lp.hostBudgetPerTask());
-        // the same scan planned for 16 CPU slots would make groups of 16, half a block
+        // the same scan planned for 16 CPU slots would make four groups a slot of one pass, a quarter of a block
         MemoryPlanner.Input slots = new MemoryPlanner.Input(2048, 2048, 2, 2048L * 2048, 0, 256, 0, 64 * GIB, 16, 0.9, 0, 2, 16, 1, 0,
                 cuda);
-        assertEquals(16, MemoryPlanner.plan(slots).groupRows());
+        assertEquals(8, MemoryPlanner.plan(slots).groupRows());
     }
 
     @Test

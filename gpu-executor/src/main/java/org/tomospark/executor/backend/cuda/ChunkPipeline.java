@@ -2,6 +2,7 @@ package org.tomospark.executor.backend.cuda;
 
 import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.memory.SliceFrame;
+import org.tomospark.executor.util.Cancellation;
 
 import java.nio.FloatBuffer;
 import java.util.concurrent.ExecutorService;
@@ -59,14 +60,21 @@ final class ChunkPipeline {
      *
      * @param filter    whether to ramp-filter the sinograms on the device
      * @param converter what the compute stream does first (the flat/dark correction of raw counts), or null
+     * @param cancel    asked before each chunk: once cancelled, the chunks in flight finish and the run throws
      */
-    void run(int count, boolean filter, Stager stager, Uploader uploader, Converter converter, SliceFrame[] out) {
+    void run(int count, boolean filter, Stager stager, Uploader uploader, Converter converter, SliceFrame[] out,
+             Cancellation cancel) {
         DeviceBuffers.Shape sh = buffers.shape;
         int c = sh.plan().chunkSlices();
         int chunks = (count + c - 1) / c;
         long sliceOut = (long) sh.rows() * sh.cols();
         long t0 = System.nanoTime();
         for (int i = 0; i < chunks; i++) {
+            if (cancel.requested()) {
+                // nothing may still copy into a frame or a staging buffer once the caller has them back
+                streams.synchronize();
+                cancel.check("back-projecting chunk " + i + " of " + chunks);
+            }
             int b = i & 1;
             if (i >= 2) deliver(b, (i - 2) * c, Math.min(c, count - (i - 2) * c), out);
             int first = i * c, n = Math.min(c, count - first);

@@ -268,7 +268,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             long sliceBytes = (long) np * buffers.shape.width() * 4;
             pipeline.run(batch.count(), !batch.filtered(),
                     (b, first, n) -> pipeline.stageFloats(batch.sinograms(), b, first, n),
-                    (b, n) -> cuMemcpyHtoDAsync(buffers.in[b], buffers.hostIn[b], n * sliceBytes, streams.in()), null, out);
+                    (b, n) -> cuMemcpyHtoDAsync(buffers.in[b], buffers.hostIn[b], n * sliceBytes, streams.in()), null, out,
+                    batch.cancellation());
             return null;
         });
         stats = stats.plus((long) rows * cols * np * batch.count(), System.nanoTime() - t0);
@@ -302,7 +303,7 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
                         correction.stageFields(batch, first, n, buffers.stagingIn[b]);
                     },
                     (b, n) -> correction.upload(b, buffers.hostIn[b], n, streams.in()),
-                    (b, n) -> correction.launch(b, buffers.in[b], n, floor, streams.compute()), out);
+                    (b, n) -> correction.launch(b, buffers.in[b], n, floor, streams.compute()), out, batch.cancellation());
             return correction.count();
         });
         stats = stats.plus((long) rows * cols * np * batch.count(), System.nanoTime() - t0);

@@ -15,6 +15,7 @@ import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.geometry.ProjectionTables;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.util.Cancellation;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -124,7 +125,9 @@ public final class JavaBackend implements BackprojectionBackend {
         int nproj = job.scan().numProjections();
         long t0 = System.nanoTime();
         int k = slicesPerPass;
+        Cancellation cancel = batch.cancellation();
         for (int first = 0; first < batch.count(); first += k) {
+            cancel.check("back-projecting slices " + (batch.firstRow() + first) + ".. of the batch at row " + batch.firstRow());
             int n = Math.min(k, batch.count() - first);
             int kp = n == k ? k : Integer.highestOneBit(n - 1) << 1; // narrower pass for a remainder
             if (n == 1) kp = 1;
@@ -140,17 +143,20 @@ public final class JavaBackend implements BackprojectionBackend {
                 }
                 return pk;
             }).join();
-            backprojectPass(kernelFor(kp), packed, kp, width, nproj, g, out, first, n);
+            backprojectPass(kernelFor(kp), packed, kp, width, nproj, g, out, first, n, cancel);
+            cancel.check("back-projecting slices " + (batch.firstRow() + first) + ".. of the batch at row " + batch.firstRow());
         }
         long updates = (long) g.pixels() * nproj * batch.count();
         stats = stats.plus(updates, System.nanoTime() - t0);
     }
 
+    /** One pass's tiles in parallel; once {@code cancel} says so, the tiles not yet started are skipped. */
     private void backprojectPass(TileKernel kern, float[] packed, int k, int width, int nproj, SliceGeometry g, float[][] out,
-                                 int first, int n) {
+                                 int first, int n, Cancellation cancel) {
         int rows = g.roiRows(), cols = g.roiCols();
         int tilesY = (rows + tile - 1) / tile, tilesX = (cols + tile - 1) / tile;
         pool.submit(() -> IntStream.range(0, tilesX * tilesY).parallel().forEach(ti -> {
+            if (cancel.requested()) return;
             int ty = ti / tilesX, tx = ti % tilesX;
             int r0 = ty * tile, c0 = tx * tile;
             int tr = Math.min(tile, rows - r0), tc = Math.min(tile, cols - c0);

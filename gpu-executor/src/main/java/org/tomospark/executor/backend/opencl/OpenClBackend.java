@@ -443,6 +443,10 @@ public final class OpenClBackend implements BackprojectionBackend {
         int passes = (batch.count() + k - 1) / k;
         try {
             for (int pass = 0; pass < passes; pass++) {
+                if (batch.cancellation().requested()) {
+                    drain();
+                    batch.cancellation().check("back-projecting pass " + pass + " of " + passes);
+                }
                 Slot s = slots[pass & 1];
                 if (s.pending) finish(s, out, pixels);
                 int first = pass * k;
