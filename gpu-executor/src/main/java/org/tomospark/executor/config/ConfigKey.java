@@ -1,5 +1,6 @@
 package org.tomospark.executor.config;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.function.Function;
@@ -19,11 +20,13 @@ public final class ConfigKey<T> {
     private final Predicate<T> validator;
     private final String constraint;
     private final String category;
+    private final boolean choice;
     private volatile boolean internal;
 
     private ConfigKey(String category, String name, String doc, String defaultValue, Function<String, T> parser,
-                      Predicate<T> validator, String constraint) {
+                      Predicate<T> validator, String constraint, boolean choice) {
         this.category = category;
+        this.choice = choice;
         this.name = Objects.requireNonNull(name);
         this.doc = Objects.requireNonNull(doc);
         this.defaultValue = defaultValue;
@@ -34,7 +37,11 @@ public final class ConfigKey<T> {
 
     public static <T> ConfigKey<T> of(String category, String name, String doc, String defaultValue,
                                       Function<String, T> parser, Predicate<T> validator, String constraint) {
-        ConfigKey<T> k = new ConfigKey<>(category, name, doc, defaultValue, parser, validator, constraint);
+        return declare(new ConfigKey<>(category, name, doc, defaultValue, parser, validator, constraint, false));
+    }
+
+    private static <T> ConfigKey<T> declare(ConfigKey<T> k) {
+        String defaultValue = k.defaultValue;
         if (defaultValue != null) k.parse(defaultValue); // a bad default is a programming error
         ConfigRegistry.register(k);
         return k;
@@ -80,22 +87,47 @@ public final class ConfigKey<T> {
 
     public static <E> ConfigKey<E> choice(String category, String name, String doc, String def, Function<String, E> parser,
             String choices) {
-        return of(category, name, doc, def, parser, v -> true, "one of " + choices);
+        return declare(new ConfigKey<>(category, name, doc, def, parser, v -> true, "one of " + choices, true));
     }
 
-    /** Parses and validates a value; the error names this key. */
+    /**
+     * Parses and validates a value. The error reads {@code config key NAME: invalid value 'VALUE': REASON}, once: the
+     * reason is what the values may be (a choice key's list, with the nearest choice when one is close; a number's
+     * range), or, where the parser knows better (a NaN, a bad list), the parser's own words.
+     */
     public T parse(String value) {
         T v;
         try {
             v = parser.apply(value.trim());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("config key " + name + ": invalid value '" + value + "'"
-                    + (constraint.isEmpty() ? "" : " (expected " + constraint + ")")
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), e);
+            throw invalid(value, reason(value, e), e);
         }
-        if (!validator.test(v))
-            throw new IllegalArgumentException("config key " + name + ": invalid value '" + value + "' (expected " + constraint + ")");
+        if (!validator.test(v)) throw invalid(value, reason(value, null), null);
         return v;
+    }
+
+    /** The words a value may be, when the constraint is a list of them ("one of a, b", "a, b or c"); else none. */
+    private List<String> choices() {
+        String list = constraint.startsWith("one of ") ? constraint.substring("one of ".length()) : constraint;
+        List<String> words = List.of(list.split(",\\s*|\\s+or\\s+"));
+        for (String w : words) if (!w.matches("[A-Za-z0-9][\\w.-]*")) return List.of();
+        return words;
+    }
+
+    /** The error for a value of this key that is refused for {@code reason} (found by a later check, e.g. against the data). */
+    public IllegalArgumentException invalid(String value, String reason, Throwable cause) {
+        return new IllegalArgumentException("config key " + name + ": invalid value '" + value + "': " + reason, cause);
+    }
+
+    private String reason(String value, RuntimeException e) {
+        String expected = constraint.isEmpty() ? "not allowed" : "expected " + constraint + Suggest.hint(value, choices());
+        if (choice || e == null) return expected;
+        if (e instanceof NumberFormatException || e.getMessage() == null) return constraint.isEmpty() ? "not readable" : expected;
+        // "unknown backend 'x': expected ..." quotes the value the error already quotes: keep what follows it
+        String m = e.getMessage();
+        String quoted = "'" + value.trim() + "': ";
+        int at = m.indexOf(quoted);
+        return m.startsWith("unknown ") && at >= 0 ? m.substring(at + quoted.length()) : m;
     }
 
     public String name() {

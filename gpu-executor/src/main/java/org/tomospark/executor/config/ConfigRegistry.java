@@ -26,6 +26,23 @@ public final class ConfigRegistry {
         return KEYS.get(name);
     }
 
+    /**
+     * The error's words for a name that is no key: {@code unknown config key 'centre' (did you mean 'center'?; see
+     * conf/CONFIG.md for the keys)}, suggesting the nearest documented key, else the nearest internal one.
+     */
+    public static String unknown(String name) {
+        String near = Suggest.closest(name, names(documented()));
+        if (near == null) near = Suggest.closest(name, names(all()));
+        return "unknown config key '" + name + "' (" + (near == null ? "" : "did you mean '" + near + "'?; ")
+                + "see conf/CONFIG.md for the keys)";
+    }
+
+    private static List<String> names(List<ConfigKey<?>> keys) {
+        List<String> l = new ArrayList<>();
+        for (ConfigKey<?> k : keys) l.add(k.name());
+        return l;
+    }
+
     public static List<ConfigKey<?>> all() {
         synchronized (KEYS) {
             return new ArrayList<>(KEYS.values());

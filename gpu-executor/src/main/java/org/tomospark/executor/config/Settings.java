@@ -47,7 +47,7 @@ public final class Settings implements Serializable {
     public void checkKnown(String source) {
         for (String k : values.keySet())
             if (ConfigRegistry.find(k) == null)
-                throw new IllegalArgumentException(source + ": unknown config key '" + k + "' (see conf/CONFIG.md for the keys)");
+                throw new IllegalArgumentException(source + ": " + ConfigRegistry.unknown(k));
     }
 
     public <T> T get(ConfigKey<T> key) {

@@ -16,6 +16,7 @@ import org.tomospark.executor.iterative.StopRule;
 import org.tomospark.executor.preprocess.Preprocessor;
 
 import java.io.Serializable;
+import java.util.Locale;
 
 /**
  * Every algorithm parameter of a reconstruction, independent of where the data live. Immutable; build with
@@ -162,7 +163,12 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         else if (meta.anglesDeg() != null) b.anglesDeg(meta.anglesDeg());
         else throw new IllegalArgumentException(meta.source() + ": the scan has no angles (" + meta.anglesSource()
                     + "); give angles.start and angles.step");
-        if (!Double.isNaN(center)) b.centerOfRotation(center);
+        if (!Double.isNaN(center)) {
+            if (!(center >= 0 && center <= meta.width() - 1))
+                throw CoreKeys.CENTER.invalid(center == Math.rint(center) ? String.format(Locale.ROOT, "%.0f", center)
+                        : Double.toString(center), "outside the detector [0, " + (meta.width() - 1) + "]", null);
+            b.centerOfRotation(center);
+        }
         if (axisCorrection != null) b.axisCorrection(axisCorrection);
         return b.build();
     }

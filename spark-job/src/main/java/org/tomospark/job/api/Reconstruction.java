@@ -152,8 +152,7 @@ public final class Reconstruction {
         /** Any config key of conf/CONFIG.md, as {@code --conf key=value}. */
         public Builder conf(String key, String value) {
             if (ConfigRegistry.find(key) == null)
-                throw new IllegalArgumentException("Reconstruction.conf: unknown config key '" + key
-                        + "' (see conf/CONFIG.md for the keys)");
+                throw new IllegalArgumentException("Reconstruction.conf: " + ConfigRegistry.unknown(key));
             return with(key, value);
         }
 

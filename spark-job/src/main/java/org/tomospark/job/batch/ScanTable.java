@@ -141,7 +141,7 @@ public final class ScanTable {
             String where = "batch.table " + source + ", " + file + ": ";
             if (key == null || BATCH_ONLY.contains(e.getKey()) || e.getKey().startsWith("batch."))
                 throw new IllegalArgumentException(where + (key == null
-                        ? "unknown config key '" + e.getKey() + "' (see conf/CONFIG.md)"
+                        ? ConfigRegistry.unknown(e.getKey())
                         : "config key " + e.getKey() + " is the batch's, not a scan's"));
             try {
                 s = WorkflowSettings.set(s, key, e.getValue());

@@ -280,7 +280,7 @@ class CliDirectTest {
     @Test
     void badInputFailsBeforeWritingAnySlice() throws Exception {
         assertFailsCleanly("nope.h5: input not found", "reconstruct", "--input", tmp.resolve("nope.h5").toString());
-        assertFailsCleanly("center of rotation 500.0 lies outside the detector [0, 63]",
+        assertFailsCleanly("config key center: invalid value '500': outside the detector [0, 63]",
                 "reconstruct", "--input", scan.toString(), "--center", "500");
         assertFailsCleanly("config key filter: invalid value 'gauss'", "reconstruct", "--input", scan.toString(), "--filter", "gauss");
         assertFailsCleanly("slices 4:9 outside the 6 detector rows", "reconstruct", "--input", scan.toString(), "--slices", "4:9");

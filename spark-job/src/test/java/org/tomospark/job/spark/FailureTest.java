@@ -97,7 +97,7 @@ class FailureTest {
     void centreOutsideDetector() {
         SparkJobSpec spec = TestScans.spec(TestScans.hdf5().toString(), out())
                 .withParams(TestScans.params().toBuilder().center(140).build());
-        assertFailsCleanly(spec, "center of rotation 140", "outside the detector");
+        assertFailsCleanly(spec, "config key center: invalid value '140'", "outside the detector");
     }
 
     @Test
