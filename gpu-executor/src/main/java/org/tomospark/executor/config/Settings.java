@@ -3,16 +3,21 @@ package org.tomospark.executor.config;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
-/** Immutable key/value settings, read through typed {@link ConfigKey}s. Unknown keys are rejected. */
+/**
+ * Immutable key/value settings, read through typed {@link ConfigKey}s. Unknown keys are rejected. The keys keep the
+ * order they were first set in (a loaded file's in sorted order), which {@link #toString} shows.
+ */
 public final class Settings implements Serializable {
     private final Map<String, String> values;
 
     private Settings(Map<String, String> values) {
-        this.values = Map.copyOf(values);
+        this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 
     public static Settings empty() {
@@ -31,7 +36,7 @@ public final class Settings implements Serializable {
     }
 
     public Settings with(String key, String value) {
-        Map<String, String> m = new TreeMap<>(values);
+        Map<String, String> m = new LinkedHashMap<>(values);
         m.put(key, value);
         Settings s = new Settings(m);
         s.checkKnown("--conf");
@@ -39,7 +44,7 @@ public final class Settings implements Serializable {
     }
 
     public Settings withAll(Settings overrides) {
-        Map<String, String> m = new TreeMap<>(values);
+        Map<String, String> m = new LinkedHashMap<>(values);
         m.putAll(overrides.values);
         return new Settings(m);
     }
@@ -63,5 +68,13 @@ public final class Settings implements Serializable {
 
     public Map<String, String> asMap() {
         return values;
+    }
+
+    /** The keys set, with their values as given: {@code Settings(center=296, filter=shepp-logan)}. */
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("Settings(");
+        values.forEach((k, v) -> sb.append(sb.length() > "Settings(".length() ? ", " : "").append(k).append('=').append(v));
+        return sb.append(')').toString();
     }
 }

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * A refused value reads one way, whatever refused it: {@code config key KEY: invalid value 'VALUE': REASON}, the reason
- * said once; a mistyped key is answered with the nearest key.
+ * said once; a mistyped key is answered with the nearest key; settings print what was set.
  */
 class ConfigErrorsTest {
     static String refused(ConfigKey<?> key, String value) {
@@ -62,5 +62,13 @@ class ConfigErrorsTest {
         assertNull(Suggest.closest("backend", keys));
         assertNull(Suggest.closest("c", keys), "a one-letter name is no word to correct");
         assertEquals(2, Suggest.distance("shep-logan", "shepp-logn"));
+    }
+
+    @Test
+    void settingsPrintWhatWasSetInTheOrderSet() {
+        Settings s = Settings.empty().with("filter", "shepp-logan").with("center", "296");
+        assertEquals("Settings(filter=shepp-logan, center=296)", s.toString());
+        assertEquals("Settings(filter=hann, center=296)", s.with("filter", "hann").toString());
+        assertEquals("Settings()", Settings.empty().toString());
     }
 }
