@@ -1,5 +1,8 @@
 package org.tomospark.job.api;
 
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.tomospark.executor.center.CenterFinder;
@@ -21,6 +24,8 @@ import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.io.HadoopConf;
 import org.tomospark.job.io.Hdf5Volume;
 import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.io.Json;
+import org.tomospark.job.io.OutputCommit;
 import org.tomospark.job.io.OptionNames;
 import org.tomospark.job.io.ProjectionInputs;
 import org.tomospark.job.io.SliceFiles;
@@ -31,7 +36,9 @@ import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.JobGroupWatch;
 import org.tomospark.job.spark.SparkReconstruction;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -74,6 +81,25 @@ public final class Reconstruction {
         }
     }
 
+    /**
+     * The report of a finished or unfinished run, read from {@code output}'s report.json (the same values as its
+     * {@link Result#report}), so that a paragraph can read a run's report without the paragraph that ran it.
+     */
+    public static Report report(Object sparkSessionOrContext, String output) {
+        Path file = new Path(output, OutputCommit.REPORT);
+        try {
+            FileSystem fs = file.getFileSystem(HadoopConf.tune(builder(sparkSessionOrContext).sc.hadoopConfiguration()));
+            if (!fs.exists(file))
+                throw new IllegalArgumentException(output + ": no " + OutputCommit.REPORT + " (a run writes it when it finishes; "
+                        + "after a cancelled or failed run, .resume() finishes it)");
+            try (FSDataInputStream in = fs.open(file)) {
+                return new Report(Json.read(in.readAllBytes(), file.toString()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": cannot be read (" + e.getMessage() + ")", e);
+        }
+    }
+
     /** The output directory, the run report (as in report.json) and its printed summary. */
     public record Result(String output, Report report, String summary, int slicesComputed, int slicesSkipped) {
         /** The centre of rotation the run used, in detector pixels (given, or found by {@code centerAuto}). */
@@ -93,9 +119,10 @@ public final class Reconstruction {
             };
         }
 
+        /** A few lines: what was computed, where, how fast; {@link #summary} is the run's full summary. */
         @Override
         public String toString() {
-            return summary;
+            return Printed.result(this);
         }
     }
 
@@ -106,6 +133,10 @@ public final class Reconstruction {
      */
     public record Sweep(String output, int row, List<Double> centers, List<String> images, String contactSheet,
                         Report report) {
+        @Override
+        public String toString() {
+            return Printed.sweep(this);
+        }
     }
 
     /**
@@ -115,6 +146,10 @@ public final class Reconstruction {
      */
     public record TvSweep(String output, List<Integer> rows, List<Double> factors, List<String> images, List<Double> weights,
                           String grid, Report report) {
+        @Override
+        public String toString() {
+            return Printed.tvSweep(this);
+        }
     }
 
     /** The options of a run, immutable: every method returns a new builder and leaves this one as it is. */
@@ -132,7 +167,7 @@ public final class Reconstruction {
         }
 
         Builder(SparkContext sc) {
-            this(sc, WorkflowSettings.set(registered(), SparkKeys.PROGRESS, "false"), null, System.out);
+            this(sc, registered(), null, null);
         }
 
         /** The empty settings, once the job's keys are registered (declaring JobKeys' constants registers them). */
@@ -240,7 +275,10 @@ public final class Reconstruction {
         public Builder overwrite() { return with(JobKeys.OVERWRITE.name(), true); }
         /** Keep the output's committed slices and compute only the missing ones (after a cancelled or failed run). */
         public Builder resume() { return with(JobKeys.RESUME.name(), true); }
-        /** Where {@link #centerSweep} and {@link #findCenter} report (default System.out). */
+        /**
+         * Where the run's progress bar, {@link #centerSweep} and {@link #findCenter} report (default: System.out when
+         * each runs, which a notebook points at the paragraph's output).
+         */
         public Builder log(PrintStream out) { return new Builder(sc, settings, inputOptions, out); }
 
         /** Per-scan parameters for {@link #reprocess}: a CSV or JSON table, or tomopy-cli's rotation_axis.json (batch.table). */
@@ -259,7 +297,7 @@ public final class Reconstruction {
         public BatchReport reprocess(String outputRoot, String... inputs) {
             Settings s = WorkflowSettings.set(settings, BatchKeys.OUTPUT_ROOT, outputRoot);
             s = WorkflowSettings.set(s, BatchKeys.INPUTS, ScanInputs.join(List.of(inputs)));
-            return Reprocess.run(sc, s, log);
+            return Reprocess.run(sc, s, log());
         }
 
         /** The settings so far (config keys as given). */
@@ -289,7 +327,7 @@ public final class Reconstruction {
         public Result run() {
             SparkJobSpec spec = spec();
             SparkReconstruction.Result r = SparkReconstruction.run(sc, spec,
-                    spec.spark().progress() ? SparkReconstruction.printer(System.out) : null);
+                    spec.spark().progress() ? SparkReconstruction.printer(log()) : null);
             return new Result(r.output(), new Report(r.report()), r.summary(), r.slicesComputed(), r.slicesSkipped());
         }
 
@@ -317,7 +355,7 @@ public final class Reconstruction {
                     }
                 });
             }
-            log.printf(Locale.ROOT, "Centre of %s: %.2f px (%s)%n", input(), r.center(), r.method().id());
+            log().printf(Locale.ROOT, "Centre of %s: %.2f px (%s)%n", input(), r.center(), r.method().id());
             return r;
         }
 
@@ -364,7 +402,7 @@ public final class Reconstruction {
                 // a Cancel returns at once; the sweep, told by the same watch, ends without writing its images
                 return watch.await("sweep into " + output(), () -> {
                     try (ProjectionSource src = open()) {
-                        DirectEngine engine = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log).cancelledBy(watch);
+                        DirectEngine engine = new DirectEngine(HadoopConf.tune(sc.hadoopConfiguration()), log()).cancelledBy(watch);
                         return mode.run(engine, req, src).report();
                     }
                 });
@@ -374,6 +412,16 @@ public final class Reconstruction {
         /** One of the direct engine's sweeps. */
         private interface SweepMode {
             DirectEngine.Result run(DirectEngine engine, JobRequest req, ProjectionSource src);
+        }
+
+        private PrintStream log() {
+            return log != null ? log : System.out;
+        }
+
+        /** The keys set, in the order set: {@code Reconstruction.Builder(input=…, center=296, filter=shepp-logan)}. */
+        @Override
+        public String toString() {
+            return Printed.builder(settings, inputOptions);
         }
 
         private String input() {

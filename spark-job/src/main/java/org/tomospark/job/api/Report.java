@@ -29,6 +29,12 @@ public final class Report extends AbstractMap<String, Object> {
         return values.get(key);
     }
 
+    /** A few lines: the top-level keys and the calls that read them; {@link #entrySet} holds the values. */
+    @Override
+    public String toString() {
+        return Printed.report(this);
+    }
+
     /** The value at a dotted path ("timings.gups"), or null when a step of the path is absent. */
     public Object at(String path) {
         Object v = values;

@@ -156,8 +156,9 @@ public final class DirectEngine {
         boolean complete = writer.exists("_SUCCESS");
         if ((existing > 0 || complete) && !req.overwrite() && !req.resume())
             throw new IllegalArgumentException(req.output() + ": output already holds " + existing + " slices"
-                    + (complete ? " of a complete reconstruction" : "") + "; use " + req.names().overwrite()
-                    + " to replace them or " + req.names().resume() + " to complete them");
+                    + (complete ? " of a complete reconstruction" : "") + "; a sweep computes all its images each time: use "
+                    + req.names().overwrite() + " to replace what is there, or another output (" + req.names().resume()
+                    + " keeps what is there and writes this sweep's images beside it)");
         Set<String> files = new TreeSet<>(List.of(OutputCommit.REPORT, OutputCommit.SUCCESS, sheet));
         files.addAll(images);
         try {

@@ -87,9 +87,11 @@ public final class MemoryPlanner {
         return in.slicesPerPass() == 0 ? 1 : in.slicesPerPass();
     }
 
-    /** Planned group sizes are a multiple of this when there are enough rows. */
-    /** Slice groups planned a task slot on the CPU backends. */
-    static final int CPU_GROUPS_PER_SLOT = 4;
+    /**
+     * Slice groups planned a task slot on the CPU backends: on {@code local[2]} twelve tasks, so a notebook's progress
+     * bar (finished tasks over all tasks) takes thirteen values, where the rows allow groups of one pass.
+     */
+    static final int CPU_GROUPS_PER_SLOT = 6;
 
     static int preferred(Input in) {
         return Math.max(multiple(in), in.shape().preferred() / multiple(in) * multiple(in));

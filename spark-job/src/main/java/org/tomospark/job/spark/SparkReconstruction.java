@@ -79,12 +79,19 @@ public final class SparkReconstruction {
                          int slicesSkipped, List<GroupOutcome> groups) {
     }
 
-    /** Default progress printer: one line per update to the given stream. */
+    /** Least time between two lines of the progress printer, but for the last. */
+    static final long PRINT_INTERVAL_NANOS = 2_000_000_000L;
+
+    /**
+     * Default progress printer: a text bar to the given stream, a line when a slice group ends, at most one every two
+     * seconds (and the last), so a notebook paragraph's output stays short on a run of many groups.
+     */
     public static VolumeReconstructor.Progress printer(PrintStream out) {
-        long[] last = {-1};
+        long[] last = {-1, 0};
         return (done, total, updates, ns) -> {
-            if (done == last[0]) return;
+            if (done == last[0] || done < total && last[0] >= 0 && ns - last[1] < PRINT_INTERVAL_NANOS) return;
             last[0] = done;
+            last[1] = ns;
             double gups = ns == 0 ? 0 : updates / (double) ns;
             double eta = done == 0 ? Double.NaN : ns / 1e9 * (total - done) / done;
             int w = 30, filled = total == 0 ? w : (int) ((long) w * done / total);

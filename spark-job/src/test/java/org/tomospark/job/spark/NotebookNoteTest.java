@@ -12,6 +12,7 @@ import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.api.Reconstruction;
+import org.tomospark.job.api.Report;
 import org.tomospark.job.io.Json;
 
 import java.io.PrintStream;
@@ -31,11 +32,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The shipped Zeppelin note and the README's notebook snippets, replayed as a REPL session runs them: one paragraph
  * after the other, each under its own Spark job group (as Zeppelin sets it), with the values of earlier paragraphs
- * kept. No Scala compiler is available offline, so each Scala paragraph has a Java translation below (between the
- * marker comments); a test checks that the paragraph and its translation call the same notebook API methods in the same
- * order on the same URIs, so a change to either that the other lacks fails. The note runs top to bottom twice, then
- * again with a cancel of the first paragraph's job group from another thread (Zeppelin's Cancel button), after which
- * its Resume paragraph finishes the output.
+ * kept. Each Scala paragraph has a Java translation below (between the marker comments); a test checks that the
+ * paragraph and its translation call the same notebook API methods in the same order on the same URIs, so a change to
+ * either that the other lacks fails. The note runs top to bottom twice, then again with a cancel of the first
+ * paragraph's job group from another thread (Zeppelin's Cancel button), after which its Resume paragraph finishes the
+ * output. The notebook module's {@code ZeppelinNoteReplTest} sends the Scala paragraphs themselves to a Scala 2.13
+ * interpreter.
  */
 class NotebookNoteTest {
     static final int W = 600, ROWS = 8, PROJ = 180;
@@ -55,6 +57,7 @@ class NotebookNoteTest {
     Reconstruction.Result result;
     Reconstruction.Result resumed;
     Reconstruction.Sweep sweep;
+    Report lastReport;
     double c;
 
     @BeforeAll
@@ -118,9 +121,11 @@ class NotebookNoteTest {
 
     // paragraph: Report
     void report() {
-        result.report().forEach((k, v) -> out.println(k + ": " + v));
-        out.println(result.report().number("timings.gups"));
-        out.println(result.report().text("backend.id"));
+        Report report = Reconstruction.report(spark, uri("hdfs:///rec/sample-auto"));
+        report.forEach((k, v) -> out.println(k + ": " + v));
+        out.println(report.number("timings.gups"));
+        out.println(report.text("backend.id"));
+        lastReport = report;
     }
     // end of paragraph
 
@@ -242,6 +247,9 @@ class NotebookNoteTest {
             assertTrue(Files.exists(Path.of(uri("hdfs:///rec/sample-sweep"), sweep.contactSheet())));
             assertEquals(c, result.centerOfRotation(), 1e-9, "the run's centre is the one findCenter found");
             assertEquals("java", result.report().text("backend.id"));
+            assertEquals(result.centerOfRotation(), lastReport.number("centerOfRotation"), 1e-9, "the Report paragraph reads "
+                    + "the run's report.json");
+            assertEquals(result.report().keySet(), lastReport.keySet());
             assertTrue(complete("hdfs:///rec/sample-auto"));
             assertEquals(ROWS, slices("hdfs:///rec/sample-auto").size());
             assertEquals(0, resumed.slicesComputed(), "resume of a complete output has nothing to do");
