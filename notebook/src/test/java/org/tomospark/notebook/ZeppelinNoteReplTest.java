@@ -39,6 +39,8 @@ import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -57,6 +59,7 @@ class ZeppelinNoteReplTest {
     static final int W = 600, ROWS = 96, PROJ = 180;
     static final double TRUE_CENTER = 296;
     static final Path NOTE = Path.of("../notebooks/tomospark-zeppelin.json");
+    static final Path README = Path.of("../README.md");
     /** Zeppelin's Scala interpreter echoes at most this many characters of a paragraph's values. */
     static final int ECHO_LIMIT = 800;
     /** The folder of this run's outputs: a short path, since the REPL's echo shows them. */
@@ -181,6 +184,27 @@ class ZeppelinNoteReplTest {
             System.out.printf(Locale.ROOT, "Cancel to the paragraph's return (centre search): %.2f s%n", latency);
             assertTrue(latency < 2, "the paragraph returned " + latency + " s after the cancel");
             assertFalse(Files.exists(root.resolve("rec")), "nothing written");
+        }
+    }
+
+    /**
+     * The README's notebook snippets, in one interpreter one after the other (the second uses the first's import), as a
+     * reader pastes them: each ends with a printed line that shows whatever the REPL's echo leaves out.
+     */
+    @Test
+    void theReadmeSnippetsRunAndShowTheirLastLines() throws Exception {
+        Path root = root("readme");
+        Files.copy(root.resolve("scans/sample.h5"), root.resolve("scans/a.h5"));
+        List<String> snippets = readmeSnippets(root);
+        assertEquals(2, snippets.size(), "the README's scala snippets");
+        try (Interpreter zeppelin = new Interpreter()) {
+            Paragraph first = zeppelin.run("readme_1", snippets.get(0), null);
+            first.assertSucceeded();
+            assertTrue(first.lastLine().startsWith("{") && first.lastLine().contains("gups="), "the timings: " + first.lastLine());
+            Paragraph second = zeppelin.run("readme_2", snippets.get(1), null);
+            second.assertSucceeded();
+            assertTrue(second.printed().contains("13 images, contact-sheet.png"), second.output());
+            assertEquals(TRUE_CENTER, Double.parseDouble(second.lastLine()), 0.5, "r2.centerOfRotation");
         }
     }
 
@@ -338,6 +362,17 @@ class ZeppelinNoteReplTest {
             if (!text.startsWith("%spark\n")) continue;
             l.put((String) p.get("title"), text.substring("%spark\n".length()).replace("hdfs:///", uri(root, "")));
         }
+        return l;
+    }
+
+    /** The README's scala snippets of its notebook section, without the interpreter line, hdfs://nn:8020/ mapped into root. */
+    static List<String> readmeSnippets(Path root) throws IOException {
+        String text = Files.readString(README);
+        int start = text.indexOf("\n## Notebooks");
+        int end = text.indexOf("\n## ", start + 4);
+        Matcher m = Pattern.compile("```scala\\n(.*?)```", Pattern.DOTALL).matcher(text.substring(start, end));
+        List<String> l = new ArrayList<>();
+        while (m.find()) l.add(m.group(1).replaceFirst("^%spark\\n", "").replace("hdfs://nn:8020/", uri(root, "")));
         return l;
     }
 

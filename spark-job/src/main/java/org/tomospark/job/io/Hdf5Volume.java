@@ -3,6 +3,7 @@ package org.tomospark.job.io;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.util.Cancellation;
 import org.tomospark.job.io.hdf5.H5Attribute;
 import org.tomospark.job.io.hdf5.H5Attributes;
 import org.tomospark.job.io.hdf5.H5Type;
@@ -60,7 +61,7 @@ public final class Hdf5Volume {
      */
     public static Written write(OutputCommit out, int first, int end, int width, int height,
                                 SampleCoding coding, Map<Integer, String> checksums, Map<String, Object> attributes,
-                                String attributesJson) {
+                                String attributesJson, Cancellation cancel) {
         List<H5Attribute> attrs = new ArrayList<>(H5Attributes.flatten(attributes));
         attrs.add(H5Attribute.text("tomospark", attributesJson));
         H5VolumeFile file = new H5VolumeFile(DATASET, end - first, height, width, type(coding),
@@ -72,6 +73,7 @@ public final class Hdf5Volume {
             CheckedOutputStream d = new CheckedOutputStream(os, crc);
             bytes.set(file.write(d, i -> {
                 int row = first + i;
+                cancel.check("writing " + NAME + " at slice " + row);
                 byte[] b = out.read(out.files().name(row));
                 if (!SliceChecksum.matches(checksums.get(row), b))
                     throw new IOException(out.dir() + "/" + out.files().name(row) + " does not match its checksum "

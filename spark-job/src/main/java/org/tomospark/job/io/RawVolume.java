@@ -2,6 +2,7 @@ package org.tomospark.job.io;
 
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.util.Cancellation;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -17,9 +18,12 @@ public final class RawVolume {
     private RawVolume() {
     }
 
-    public static void write(OutputCommit out, int first, int end, int width, int height, SampleCoding coding) {
+    /** Writes volume.raw from the committed slices; a cancel between two slices leaves no volume.raw, partial or whole. */
+    public static void write(OutputCommit out, int first, int end, int width, int height, SampleCoding coding,
+                             Cancellation cancel) {
         out.writeFile(NAME, os -> {
             for (int r = first; r < end; r++) {
+                cancel.check("writing " + NAME + " at slice " + r);
                 FloatTiff.Image img = out.files().decode(out.read(out.files().name(r)), width, height, coding);
                 ByteBuffer bb = ByteBuffer.allocate(img.pixels().length * 4).order(ByteOrder.LITTLE_ENDIAN);
                 bb.asFloatBuffer().put(img.pixels());

@@ -444,7 +444,7 @@ public final class DirectEngine {
             slices.put(c.row(), new RunManifest.Slice(c, false, null, null, s.variant()));
         RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, s.elapsedNanos(), centerNs, writes.busyNanos(),
                 uptime0, writes.fromFrames(), steps.seconds());
-        RunFinisher.Finished done = new RunFinisher(output, cosmetic).finish(
+        RunFinisher.Finished done = new RunFinisher(output, cosmetic, cancel).finish(
                 new RunFinisher.Computed(s, meta, slices, reused, preview, times), RunFinisher.EngineReport.NONE);
         log.print(done.summary());
         return new Result(s, done.report(), req.output());

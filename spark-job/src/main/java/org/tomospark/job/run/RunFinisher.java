@@ -10,6 +10,7 @@ import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.util.Cancellation;
 import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.io.Hdf5Volume;
@@ -76,11 +77,21 @@ public final class RunFinisher {
 
     private final RunOutput output;
     private final CosmeticOutputs cosmetic;
+    private final Cancellation cancel;
 
     /** {@code cosmetic}: the run's cosmetic outputs, which may already hold a failure of the preview made during the run. */
     public RunFinisher(RunOutput output, CosmeticOutputs cosmetic) {
+        this(output, cosmetic, Cancellation.NONE);
+    }
+
+    /**
+     * A finish that {@code cancel} stops between the slices of volume.raw or volume.h5 and before the report: it then
+     * leaves the committed slices and no _SUCCESS, for a resume to finish.
+     */
+    public RunFinisher(RunOutput output, CosmeticOutputs cosmetic, Cancellation cancel) {
         this.output = output;
         this.cosmetic = cosmetic;
+        this.cancel = cancel;
     }
 
     public Finished finish(Computed run, EngineReport engine) {
@@ -92,7 +103,7 @@ public final class RunFinisher {
         output.lock().ensureHeld();
         SliceGeometry sg = run.summary().slice();
         if (plan.rawVolume())
-            RawVolume.write(out, plan.first(), plan.end(), sg.roiCols(), sg.roiRows(), req.params().outputCoding());
+            RawVolume.write(out, plan.first(), plan.end(), sg.roiCols(), sg.roiRows(), req.params().outputCoding(), cancel);
         if (run.preview() != null)
             cosmetic.run(PREVIEW, () -> writePreview(run, out));
         if (run.preview() != null && run.summary().convergence().iterations() > 0)
@@ -105,6 +116,7 @@ public final class RunFinisher {
         cosmetic.addTo(report);
         // the finish up to its report: the raw volume, the preview, the Zarr metadata or the HDF5 file
         RunReport.putTiming(report, "finishSeconds", (System.nanoTime() - t0) / 1e9);
+        cancel.check("finishing " + req.output());
         output.lock().ensureHeld();
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(RunManifest.build(Version.get(), plan.engine(), output.signature(), output.identity(),
@@ -187,7 +199,7 @@ public final class RunFinisher {
         Map<String, Object> attrs = volumeAttributes(report);
         Hdf5Volume.Written w = Hdf5Volume.write(out, plan.first(), plan.end(), sg.roiCols(),
                 sg.roiRows(), plan.request().params().outputCoding(), sums, attrs, new String(Json.write(attrs),
-                        StandardCharsets.UTF_8));
+                        StandardCharsets.UTF_8), cancel);
         report.put(Hdf5Volume.REPORT_KEY, w.describe());
     }
 

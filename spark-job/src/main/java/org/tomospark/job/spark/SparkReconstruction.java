@@ -22,6 +22,7 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
+import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ConeParams;
@@ -439,8 +440,21 @@ public final class SparkReconstruction {
         int fromFrames = outcomes.stream().mapToInt(GroupOutcome::slicesFromFrames).sum();
         RunReport.Times times = new RunReport.Times(System.nanoTime() - wall0, runNs, dp.centerNanos(), writeNs, uptime0, fromFrames,
                 Map.of());
-        RunFinisher.Finished done = new RunFinisher(output, new CosmeticOutputs(LOG::warn)).finish(
-                new RunFinisher.Computed(sum, dp.meta(), computed, reused, preview, times), sr);
+        RunFinisher.Computed run = new RunFinisher.Computed(sum, dp.meta(), computed, reused, preview, times);
+        RunFinisher.Finished done;
+        if (output.plan().rawVolume() || dp.params().outputFormat() == OutputFormat.HDF5) {
+            // volume.raw and volume.h5 are assembled from every slice, which takes long on a large volume: the finish
+            // watches the job group meanwhile (other finishes take a fraction of a second, and leave the notebook's
+            // progress bar on the finished job)
+            try (JobGroupWatch watch = JobGroupWatch.start(sc)) {
+                done = new RunFinisher(output, new CosmeticOutputs(LOG::warn), watch).finish(run, sr);
+            } catch (CancellationException e) {
+                throw new RunFailedException("cancelled while assembling the volume: every slice is committed, the output is "
+                        + "unfinished (finish it with " + output.plan().request().names().resume() + ")", e);
+            }
+        } else {
+            done = new RunFinisher(output, new CosmeticOutputs(LOG::warn)).finish(run, sr);
+        }
         return new Result(output.plan().request().output(), done.report(), done.summary(), output.plan().slices(),
                 output.plan().slices() - reused.size(), reused.size(), outcomes);
     }

@@ -7,6 +7,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.testing.Checksums;
+import org.tomospark.executor.util.Cancellation;
 import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.io.Hdf5Volume;
@@ -21,6 +22,8 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -149,9 +152,23 @@ class Hdf5OutputTest {
         Files.deleteIfExists(damaged.resolveSibling("." + damaged.getFileName() + ".crc"));
         Files.write(damaged, new byte[24]);
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> Hdf5Volume.write(out, 0, 3, 3, 2,
-                coding, sha, Map.of(), "{}"));
+                coding, sha, Map.of(), "{}", Cancellation.NONE));
         assertTrue(e.getMessage().contains("volume.h5.slices/slice_00001.raw does not match its checksum marker"),
                 e.getMessage());
+        assertFalse(Files.exists(dir.resolve("volume.h5")));
+        try (Stream<Path> s = Files.walk(dir.resolve("_temporary"))) {
+            List<Path> left = s.filter(Files::isRegularFile).toList();
+            assertTrue(left.isEmpty(), "temporary files left: " + left);
+        }
+
+        // a cancel between two slices (a notebook's Cancel while the driver assembles): no file either
+        Files.write(damaged, Files.readAllBytes(dir.resolve(new SliceFiles(OutputFormat.HDF5).name(0))));
+        sha.put(1, sha.get(0));
+        AtomicInteger asked = new AtomicInteger();
+        Cancellation afterTwoSlices = () -> asked.incrementAndGet() > 2;
+        assertThrows(CancellationException.class, () -> Hdf5Volume.write(out, 0, 3, 3, 2, coding, sha, Map.of(), "{}",
+                afterTwoSlices));
+        assertEquals(3, asked.get(), "asked before each slice");
         assertFalse(Files.exists(dir.resolve("volume.h5")));
         try (Stream<Path> s = Files.walk(dir.resolve("_temporary"))) {
             List<Path> left = s.filter(Files::isRegularFile).toList();

@@ -155,7 +155,7 @@ class NotebookNoteTest {
                 .centerAuto("vo").stripe("sorting");
         c = b.findCenter();
         Reconstruction.Sweep s = b.output(uri("hdfs://nn:8020/rec/a-sweep")).centerSweep(c - 3, c + 3, 0.5);
-        out.println(s.images() + " " + s.contactSheet());
+        out.println(s.images().size() + " images, " + s.contactSheet());
         Reconstruction.Result r = b.output(uri("hdfs://nn:8020/rec/a-auto")).run();
         out.println(r.centerOfRotation());
         sweep = s;
