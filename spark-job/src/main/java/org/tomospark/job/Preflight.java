@@ -14,7 +14,14 @@ import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * The checks both engines run before they touch the output, for what would otherwise fail half-way through a run:
@@ -33,14 +40,95 @@ public final class Preflight {
      */
     public static void check(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows) {
         checkIterative(src, params);
+        check(src, params, fields, range, groupRows, readRows(src, params, range));
+    }
+
+    /**
+     * Starts reading the flats and darks of rows [fromRow, fromRow + rows) on a thread of its own: {@link Ahead#check}
+     * reads the projection rows the check needs meanwhile, and checks both.
+     */
+    public static Ahead start(ProjectionSource src, ReconstructionParams params, int fromRow, int rows) {
+        checkIterative(src, params);
+        ExecutorService thread = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "tomospark-flats-and-darks");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            return new Ahead(src, params, thread.submit(() -> src.readFlatDark(fromRow, rows)));
+        } finally {
+            thread.shutdown();
+        }
+    }
+
+    /** The flats and darks being read, and what the check needs besides. */
+    public static final class Ahead {
+        private final ProjectionSource src;
+        private final ReconstructionParams params;
+        private final Future<FlatDark> fields;
+
+        private Ahead(ProjectionSource src, ReconstructionParams params, Future<FlatDark> fields) {
+            this.src = src;
+            this.params = params;
+            this.fields = fields;
+        }
+
+        /**
+         * Reads the projection rows of the check while the flats and darks are read, then checks as
+         * {@link Preflight#check} does, with the same errors first (a bad flat before a bad row): the flats and darks.
+         */
+        public FlatDark check(int[] range, int groupRows) {
+            Rows rows = readRows(src, params, range);
+            FlatDark f;
+            try {
+                f = fields.get();
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof RuntimeException r) throw r;
+                if (e.getCause() instanceof Error err) throw err;
+                throw new IllegalStateException(src.flatName() + ": " + e.getCause().getMessage(), e.getCause());
+            } catch (InterruptedException e) {
+                fields.cancel(true);
+                Thread.currentThread().interrupt();
+                throw new CancellationException("reading the flats and darks of " + src.flatName() + ": interrupted");
+            }
+            Preflight.check(src, params, f, range, groupRows, rows);
+            return f;
+        }
+    }
+
+    /** The projection rows the check reads, by row, or why they could not be read. */
+    private record Rows(Map<Integer, RawStack> bands, RuntimeException failure) {
+    }
+
+    /** The first and last rows of the range (for a cone-beam run, of the detector rows its slabs project to). */
+    private static Rows readRows(ProjectionSource src, ReconstructionParams params, int[] range) {
+        int[] r = checkedRange(params, range);
+        Map<Integer, RawStack> bands = new TreeMap<>();
+        try {
+            for (int row : new TreeSet<>(List.of(r[0], r[1] - 1))) bands.put(row, src.readProjections(row, 1));
+            return new Rows(bands, null);
+        } catch (RuntimeException e) {
+            return new Rows(bands, e);
+        }
+    }
+
+    /** The rows a run reads: the range, or a cone-beam run's detector rows, which its slabs project to. */
+    private static int[] checkedRange(ReconstructionParams params, int[] range) {
+        ConeParams cone = params.coneBeam();
+        if (cone == null) return range;
+        int[] band = SlabPlanner.rows(cone.geometry(), cone.volume(), range[0], range[1]);
+        return new int[]{band[0], band[0] + band[1]};
+    }
+
+    private static void check(ProjectionSource src, ReconstructionParams params, FlatDark fields, int[] range, int groupRows,
+                              Rows rows) {
         ConeParams cone = params.coneBeam();
         if (cone != null) {
             // a cone-beam run reads the detector rows its slabs project to: those are checked, in bands of 64 rows
-            int[] band = SlabPlanner.rows(cone.geometry(), cone.volume(), range[0], range[1]);
-            range = new int[]{band[0], band[0] + band[1]};
+            range = checkedRange(params, range);
             groupRows = 64;
             if (cone.prefiltered()) {
-                for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) src.readProjections(row, 1);
+                if (rows.failure() != null) throw rows.failure();
                 return;
             }
         }
@@ -50,10 +138,9 @@ public final class Preflight {
             FlatDark sub = fields.subBand(s - fields.rowStart(), n);
             pre.check(sub.flatFrame(), sub, src.flatName(), src.flatName());
         }
-        for (int row : new TreeSet<>(List.of(range[0], range[1] - 1))) {
-            RawStack band = src.readProjections(row, 1);
-            pre.check(band, fields.subBand(row - fields.rowStart(), 1), src.dataName(), src.flatName());
-        }
+        if (rows.failure() != null) throw rows.failure();
+        for (Map.Entry<Integer, RawStack> e : rows.bands().entrySet())
+            pre.check(e.getValue(), fields.subBand(e.getKey() - fields.rowStart(), 1), src.dataName(), src.flatName());
     }
 
     /** MLTR needs the flats (its counts are flat − dark times the transmission), and subsets need enough projections. */

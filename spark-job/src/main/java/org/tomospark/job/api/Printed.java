@@ -32,8 +32,8 @@ final class Printed {
 
     static String sweep(Reconstruction.Sweep s) {
         List<Double> c = s.centers();
-        return String.format(Locale.ROOT, "Sweep: row %d, %d centres %s px, into %s%n  %s (.images, .centers, .report)", s.row(),
-                c.size(), range(c), s.output(), sheet(s.contactSheet(), s.images()));
+        return String.format(Locale.ROOT, "Sweep: row %d, %d centres %s px, into %s: %s (.images, .centers)", s.row(), c.size(),
+                range(c), s.output(), s.contactSheet() == null ? "no contact sheet (see .report)" : s.contactSheet());
     }
 
     static String tvSweep(Reconstruction.TvSweep s) {

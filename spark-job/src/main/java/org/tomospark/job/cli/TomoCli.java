@@ -3,11 +3,13 @@ package org.tomospark.job.cli;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.job.ExitCode;
+import org.tomospark.job.io.IoWarmUp;
 import org.tomospark.job.run.Version;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
+import java.util.List;
 
 /** The command-line entry: {@code tomospark reconstruct|reprocess|find-centers|demo-data|config-docs|backends}. */
 @Command(name = "tomospark", mixinStandardHelpOptions = true, versionProvider = TomoCli.VersionProvider.class,
@@ -18,10 +20,16 @@ public final class TomoCli {
 
     public static void main(String[] args) {
         if (mayUseCuda(args)) DeviceWarmUp.probeCudaEarly();
+        if (readsAScan(args)) IoWarmUp.start();
         int code = run(args);
         // the outputs are complete: the devices are given back now, which the driver does faster than at the exit
         Backends.releaseBeforeExit();
         System.exit(code);
+    }
+
+    /** Whether a command reads a scan and writes an output: its file system and JSON warm up while it is parsed. */
+    static boolean readsAScan(String[] args) {
+        return args.length > 0 && List.of("reconstruct", "reprocess", "find-centers").contains(args[0]);
     }
 
     /**

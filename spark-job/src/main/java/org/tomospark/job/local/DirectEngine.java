@@ -353,10 +353,9 @@ public final class DirectEngine {
                 steps.done("plan");
                 // flats/darks of every row the groups read, Paganin halo rows included (as the Spark engine checks them)
                 Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-                FlatDark fields = src.readFlatDark(hb.from(), hb.count());
-                steps.done("flats and darks");
-                Preflight.check(src, rp, fields, range, groupRows);
-                steps.done("preflight");
+                // the flats and darks are read while the preflight reads the projection rows it checks
+                Preflight.start(src, rp, hb.from(), hb.count()).check(range, groupRows);
+                steps.done("flats, darks and preflight");
                 Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
                 steps.done("backend");
                 List<String> inputWarnings = InputWarnings.of(src);

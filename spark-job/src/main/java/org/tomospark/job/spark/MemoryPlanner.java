@@ -88,10 +88,11 @@ public final class MemoryPlanner {
     }
 
     /**
-     * Slice groups planned a task slot on the CPU backends: on {@code local[2]} twelve tasks, so a notebook's progress
-     * bar (finished tasks over all tasks) takes thirteen values, where the rows allow groups of one pass.
+     * Slice groups planned a task slot on the CPU backends: on {@code local[2]} twenty tasks, where the rows allow groups
+     * of one pass. A notebook's progress bar counts finished tasks, and equal groups started together on two slots tend
+     * to end together: in pairs, twenty tasks still move the bar through eleven values.
      */
-    static final int CPU_GROUPS_PER_SLOT = 6;
+    static final int CPU_GROUPS_PER_SLOT = 10;
 
     static int preferred(Input in) {
         return Math.max(multiple(in), in.shape().preferred() / multiple(in) * multiple(in));

@@ -260,8 +260,9 @@ public final class SparkReconstruction {
             int[] range = GroupPlanner.binnedRange(requested, rb);
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
-            FlatDark fields = src.readFlatDark(hb.from(), hb.count());
-            // cuda without a GPU: a clear error here, before the output is touched (checked after the flats are read, so
+            // read while the driver plans, and while the preflight reads the projection rows it checks
+            Preflight.Ahead fieldsAhead = Preflight.start(src, params, hb.from(), hb.count());
+            // cuda without a GPU: a clear error here, before the output is touched (checked while the flats are read, so
             // that the driver's CUDA initialisation, begun by the warm-up, overlaps the read)
             if (local && !params.backend().equals("auto")) Backends.resolve(params.backend());
             boolean gpus = usesGpus(params, local, devices, sconf);
@@ -279,7 +280,7 @@ public final class SparkReconstruction {
                 mp = conePlan(cone, meta, mp, params.groupRows(), VolumeReconstructor.defaultGroupRows(params, meta), range[1] - range[0],
                         local ? localSlots(sc) : 1, gpus, spec.spark().tasksPerDevice());
             int groupRows = mp.groupRows() * rb;
-            Preflight.check(src, params, fields, range, groupRows);
+            FlatDark fields = fieldsAhead.check(range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
                     params.backendOptions().groupMultiple() * rb);
             BackendOptions bo = params.backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));

@@ -35,7 +35,7 @@ class DirectReportTimingsTest {
                         true, Settings.empty()));
         Map<?, ?> t = (Map<?, ?>) r.report().get("timings");
         Map<?, ?> steps = (Map<?, ?>) t.get("beforeJobSeconds");
-        assertEquals(List.of("open the input", "centre", "plan", "flats and darks", "preflight", "backend",
+        assertEquals(List.of("open the input", "centre", "plan", "flats, darks and preflight", "backend",
                 "claim and prepare the output"), new ArrayList<>(steps.keySet()));
         double sum = 0;
         for (Object v : steps.values()) {

@@ -57,22 +57,22 @@ class MemoryPlannerTest {
 
     @Test
     void keepsEveryTaskSlotBusy() {
-        // 32 rows on 4 CPU slots: six groups a slot would be 2 rows, so groups of one pass (4 rows), not one group of 32
+        // 32 rows on 4 CPU slots: ten groups a slot would be 1 row, so groups of one pass (4 rows), not one group of 32
         MemoryPlanner.Input in = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 32, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
         assertEquals(4, MemoryPlanner.plan(in).groupRows());
-        // 192 rows: six groups a slot, 24 groups of 8
-        MemoryPlanner.Input more = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 192, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
-        assertEquals(192 / (4 * 6), MemoryPlanner.plan(more).groupRows());
-        // 128 rows: 5.3 rows a group, rounded down to whole passes
-        MemoryPlanner.Input between = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 128, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        // 320 rows: ten groups a slot, 40 groups of 8
+        MemoryPlanner.Input more = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 320, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        assertEquals(320 / (4 * 10), MemoryPlanner.plan(more).groupRows());
+        // 256 rows: 6.4 rows a group, rounded down to whole passes
+        MemoryPlanner.Input between = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 4, 256, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
         assertEquals(4, MemoryPlanner.plan(between).groupRows());
         // backend's choice of slices per pass (0): multiples of 16 when there are enough rows, else any size
-        MemoryPlanner.Input auto = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 384, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        MemoryPlanner.Input auto = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 640, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
         assertEquals(16, MemoryPlanner.plan(auto).groupRows());
-        MemoryPlanner.Input autoMore = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 1536, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
+        MemoryPlanner.Input autoMore = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 2560, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
         assertEquals(64, MemoryPlanner.plan(autoMore).groupRows());
         MemoryPlanner.Input few = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 12, 0, 4 * GIB, 2, 0.5, 0, 1, 4);
-        // 12 rows on 4 slots, no pass to respect: groups of one row (six a slot would be 0.5)
+        // 12 rows on 4 slots, no pass to respect: groups of one row (ten a slot would be 0.3)
         assertEquals(1, MemoryPlanner.plan(few).groupRows());
     }
 
@@ -85,10 +85,10 @@ class MemoryPlannerTest {
         // fewer rows than a pass: one group of all of them
         MemoryPlanner.Input tiny = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 5, 0, 4 * GIB, 2, 0.5, 0, 1, 2, 1, 0, java);
         assertEquals(5, MemoryPlanner.plan(tiny).groupRows());
-        // many rows: six groups a slot, in whole passes
+        // many rows: ten groups a slot, in whole passes
         MemoryPlanner.Input many = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 64, 0, 4 * GIB, 2, 0.5, 0, 1, 4, 1, 0, java);
         assertEquals(8, MemoryPlanner.plan(many).groupRows());
-        MemoryPlanner.Input lots = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 384, 0, 4 * GIB, 2, 0.5, 0, 1, 4, 1, 0, java);
+        MemoryPlanner.Input lots = new MemoryPlanner.Input(180, 128, 2, 128 * 128, 0, 640, 0, 4 * GIB, 2, 0.5, 0, 1, 4, 1, 0, java);
         assertEquals(16, MemoryPlanner.plan(lots).groupRows());
     }
 
