@@ -258,13 +258,13 @@ public final class OutputCommit {
             if (!overwrite && old != null)
                 for (String derived : DERIVED_AND_SUCCESS)
                     if (OutputOwnership.owns(old, derived)) fs.delete(new Path(d, derived), false);
-            fs.mkdirs(new Path(d, COMMITTED));
+            OutputFiles.mkdirs(fs, new Path(d, COMMITTED));
             Map<String, Object> run = new TreeMap<>(runInfo);
             run.put("signature", signature);
             run.put("signed", signed);
             run.put(OutputRecord.KEY, record.toMap());
             writer.writeBytes(COMMITTED + "/" + RUN, Json.write(run));
-            if (files.dir() != null) fs.mkdirs(new Path(d, files.dir()));
+            if (files.dir() != null) OutputFiles.mkdirs(fs, new Path(d, files.dir()));
         } catch (IOException e) {
             throw new IllegalArgumentException(uri + ": output is not writable (" + e.getMessage() + ")", e);
         }
@@ -405,7 +405,7 @@ public final class OutputCommit {
      */
     public void writeRecord(Map<String, Object> info, OutputRecord record) {
         try {
-            fs().mkdirs(new Path(dir(), COMMITTED));
+            OutputFiles.mkdirs(fs(), new Path(dir(), COMMITTED));
         } catch (IOException e) {
             throw new UncheckedIOException(uri + ": output is not writable (" + e.getMessage() + ")", e);
         }

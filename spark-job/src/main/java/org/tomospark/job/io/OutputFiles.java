@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
@@ -29,6 +31,28 @@ interface OutputFiles {
     void renameOver(Path from, Path to) throws IOException;
 
     void delete(Path file) throws IOException;
+
+    /**
+     * {@code fs.mkdirs(dir)}, but a missing folder whose parent is a folder is made by java.nio on a local disk: there
+     * Hadoop without its native library sets each new folder's permissions by running {@code chmod} in a child process
+     * (tens of milliseconds each, several a run). Any other case (several levels, something in the way, a link) goes
+     * through Hadoop, with its checks and messages.
+     */
+    static void mkdirs(FileSystem fs, Path dir) throws IOException {
+        if (fs instanceof RawLocalFileSystem raw) {
+            File f = raw.pathToFile(dir), parent = f.getParentFile();
+            if (parent != null && Files.isDirectory(parent.toPath(), LinkOption.NOFOLLOW_LINKS)
+                    && Files.notExists(f.toPath(), LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    Files.createDirectory(f.toPath());
+                    return;
+                } catch (FileAlreadyExistsException e) {
+                    // made meanwhile by another writer: Hadoop's mkdirs says whether it is a folder
+                }
+            }
+        }
+        fs.mkdirs(dir);
+    }
 
     /**
      * java.nio for a local disk served by {@code RawLocalFileSystem} (as {@link HadoopConf#tune} configures it), unless

@@ -101,7 +101,7 @@ public final class OutputLock implements AutoCloseable {
     public static OutputLock claim(Path dir, Configuration conf, Duration staleAfter, String run) {
         try {
             FileSystem fs = dir.getFileSystem(conf);
-            fs.mkdirs(dir);
+            OutputFiles.mkdirs(fs, dir);
             Path file = new Path(dir, NAME);
             String owner = UUID.randomUUID().toString();
             byte[] content = Json.write(Holder.self(owner, run).toMap());

@@ -128,7 +128,8 @@ public final class SliceWriter {
     public void checkWritable() {
         try {
             FileSystem fs = dir.getFileSystem(conf);
-            fs.mkdirs(dir);
+            OutputFiles.mkdirs(fs, dir);
+            OutputFiles.mkdirs(fs, new Path(dir, TEMP_DIR));
             Path probe = new Path(new Path(dir, TEMP_DIR), ".probe-" + attempt);
             try (FSDataOutputStream out = fs.create(probe, true)) {
                 out.write(1);
