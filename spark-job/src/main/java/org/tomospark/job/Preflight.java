@@ -13,6 +13,7 @@ import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -66,6 +67,8 @@ public final class Preflight {
         private final ProjectionSource src;
         private final ReconstructionParams params;
         private final Future<FlatDark> fields;
+        private int[] rowsRange;
+        private Rows rows;
 
         private Ahead(ProjectionSource src, ReconstructionParams params, Future<FlatDark> fields) {
             this.src = src;
@@ -74,16 +77,27 @@ public final class Preflight {
         }
 
         /**
-         * Reads the projection rows of the check while the flats and darks are read, then checks as
-         * {@link Preflight#check} does, with the same errors first (a bad flat before a bad row): the flats and darks.
+         * Reads the projection rows the check of {@code range} needs now, while the flats and darks are read (for a driver
+         * that learns the group size later); a failure to read them is reported by {@link #check}, after the flats'.
+         */
+        public Ahead readRows(int[] range) {
+            rows = Preflight.readRows(src, params, range);
+            rowsRange = range.clone();
+            return this;
+        }
+
+        /**
+         * Reads the projection rows of the check while the flats and darks are read (unless {@link #readRows} read them for
+         * this range), then checks as {@link Preflight#check} does, with the same errors first (a bad flat before a bad
+         * row): the flats and darks.
          */
         public FlatDark check(int[] range, int groupRows) {
-            Rows rows = readRows(src, params, range);
+            Rows r = rows != null && Arrays.equals(rowsRange, range) ? rows : Preflight.readRows(src, params, range);
             FlatDark f;
             try {
                 f = fields.get();
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof RuntimeException r) throw r;
+                if (e.getCause() instanceof RuntimeException re) throw re;
                 if (e.getCause() instanceof Error err) throw err;
                 throw new IllegalStateException(src.flatName() + ": " + e.getCause().getMessage(), e.getCause());
             } catch (InterruptedException e) {
@@ -91,7 +105,7 @@ public final class Preflight {
                 Thread.currentThread().interrupt();
                 throw new CancellationException("reading the flats and darks of " + src.flatName() + ": interrupted");
             }
-            Preflight.check(src, params, f, range, groupRows, rows);
+            Preflight.check(src, params, f, range, groupRows, r);
             return f;
         }
     }

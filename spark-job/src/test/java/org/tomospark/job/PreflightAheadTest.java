@@ -71,4 +71,18 @@ class PreflightAheadTest {
         assertEquals("row 0 cut short", assertThrows(IllegalArgumentException.class,
                 () -> Preflight.start(failing(false, true), PARAMS, 0, 8).check(new int[]{0, 8}, 8)).getMessage());
     }
+
+    /** Rows read before the group size is known (a driver waiting for Spark) give the same fields and the same errors. */
+    @Test
+    void rowsReadFirstCheckAsRowsReadLast() {
+        int[] range = {0, 8};
+        FlatDark first = Preflight.start(DEMO, PARAMS, 0, 8).readRows(range).check(range, 4);
+        FlatDark last = Preflight.start(DEMO, PARAMS, 0, 8).check(range, 4);
+        for (int r = 0; r < 8; r++)
+            for (int c = 0; c < 64; c++) assertEquals(last.flat(r, c), first.flat(r, c), 0f);
+        assertEquals("flats unreadable", assertThrows(IllegalArgumentException.class,
+                () -> Preflight.start(failing(true, true), PARAMS, 0, 8).readRows(range).check(range, 8)).getMessage());
+        assertEquals("row 0 cut short", assertThrows(IllegalArgumentException.class,
+                () -> Preflight.start(failing(false, true), PARAMS, 0, 8).readRows(range).check(range, 8)).getMessage());
+    }
 }

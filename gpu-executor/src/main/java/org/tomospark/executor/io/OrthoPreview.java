@@ -1,5 +1,7 @@
 package org.tomospark.executor.io;
 
+import org.slf4j.LoggerFactory;
+
 import java.awt.image.BufferedImage;
 import java.nio.FloatBuffer;
 import java.util.Arrays;
@@ -192,5 +194,24 @@ public final class OrthoPreview {
             pngVersion = v;
         }
         return bytes.clone();
+    }
+
+    /**
+     * Renders and encodes a tiny preview, for a process to do while its run computes: the first preview of a JVM loads
+     * and initialises Java 2D and the PNG encoder, about a third of a second that a run's finish otherwise waits for.
+     * Only a warm-up: whatever fails here is left to the run's own preview, which reports it as a cosmetic failure.
+     */
+    public static void warmUp() {
+        try {
+            OrthoPreview p = new OrthoPreview(0, 2);
+            float[] px = new float[64];
+            for (int i = 0; i < px.length; i++) px[i] = i;
+            p.accept(0, px, 8, 8);
+            p.accept(1, px, 8, 8);
+            p.png("warm-up");
+        } catch (RuntimeException | LinkageError e) {
+            // the run's preview meets the same failure and reports it
+            LoggerFactory.getLogger(OrthoPreview.class).debug("preview warm-up: {}", e.toString());
+        }
     }
 }

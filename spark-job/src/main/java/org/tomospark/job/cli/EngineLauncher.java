@@ -1,17 +1,14 @@
 package org.tomospark.job.cli;
 
-import org.apache.spark.SparkConf;
-import org.apache.spark.SparkContext$;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.local.ProgressBar;
 import org.tomospark.job.run.JobRequest;
-import org.tomospark.job.spark.ExecutorGpuPlugin;
 import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;
-import org.tomospark.job.spark.TomoKryoRegistrator;
+import org.tomospark.job.spark.SparkStart;
 
 import java.util.function.ToIntFunction;
 
@@ -24,13 +21,24 @@ final class EngineLauncher {
     private EngineLauncher() {
     }
 
-    static int runSpark(JobRequest req) {
-        return withContext("tomospark " + req.input(), sc -> {
+    /**
+     * A reconstruction on the Spark engine, on {@code early} where the command line began starting Spark before it was
+     * parsed (null: started here); the context is stopped at the end either way.
+     */
+    static int runSpark(JobRequest req, SparkStart early) {
+        SparkStart start = early != null ? early : SparkStart.begin(() -> SparkStart.settings(appName(req.input())));
+        try {
             ProgressBar bar = new ProgressBar(System.err);
-            SparkReconstruction.Result r = SparkReconstruction.run(sc, SparkKeys.spec(req), bar::update);
+            SparkReconstruction.Result r = SparkReconstruction.run(start, SparkKeys.spec(req), bar::update, true);
             System.err.print(r.summary());
             return 0;
-        });
+        } finally {
+            start.stop();
+        }
+    }
+
+    static String appName(String input) {
+        return "tomospark " + input;
     }
 
     /** A batch ({@code tomospark reprocess}) in one Spark application; returns its exit status. */
@@ -41,23 +49,13 @@ final class EngineLauncher {
         });
     }
 
+    /** Runs {@code work} on the command line's context ({@link SparkStart#settings}); a context already active is left running. */
     static int withContext(String appName, ToIntFunction<SparkContext> work) {
-        SparkConf conf = new SparkConf();
-        if (!conf.contains("spark.master")) {
-            conf.setMaster("local[*]");
-            conf.set("spark.driver.host", "127.0.0.1");
-            conf.set("spark.ui.enabled", "false");
-        }
-        if (!conf.contains("spark.app.name")) conf.setAppName(appName);
-        if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
-        ExecutorGpuPlugin.register(conf);
-        // a context already active (a notebook's or a test's) is left running
-        boolean running = SparkContext$.MODULE$.getActive().isDefined();
-        SparkContext sc = SparkContext.getOrCreate(conf);
+        SparkStart start = SparkStart.begin(() -> SparkStart.settings(appName));
         try {
-            return work.applyAsInt(sc);
+            return work.applyAsInt(start.context());
         } finally {
-            if (!running) sc.stop();
+            start.stop();
         }
     }
 }

@@ -11,6 +11,7 @@ import org.tomospark.job.run.JobRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
@@ -23,6 +24,10 @@ import java.util.concurrent.Callable;
 @Command(name = "reconstruct", mixinStandardHelpOptions = true,
         description = "Reconstruct a scan (DataExchange HDF5, TIFF stack or raw binary; or the built-in demo) into float32 TIFF slices.")
 public final class ReconstructCommand implements Callable<Integer> {
+
+    /** The command line, which may have begun starting Spark while it was parsed. */
+    @ParentCommand
+    TomoCli parent;
 
     @Parameters(index = "0", arity = "0..1", paramLabel = "demo", description = "'demo' reconstructs the built-in phantom scan.")
     String dataset;
@@ -79,7 +84,7 @@ public final class ReconstructCommand implements Callable<Integer> {
         String eng = s.get(JobKeys.ENGINE);
         // a sweep is a few slices: always in this JVM
         if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null && s.get(CoreKeys.TV_WEIGHT_SWEEP) == null)
-            return EngineLauncher.runSpark(req);
+            return EngineLauncher.runSpark(req, parent == null ? null : parent.sparkStart());
         new DirectEngine(HadoopConf.create(), System.err).lastUseOfDevices().run(req);
         return 0;
     }

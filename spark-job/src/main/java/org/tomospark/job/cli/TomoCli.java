@@ -3,13 +3,16 @@ package org.tomospark.job.cli;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.job.ExitCode;
+import org.tomospark.job.JobKeys;
 import org.tomospark.job.io.IoWarmUp;
 import org.tomospark.job.run.Version;
+import org.tomospark.job.spark.SparkStart;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 import java.io.PrintWriter;
 import java.util.List;
+import java.util.Objects;
 
 /** The command-line entry: {@code tomospark reconstruct|reprocess|find-centers|demo-data|config-docs|backends}. */
 @Command(name = "tomospark", mixinStandardHelpOptions = true, versionProvider = TomoCli.VersionProvider.class,
@@ -17,11 +20,34 @@ import java.util.List;
         subcommands = {ReconstructCommand.class, ReprocessCommand.class, FindCentersCommand.class, DemoDataCommand.class,
                 ConfigDocsCommand.class, BackendsCommand.class, CommandLine.HelpCommand.class})
 public final class TomoCli {
+    /** Spark being started while the command line is parsed, for a reconstruction on the Spark engine; else null. */
+    private final SparkStart sparkStart;
+
+    TomoCli() {
+        this(null);
+    }
+
+    private TomoCli(SparkStart sparkStart) {
+        this.sparkStart = sparkStart;
+    }
+
+    /** Spark as the command line began starting it (null: not begun; the command starts its own). */
+    SparkStart sparkStart() {
+        return sparkStart;
+    }
 
     public static void main(String[] args) {
         if (mayUseCuda(args)) DeviceWarmUp.probeCudaEarly();
         if (readsAScan(args)) IoWarmUp.start();
-        int code = run(args);
+        String app = EngineLauncher.appName(Objects.requireNonNullElse(optionValue(args, "--input"), "reconstruct"));
+        SparkStart spark = runsOnSpark(args) ? SparkStart.begin(() -> SparkStart.settings(app)) : null;
+        int code;
+        try {
+            code = run(new TomoCli(spark), args);
+        } finally {
+            // a command that did not take it (a bad command line, a sweep) leaves it started: stopped here
+            if (spark != null) spark.stop();
+        }
         // the outputs are complete: the devices are given back now, which the driver does faster than at the exit
         Backends.releaseBeforeExit();
         System.exit(code);
@@ -30,6 +56,42 @@ public final class TomoCli {
     /** Whether a command reads a scan and writes an output: its file system and JSON warm up while it is parsed. */
     static boolean readsAScan(String[] args) {
         return args.length > 0 && List.of("reconstruct", "reprocess", "find-centers").contains(args[0]);
+    }
+
+    /**
+     * Whether the command line asks for a reconstruction on the Spark engine ({@code --engine spark} or {@code --conf
+     * engine=spark}) and no sweep (which runs in this JVM without Spark): its Spark context then starts while the
+     * command line is parsed and the input is opened.
+     */
+    static boolean runsOnSpark(String[] args) {
+        if (args.length == 0 || !args[0].equals("reconstruct")) return false;
+        if (optionValue(args, "--center-sweep") != null || optionValue(args, "--tv-weight-sweep") != null) return false;
+        for (int i = 1; i < args.length; i++)
+            if (args[i].equals("--help") || args[i].equals("-h") || args[i].equals("--version") || args[i].equals("-V")) return false;
+        String engine = optionValue(args, "--engine");
+        if (engine == null) engine = confValue(args, JobKeys.ENGINE.name());
+        return "spark".equalsIgnoreCase(engine == null ? null : engine.trim());
+    }
+
+    /** The value of {@code --name VALUE} or {@code --name=VALUE} (the last one given), or null. */
+    static String optionValue(String[] args, String name) {
+        String value = null;
+        for (int i = 1; i < args.length; i++) {
+            if (args[i].startsWith(name + "=")) value = args[i].substring(name.length() + 1);
+            else if (args[i].equals(name) && i + 1 < args.length) value = args[i + 1];
+        }
+        return value;
+    }
+
+    /** The value of {@code --conf KEY=VALUE} or {@code --conf=KEY=VALUE} (the last one given), or null. */
+    static String confValue(String[] args, String key) {
+        String value = null;
+        for (int i = 1; i < args.length; i++) {
+            String kv = args[i].startsWith("--conf=") ? args[i].substring("--conf=".length())
+                    : args[i].equals("--conf") && i + 1 < args.length ? args[i + 1] : null;
+            if (kv != null && kv.startsWith(key + "=")) value = kv.substring(key.length() + 1);
+        }
+        return value;
     }
 
     /**
@@ -56,7 +118,11 @@ public final class TomoCli {
      * 3 environment, 4 a run that failed after it started, 5 a batch with failed scans).
      */
     public static int run(String... args) {
-        CommandLine cl = new CommandLine(new TomoCli());
+        return run(new TomoCli(), args);
+    }
+
+    private static int run(TomoCli cli, String... args) {
+        CommandLine cl = new CommandLine(cli);
         // an argument beginning with '@' is a path or a batch's list file, read by the command itself (ScanInputs), never
         // a file of more options: a list's lines are scans, and a scan's name may hold spaces
         cl.setExpandAtFiles(false);

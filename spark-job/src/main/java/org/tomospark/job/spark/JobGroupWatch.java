@@ -35,6 +35,11 @@ public final class JobGroupWatch implements Cancellation, AutoCloseable {
         this.job = job;
     }
 
+    /** A watch of no job group (a context this process started has none): only the thread's interrupt counts. */
+    public static JobGroupWatch none() {
+        return new JobGroupWatch(null, null);
+    }
+
     /** Starts watching the calling thread's job group, if it has one. */
     public static JobGroupWatch start(SparkContext sc) {
         if (sc.getLocalProperty(JobScope.GROUP) == null) return new JobGroupWatch(sc, null);

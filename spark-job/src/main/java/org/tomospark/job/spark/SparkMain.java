@@ -1,6 +1,5 @@
 package org.tomospark.job.spark;
 
-import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.ExitCode;
@@ -31,25 +30,22 @@ public final class SparkMain {
 
     static void run(String[] args) {
         SparkJobSpec spec = specOf(keyValues(args));
-        SparkContext sc = submittedContext("tomospark");
+        // Spark starts while the driver opens the input and plans
+        SparkStart start = SparkStart.begin(() -> SparkStart.settings("tomospark"));
         try {
-            SparkReconstruction.Result r = SparkReconstruction.run(sc, spec, SparkReconstruction.printer(System.out));
+            SparkReconstruction.Result r = SparkReconstruction.run(start, spec, SparkReconstruction.printer(System.out), true);
             System.out.print(r.summary());
         } finally {
-            sc.stop();
+            start.stop();
         }
     }
 
     /**
      * The application's context under spark-submit: the master and settings are spark-submit's; the name, Kryo with the
-     * job's registrator and the executor plugin are added where not given.
+     * job's registrator and the executor plugin are added where not given ({@link SparkStart#settings}).
      */
     public static SparkContext submittedContext(String appName) {
-        SparkConf conf = new SparkConf();
-        if (!conf.contains("spark.app.name")) conf.setAppName(appName);
-        if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
-        ExecutorGpuPlugin.register(conf);
-        return SparkContext.getOrCreate(conf);
+        return SparkContext.getOrCreate(SparkStart.settings(appName));
     }
 
     /** The {@code key=value} arguments of a spark-submit entry point, in order (a leading "--" is dropped). */

@@ -56,6 +56,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -102,10 +103,6 @@ public final class SparkReconstruction {
         };
     }
 
-    static boolean isLocal(SparkContext sc) {
-        return sc.master().startsWith("local") && !sc.master().startsWith("local-cluster");
-    }
-
     /**
      * What the driver knows once the input is checked and before the output is touched: the resolved parameters
      * (centre auto found), the scan, the flats/darks it broadcasts, the rows and their groups, and the warnings.
@@ -129,20 +126,32 @@ public final class SparkReconstruction {
     }
 
     public static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress) {
+        return run(SparkStart.of(sc), spec, progress, false);
+    }
+
+    /**
+     * As {@link #run(SparkContext, SparkJobSpec, VolumeReconstructor.Progress)} on a context that may still be starting:
+     * the driver opens the input, finds the centre and reads the flats and the preflight's rows meanwhile, and waits for
+     * the context only to plan the groups. {@code lastUseOfDevices}: this process runs nothing after this run (a command
+     * line), so in local mode its GPU processors are closed and the devices given back while the run finishes.
+     */
+    public static Result run(SparkStart start, SparkJobSpec spec, VolumeReconstructor.Progress progress, boolean lastUseOfDevices) {
         long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
-        Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
-        if (!isLocal(sc)) readyExecutors(sc);
+        Configuration conf = HadoopConf.tune(start.hadoopConf());
+        if (!start.local()) start.whenStarted("readying the executors", SparkReconstruction::readyExecutors);
+        else if (start.owned()) start.whenStarted("warming up Spark's job path", SparkReconstruction::warmJobPath);
         // the driver's own work (centre search, planning, the output's claim) watches the job group until the run's
-        // job is in it: a notebook's Cancel stops the run wherever it is
-        try (JobGroupWatch watch = JobGroupWatch.start(sc)) {
-            return run(sc, spec, progress, conf, watch, wall0, uptime0);
+        // job is in it: a notebook's Cancel stops the run wherever it is. A context this process starts has no job group.
+        try (JobGroupWatch watch = start.owned() ? JobGroupWatch.none() : JobGroupWatch.start(start.context())) {
+            return run(start, spec, progress, conf, watch, wall0, uptime0, lastUseOfDevices && start.local());
         }
     }
 
-    private static Result run(SparkContext sc, SparkJobSpec spec, VolumeReconstructor.Progress progress, Configuration conf,
-                              JobGroupWatch watch, long wall0, long uptime0) {
-        DriverPlan dp = cancellable(spec, () -> watch.await("planning the run of " + spec.input(), () -> planDriver(sc, spec, conf)));
+    private static Result run(SparkStart start, SparkJobSpec spec, VolumeReconstructor.Progress progress, Configuration conf,
+                              JobGroupWatch watch, long wall0, long uptime0, boolean releaseDevices) {
+        DriverPlan dp = cancellable(spec, () -> watch.await("planning the run of " + spec.input(), () -> planDriver(start, spec, conf)));
         for (String w : dp.inputWarnings()) LOG.warn(w);
+        SparkContext sc = start.context();
 
         // --- output: claim, resume with nothing to do, policy and signature, as the direct engine does
         JobRequest req = new JobRequest(spec.input(), spec.output(), dp.params(), spec.overwrite(), spec.resume(), spec.preview(),
@@ -164,10 +173,23 @@ public final class SparkReconstruction {
             long t0 = System.nanoTime(), startMillis = System.currentTimeMillis();
             Ran ran = runGroups(sc, spec, dp, reused.keySet(), conf, output.signature(), output.lock(), progress, watch);
             long runNs = System.nanoTime() - t0;
-            return finish(sc, output, dp, reused, ran.outcomes(),
+            // local mode's tasks ran in this JVM and are done: their processors are closed and the devices given back
+            // while the finish writes the report (faster than the driver does it at the exit)
+            CompletableFuture<Void> released = releaseDevices ? CompletableFuture.runAsync(SparkReconstruction::releaseDevices)
+                    : CompletableFuture.completedFuture(null);
+            Result r = finish(sc, output, dp, reused, ran.outcomes(),
                     new SparkReport.Job(startMillis, System.currentTimeMillis(), runNs, ran.launch()),
                     wall0, uptime0);
+            released.join();
+            return r;
         }
+    }
+
+    /** Closes this JVM's cached processors and gives its devices back (a command line's local-mode run, once it ended). */
+    private static void releaseDevices() {
+        int closed = ExecutorResources.closeIdle();
+        Backends.releaseBeforeExit();
+        LOG.debug("closed {} cached processor(s) and gave the devices back", closed);
     }
 
     /** The driver's work before the job: a cancel ends the run as a cancelled job does, before the output is touched. */
@@ -220,19 +242,38 @@ public final class SparkReconstruction {
         }
     }
 
+    /**
+     * A context this process starts in local mode runs one empty job with a broadcast as soon as it is up, while the
+     * driver still plans: the first broadcast and the first job load and initialise most of Spark's job path (the block
+     * store, the serializers, the scheduler, the task runner), which the run's own job otherwise waits for.
+     */
+    private static void warmJobPath(SparkContext sc) {
+        sc.setLocalProperty(JobScope.DESCRIPTION, "tomospark: warming up the job path while the driver plans");
+        try {
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
+            Broadcast<int[]> b = jsc.broadcast(new int[1]);
+            jsc.parallelize(List.of(0), 1).foreach(i -> b.value());
+            b.destroy();
+        } finally {
+            sc.setLocalProperty(JobScope.DESCRIPTION, null);
+        }
+    }
+
     /** Devices, backend, input metadata, centre, flats/darks, groups and every check, before the output is touched. */
-    static DriverPlan planDriver(SparkContext sc, SparkJobSpec spec, Configuration conf) {
+    static DriverPlan planDriver(SparkStart start, SparkJobSpec spec, Configuration conf) {
         ReconstructionParams params = spec.params();
-        SparkConf sconf = sc.getConf();
-        boolean local = isLocal(sc);
+        SparkConf sconf = start.conf();
+        boolean local = start.local();
         List<String> devices = List.of();
         if (local) {
             if (sconf.contains("spark.task.resource.gpu.amount"))
                 throw new IllegalArgumentException("spark.task.resource.gpu.amount is set, but Spark's local mode cannot give tasks GPUs "
                         + "(tasks would wait forever); remove it and list the GPUs in job.devices or spark.driver.resource.gpu.*");
             devices = spec.spark().devices();
-            if (devices.isEmpty()) {
-                scala.Option<ResourceInformation> gpu = sc.resources().get("gpu");
+            // the driver's own GPUs, which Spark finds as it starts (only where the settings give it some)
+            if (devices.isEmpty() && (sconf.contains("spark.driver.resource.gpu.amount")
+                    || sconf.contains("spark.driver.resourcesFile"))) {
+                scala.Option<ResourceInformation> gpu = start.context().resources().get("gpu");
                 if (gpu.isDefined()) devices = List.of(gpu.get().addresses());
             }
             // the GPUs' CUDA opened while the driver plans
@@ -261,7 +302,7 @@ public final class SparkReconstruction {
             // flats/darks of every row a task reads, halo rows included, averaged once here and broadcast
             Workflow.HaloBand hb = wf.haloBand(range[0], range[1] - range[0], meta.rows());
             // read while the driver plans, and while the preflight reads the projection rows it checks
-            Preflight.Ahead fieldsAhead = Preflight.start(src, params, hb.from(), hb.count());
+            Preflight.Ahead fieldsAhead = Preflight.start(src, params, hb.from(), hb.count()).readRows(range);
             // cuda without a GPU: a clear error here, before the output is touched (checked while the flats are read, so
             // that the driver's CUDA initialisation, begun by the warm-up, overlaps the read)
             if (local && !params.backend().equals("auto")) Backends.resolve(params.backend());
@@ -273,6 +314,8 @@ public final class SparkReconstruction {
             boolean correctedOnDevice = planned.equals("cuda") && wf.correctionOnly()
                     && meta.sampleType() == ScanMetadata.SampleType.UINT16
                     && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
+            // the plan needs what the running context knows (its cores, its executors): the first wait for it
+            SparkContext sc = start.context();
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
                     wf.haloRows(), gpus, devices.size(), Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
             ConeParams cone = params.coneBeam();
@@ -347,6 +390,12 @@ public final class SparkReconstruction {
                 return o;
             }).collectAsync();
             int alreadyDone = total - countRows(toRun) / rb;
+            // the driver waits for the tasks from here: its preview's rendering warms up meanwhile
+            if (spec.preview()) {
+                Thread warm = new Thread(OrthoPreview::warmUp, "tomospark-preview-warm-up");
+                warm.setDaemon(true);
+                warm.start();
+            }
             try {
                 watch.release("the run of " + spec.input()); // the job is in the group now: a cancel reaches it
                 while (true) {

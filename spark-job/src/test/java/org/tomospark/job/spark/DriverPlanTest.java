@@ -19,7 +19,7 @@ class DriverPlanTest {
     @Test
     void theBackendLearnsHowManyTasksShareAGpuAndComputesTheFallbackKernelsBytes() {
         SparkJobSpec spec = spec("plan-shared");
-        ReconstructionParams p = SparkReconstruction.planDriver(TestScans.spark(), spec, new Configuration()).params();
+        ReconstructionParams p = SparkReconstruction.planDriver(SparkStart.of(TestScans.spark()), spec, new Configuration()).params();
         assertEquals(spec.spark().tasksPerDevice(), p.backendOptions().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE));
         assertFalse(p.backendOptions().get(BackendKeys.CUDA_AUTOTUNE), "every executor takes the fallback table's kernel");
     }
@@ -30,7 +30,8 @@ class DriverPlanTest {
         ReconstructionParams mine = spec.params().toBuilder().backendOptions(spec.params().backendOptions()
                 .withExtra(BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name(), "1").withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "true"))
                 .build();
-        ReconstructionParams p = SparkReconstruction.planDriver(TestScans.spark(), spec.withParams(mine), new Configuration()).params();
+        ReconstructionParams p = SparkReconstruction.planDriver(SparkStart.of(TestScans.spark()), spec.withParams(mine),
+                new Configuration()).params();
         assertEquals(1, p.backendOptions().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE));
         assertTrue(p.backendOptions().get(BackendKeys.CUDA_AUTOTUNE));
     }

@@ -1,0 +1,51 @@
+package org.tomospark.job.cli;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The command line starts Spark before it is parsed only for what will run on the Spark engine: a reconstruction that
+ * names it (as an option or a --conf key, the last one given winning, as the parser has it), not a sweep, not a help text.
+ */
+class SparkGuessTest {
+    static boolean guess(String... args) {
+        return TomoCli.runsOnSpark(args);
+    }
+
+    @Test
+    void aReconstructionNamingTheSparkEngineStartsItEarly() {
+        assertTrue(guess("reconstruct", "--engine", "spark", "--input", "a.h5", "--output", "r"));
+        assertTrue(guess("reconstruct", "--input", "a.h5", "--engine=spark"));
+        assertTrue(guess("reconstruct", "--conf", "engine=spark"));
+        assertTrue(guess("reconstruct", "--conf=engine=spark"));
+        assertTrue(guess("reconstruct", "demo", "--engine", "SPARK"));
+    }
+
+    @Test
+    void anythingElseDoesNot() {
+        assertFalse(guess());
+        assertFalse(guess("reconstruct", "--input", "a.h5"));
+        assertFalse(guess("reconstruct", "--engine", "direct"));
+        assertFalse(guess("reconstruct", "--engine", "spark", "--engine", "direct"));
+        assertFalse(guess("reconstruct", "--engine", "spark", "--center-sweep", "40:50:1"));
+        assertFalse(guess("reconstruct", "--engine", "spark", "--tv-weight-sweep=0.5,1,2"));
+        assertFalse(guess("reconstruct", "--engine", "spark", "--help"));
+        assertFalse(guess("reprocess", "--engine", "spark"));
+        assertFalse(guess("find-centers", "--engine", "spark"));
+        assertFalse(guess("reconstruct", "--conf", "backend=spark"));
+    }
+
+    @Test
+    void optionValuesAreReadAsTheParserReadsThem() {
+        String[] args = {"reconstruct", "--input", "a b.h5", "--input=c.h5", "--conf", "engine=x", "--conf=engine=spark"};
+        assertEquals("c.h5", TomoCli.optionValue(args, "--input"));
+        assertEquals("spark", TomoCli.confValue(args, "engine"));
+        assertNull(TomoCli.optionValue(args, "--output"));
+        assertNull(TomoCli.confValue(args, "backend"));
+        assertNull(TomoCli.optionValue(new String[]{"reconstruct", "--input"}, "--input"));
+    }
+}
