@@ -181,10 +181,10 @@ public final class Gridrec {
             throw new IllegalArgumentException("gridrec: " + sinograms.length + " sinograms but " + out.length + " output slices");
         long n = (long) scan.numProjections() * scan.detectorWidth();
         for (int s = 0; s < sinograms.length; s++) {
-            if (sinograms[s] == null || sinograms[s].length != n)
+            if (sinograms[s] == null || sinograms[s].length < n)
                 throw new IllegalArgumentException("gridrec: sinogram " + s + " has " + (sinograms[s] == null ? "no" : sinograms[s].length)
                         + " values, expected " + scan.numProjections() + " projections x " + scan.detectorWidth() + " columns");
-            if (out[s] == null || out[s].length != slice.pixels())
+            if (out[s] == null || out[s].length < slice.pixels())
                 throw new IllegalArgumentException("gridrec: output slice " + s + " has " + (out[s] == null ? "no" : out[s].length)
                         + " values, expected " + slice.roiRows() + " rows x " + slice.roiCols() + " columns");
         }

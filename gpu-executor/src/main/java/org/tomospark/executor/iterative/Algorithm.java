@@ -6,6 +6,8 @@ import org.tomospark.executor.util.EnumIds;
 public enum Algorithm {
     /** Filtered back-projection (the backends' own path). */
     FBP("fbp"),
+    /** Filtered back-projection done in Fourier space by regridding (gridrec), on CPUs. */
+    GRIDREC("gridrec"),
     /** Simultaneous iterative reconstruction on the −log sinograms, non-negative. */
     SIRT("sirt"),
     /** SIRT's update taken by ordered subsets of the projections (OS-SART), non-negative. */
@@ -28,7 +30,7 @@ public enum Algorithm {
     }
 
     public boolean iterative() {
-        return this != FBP;
+        return this != FBP && this != GRIDREC;
     }
 
     /** Whether the method takes ordered subsets of the projections. */

@@ -123,7 +123,7 @@ public record IterativeParams(Algorithm algorithm, int iterations, int subsets, 
             case CGLS -> new Cgls();
             case MLTR -> new Mltr(subsets(projections));
             case TV -> new TvPrimalDual(tvWeight != null ? tvWeight : TvWeight.automatic());
-            case FBP -> throw new IllegalStateException("fbp is not iterative");
+            case FBP, GRIDREC -> throw new IllegalStateException(algorithm.id() + " is not iterative");
         };
     }
 }

@@ -196,7 +196,10 @@ public final class CoreKeys {
                     + "TIFF ImageDescription (vunit).", "pixel", ValueUnit.Kind::parse, "pixel, metre");
 
     public static final ConfigKey<Algorithm> ALGORITHM = ConfigKey.choice(IT, "algorithm",
-            "Reconstruction method. fbp: filtered back-projection. sirt: SIRT on the -log sinograms (non-negative). os-sart: "
+            "Reconstruction method. fbp: filtered back-projection. gridrec: the same filtered back-projection done in "
+                    + "Fourier space by regridding (Kaiser-Bessel kernel, two slices per complex FFT), on CPUs only (backend "
+                    + "java; auto means java for it), several times faster there, within 0.3 dB of fbp (docs/gridrec.md). "
+                    + "sirt: SIRT on the -log sinograms (non-negative). os-sart: "
                     + "SIRT's update by ordered subsets of the projections (iterative.subsets, iterative.relaxation; "
                     + "non-negative). cgls: conjugate gradients on the least-squares normal equations (unconstrained). mltr: "
                     + "maximum likelihood for transmission data on the counts (needs flats; iterative.subsets ordered subsets; "

@@ -88,6 +88,13 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
             throw new IllegalArgumentException("output.zarr.compression=" + zarrCompression.id() + " compresses Zarr "
                     + "chunks; output.format is " + outputFormat.id());
         if (iterative == null) iterative = IterativeParams.FBP;
+        // gridrec runs on the host's cores: backend auto means the java backend for it, a GPU backend is refused
+        if (iterative.algorithm() == Algorithm.GRIDREC) {
+            if ("auto".equals(backend)) backend = "java";
+            else if (!"java".equals(backend))
+                throw new IllegalArgumentException("config key algorithm=gridrec runs on CPUs (the java backend), not backend="
+                        + backend + ": set backend=java (or auto), or algorithm=fbp for " + backend);
+        }
         // MLTR and the discrepancy rule model the counts of each detector pixel: stages that combine pixels or replace the
         // counts are refused
         if (!countsKept(workflow)) {
@@ -210,7 +217,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
     /** Refuses the settings FDK does not take, naming the key. */
     public void checkConeCompatible() {
         String bad = null;
-        if (iterative.iterative()) bad = "algorithm=" + iterative.algorithm().id();
+        if (iterative.algorithm() != Algorithm.FBP) bad = "algorithm=" + iterative.algorithm().id();
         else if (workflow.halfAcquisition()) bad = "halfAcquisition";
         else if (workflow.binning()) bad = "bin.*";
         else if (workflow.paganin() != null) bad = "phase.*";

@@ -8,8 +8,10 @@ import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.backend.cuda.CudaSolverOps;
 import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
+import org.tomospark.executor.fourier.Gridrec;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.HostOps;
 import org.tomospark.executor.iterative.IterativeReconstructor;
@@ -50,6 +52,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private final IterativeReconstructor iterative;
     private final boolean needsCounts;
     private final ConeSlabProcessor cone;
+    private final Gridrec gridrec;
 
     /**
      * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
@@ -87,7 +90,9 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.iterative = cone == null && params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
                 iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.filter()) : null;
         this.needsCounts = params.iterativeNeedsCounts();
-        this.filter = cone != null || iterative != null || requisition.filtersOnDevice() ? null
+        this.gridrec = cone == null && params.iterative().algorithm() == Algorithm.GRIDREC
+                ? new Gridrec(this.scan, slice, params.filter()) : null;
+        this.filter = cone != null || iterative != null || gridrec != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
                 params.filter());
         int threads = params.backendOptions().effectiveThreads();
@@ -169,7 +174,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         if (firstRow % workflow.rowBin() != 0)
             throw new IllegalArgumentException("bin.rows " + workflow.rowBin() + ": slice group starts at row " + firstRow
                     + ", not a multiple of the bin");
-        if (iterative == null && band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly()
+        if (iterative == null && gridrec == null && band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly()
                 && backend.correctsOnDevice())
             return processOnDevice(firstRow, band, fields, dataName, flatName, cancel);
         cancel.check("slice group at row " + firstRow);
@@ -180,6 +185,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
         float[][] sinos = pre.sinograms();
         cancel.check("slice group at row " + firstRow + ", corrected");
         if (iterative != null) return iterate(firstRow, sinos, fields, haloAbove, flatName, pre.stats(), t1 - t0, cancel);
+        if (gridrec != null) return fourier(firstRow, sinos, pre.stats(), t1 - t0, cancel);
         if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
         cancel.check("slice group at row " + firstRow + ", filtered");
         long t2 = System.nanoTime();
@@ -245,6 +251,24 @@ public final class SliceGroupProcessor implements AutoCloseable {
         long updates = 2L * grid * scan.numProjections() * sinos.length * c.iterations();
         return new GroupResult(firstRow / workflow.rowBin(), frames, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
                 t1 - t0, updates, c);
+    }
+
+    /**
+     * The gridrec path: the −log sinograms (after every workflow stage), unfiltered, regridded in Fourier space on the
+     * processor's threads, two slices per transform. Its time is reported as back-projection's, the filter included.
+     */
+    private GroupResult fourier(int firstRow, float[][] sinos, PreprocessStats stats, long preprocessNanos, Cancellation cancel) {
+        long t0 = System.nanoTime();
+        SliceFrame[] frames = heapOutputs(sinos.length);
+        float[][] out = SliceFrame.arrays(frames);
+        processGivingBack(frames, () -> {
+            gridrec.reconstruct(sinos, out, pool, cancel);
+            return 0L;
+        });
+        long t1 = System.nanoTime();
+        long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
+        return new GroupResult(firstRow / workflow.rowBin(), frames, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
+                t1 - t0, updates);
     }
 
     /**

@@ -2,6 +2,7 @@ package org.tomospark.job.run;
 
 import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.fourier.Gridrec;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeParams;
@@ -65,6 +66,7 @@ public final class RunReport {
         IterativeParams it = req.params().iterative();
         m.put("algorithm", it.algorithm().id());
         if (it.iterative()) m.put("iterative", iterative(it, s.convergence(), s.scan().numProjections()));
+        if (it.algorithm() == Algorithm.GRIDREC) m.put("gridrec", Gridrec.description());
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
         m.put("slices", Map.of("total", s.slices(), "computed", s.slices() - s.skipped(), "skipped", s.skipped()));
         Map<String, Object> t = new LinkedHashMap<>();
@@ -215,6 +217,7 @@ public final class RunReport {
                     cone.get("redundancyWeights"), req.params().filter().window().id(), cone.get("volume")));
         else {
             String method = it.iterative() ? iterativeLine(it, s.convergence(), s.scan().numProjections())
+                    : it.algorithm() == Algorithm.GRIDREC ? "gridrec (Fourier regridding), filter " + req.params().filter().window().id()
                     : "filter " + req.params().filter().window().id();
             sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), method, req.params().workflow().unit().symbol()));
         }
