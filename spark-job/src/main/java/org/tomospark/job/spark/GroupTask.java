@@ -129,8 +129,13 @@ public final class GroupTask {
                     p.processor().recycle(px); // committed by an earlier run: its frame serves a later group
                     continue;
                 }
+                float[] whole = null;
+                if (plan.sendsWhole(index)) {
+                    whole = new float[res.width() * res.height()];
+                    px.floats().get(0, whole);
+                }
                 profiles.add(new SliceProfile(index, OrthoPreview.centralRow(px.floats(), res.width(), res.height()),
-                        OrthoPreview.centralColumn(px.floats(), res.width(), res.height())));
+                        OrthoPreview.centralColumn(px.floats(), res.width(), res.height()), whole));
                 pool.submit(index, px, res.width(), res.height());
             }
             written = pool.finish();

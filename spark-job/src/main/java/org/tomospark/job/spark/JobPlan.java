@@ -18,8 +18,12 @@ import java.util.Map;
  */
 public record JobPlan(String input, String format, InputOptions inputOptions, String output, ReconstructionParams params,
                       ScanMetadata meta, FlatDark fields, int rowStart, int rowEnd, int groupRows, BitSet skip,
-                      Map<String, String> hadoopConf, SparkOptions spark, boolean localMode, String signature)
+                      Map<String, String> hadoopConf, SparkOptions spark, boolean localMode, String signature,
+                      int previewSlice)
         implements Serializable {
+
+    /** The most pixels of a middle slice sent back whole for the preview (64 MiB of float32); a larger one is read back. */
+    static final long PREVIEW_SLICE_LIMIT = 1L << 24;
 
     /** Whether output slice {@code index} is already committed (--resume). */
     public boolean skipped(int index) {
@@ -27,6 +31,14 @@ public record JobPlan(String input, String format, InputOptions inputOptions, St
     }
 
     /** Detector rows per output slice (bin.rows). */
+    /**
+     * Whether a task sends output slice {@code index} back whole: the run's middle slice, the preview's XY panel
+     * ({@code previewSlice}, -1 for a run without a preview).
+     */
+    public boolean sendsWhole(int index) {
+        return index == previewSlice;
+    }
+
     public int rowBin() {
         return params.workflow().binRows();
     }

@@ -368,7 +368,7 @@ public final class SparkReconstruction {
         for (Map.Entry<String, String> e : conf) hconf.put(e.getKey(), e.getValue());
         JobPlan plan = new JobPlan(spec.input(), dp.format(), spec.inputOptions(), spec.output(), dp.params(), dp.meta(), dp.fields(),
                 dp.range()[0], dp.range()[1], dp.groupRows(), skip, hconf, spec.spark().withDevices(dp.devices()), dp.local(),
-                signature + "/" + dp.groupRows());
+                signature + "/" + dp.groupRows(), previewSlice(spec, dp));
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(sc);
         Broadcast<JobPlan> bplan = jsc.broadcast(plan);
         LongAccumulator slicesAcc = sc.longAccumulator("tomospark.slices");
@@ -440,6 +440,15 @@ public final class SparkReconstruction {
         }
     }
 
+    /**
+     * The output slice whose task sends it back whole for the preview's XY panel: the run's middle slice (as
+     * {@link OrthoPreview} takes it), unless the run writes no preview or the slice is too large to send.
+     */
+    static int previewSlice(SparkJobSpec spec, DriverPlan dp) {
+        if (!spec.preview() || (long) dp.slice().roiCols() * dp.slice().roiRows() > JobPlan.PREVIEW_SLICE_LIMIT) return -1;
+        return (dp.first() + dp.end() - 1) / 2;
+    }
+
     /** How long a finished run waits for the listener bus to deliver its tasks' ends, for the report. */
     static final long LAUNCH_WAIT_MS = 2_000;
 
@@ -477,7 +486,11 @@ public final class SparkReconstruction {
                     / Math.max(1, o.slices().size());
             for (OutputCommit.Committed c : o.slices())
                 computed.put(c.row(), new RunManifest.Slice(c, false, o.group(), secs, o.backend() + " " + o.variant()));
-            if (preview != null) for (SliceProfile p : o.profiles()) preview.acceptProfiles(p.slice(), p.row(), p.column());
+            if (preview != null)
+                for (SliceProfile p : o.profiles()) {
+                    if (p.whole() != null) preview.accept(p.slice(), p.whole(), p.row().length, p.column().length);
+                    else preview.acceptProfiles(p.slice(), p.row(), p.column());
+                }
         }
         Workflow wf = dp.workflow();
         Map<String, Object> workflow = WorkflowReport.describe(dp.params(), wf, dp.center().found(), dp.centerNanos(),

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -59,6 +60,12 @@ class SparkEarlyStartTest {
         assertTrue(Files.exists(out.resolve("preview.png")));
         Map<String, Object> report = Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
         assertEquals("spark", report.get("engine"), "the run's report: " + report.keySet());
+        // the preview from the tasks' profiles and the middle slice they sent back is the direct engine's, byte for byte
+        Path direct = dir.resolve("direct");
+        assertEquals(0, TomoCli.run("reconstruct", "--engine", "direct", "--input", TestScans.hdf5().toString(), "--output",
+                direct.toString(), "--center", "47.5", "--filter", "shepp-logan", "--backend", "java", "--conf", "group.rows=8",
+                "--conf", "job.progress=false"));
+        assertArrayEquals(Files.readAllBytes(direct.resolve("preview.png")), Files.readAllBytes(out.resolve("preview.png")));
     }
 
     @Test
