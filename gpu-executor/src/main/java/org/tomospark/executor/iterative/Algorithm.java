@@ -8,6 +8,8 @@ public enum Algorithm {
     FBP("fbp"),
     /** Filtered back-projection done in Fourier space by regridding (gridrec), on CPUs. */
     GRIDREC("gridrec"),
+    /** gridrec where the run's slices are computed on CPUs and the scan lies where its accuracy was measured, else fbp. */
+    AUTO("auto"),
     /** Simultaneous iterative reconstruction on the −log sinograms, non-negative. */
     SIRT("sirt"),
     /** SIRT's update taken by ordered subsets of the projections (OS-SART), non-negative. */
@@ -30,7 +32,7 @@ public enum Algorithm {
     }
 
     public boolean iterative() {
-        return this != FBP && this != GRIDREC;
+        return this != FBP && this != GRIDREC && this != AUTO;
     }
 
     /** Whether the method takes ordered subsets of the projections. */

@@ -19,6 +19,7 @@ import java.io.Serializable;
 public record IterativeParams(Algorithm algorithm, int iterations, int subsets, double tolerance, StopRule.Rule stop,
                               double relaxation, TvWeight tvWeight, boolean fbpStart) implements Serializable {
     public static final IterativeParams FBP = new IterativeParams(Algorithm.FBP, 0, 0, Double.NaN);
+    public static final IterativeParams GRIDREC = new IterativeParams(Algorithm.GRIDREC, 0, 0, Double.NaN);
     /** The most iterations of an automatic stop. */
     public static final int AUTOMATIC_LIMIT = 1000;
     /** The relative change per iteration at which {@link StopRule.Rule#CHANGE} stops when no tolerance is given. */
@@ -123,7 +124,7 @@ public record IterativeParams(Algorithm algorithm, int iterations, int subsets, 
             case CGLS -> new Cgls();
             case MLTR -> new Mltr(subsets(projections));
             case TV -> new TvPrimalDual(tvWeight != null ? tvWeight : TvWeight.automatic());
-            case FBP, GRIDREC -> throw new IllegalStateException(algorithm.id() + " is not iterative");
+            case FBP, GRIDREC, AUTO -> throw new IllegalStateException(algorithm.id() + " is not iterative");
         };
     }
 }

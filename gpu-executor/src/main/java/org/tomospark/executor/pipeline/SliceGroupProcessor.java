@@ -90,7 +90,11 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.iterative = cone == null && params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
                 iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.filter()) : null;
         this.needsCounts = params.iterativeNeedsCounts();
-        this.gridrec = cone == null && params.iterative().algorithm() == Algorithm.GRIDREC
+        // algorithm=auto is decided by the engine's driver for the whole run; a path that leaves it (a sweep, in one JVM)
+        // gets the same decision here, from the backend this processor runs on
+        Algorithm method = params.resolveAlgorithm(backend.id(), this.scan.numProjections(), this.scan.detectorWidth())
+                .iterative().algorithm();
+        this.gridrec = cone == null && method == Algorithm.GRIDREC
                 ? new Gridrec(this.scan, slice, params.filter()) : null;
         this.filter = cone != null || iterative != null || gridrec != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),

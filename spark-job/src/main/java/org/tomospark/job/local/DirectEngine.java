@@ -9,6 +9,7 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.io.InputWarnings;
 import org.tomospark.executor.io.OrthoPreview;
@@ -305,6 +306,9 @@ public final class DirectEngine {
             // everything is checked before the output is touched, as the Spark engine does
             p.scanGeometry(meta);
             p = ConeResolution.resolve(src, p);
+            // algorithm auto decided once, from the backend the run's slices are computed on
+            if (p.iterative().algorithm() == Algorithm.AUTO)
+                p = p.resolveAlgorithm(Backends.resolve(p.backend()).id(), meta.numProjections(), meta.width());
             int[] range = p.rowRange(meta);
             if (req.settings().get(CoreKeys.TV_WEIGHT_SWEEP) != null) {
                 return tvWeightSweep(new JobRequest(req.input(), req.output(), p, req.overwrite(), req.resume(), false,

@@ -8,6 +8,8 @@ import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.iterative.StopRule;
 import org.tomospark.executor.pipeline.ConeParams;
+import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 
 import java.lang.management.ManagementFactory;
@@ -67,6 +69,8 @@ public final class RunReport {
         m.put("algorithm", it.algorithm().id());
         if (it.iterative()) m.put("iterative", iterative(it, s.convergence(), s.scan().numProjections()));
         if (it.algorithm() == Algorithm.GRIDREC) m.put("gridrec", Gridrec.description());
+        String choice = autoChoice(req);
+        if (choice != null) m.put("algorithmChoice", choice);
         m.put("backend", Map.of("id", s.backend(), "device", s.device(), "variant", s.variant()));
         m.put("slices", Map.of("total", s.slices(), "computed", s.slices() - s.skipped(), "skipped", s.skipped()));
         Map<String, Object> t = new LinkedHashMap<>();
@@ -205,6 +209,20 @@ public final class RunReport {
         return line + String.format(Locale.ROOT, ", relative residual %.4g, stopped by %s", c.relative(c.iterations() - 1), why);
     }
 
+    /**
+     * What algorithm auto chose and why, for a run whose settings asked for it (null otherwise): gridrec where the slices
+     * are computed on CPUs and the scan lies where its accuracy was measured, fbp elsewhere.
+     */
+    static String autoChoice(JobRequest req) {
+        if (req.settings().get(CoreKeys.ALGORITHM) != Algorithm.AUTO) return null;
+        return req.params().iterative().algorithm() == Algorithm.GRIDREC
+                ? "auto: gridrec, the slices being computed on CPUs (java backend) from at least "
+                        + ReconstructionParams.GRIDREC_AUTO_MIN_PROJECTIONS + " projections of at least "
+                        + ReconstructionParams.GRIDREC_AUTO_MIN_COLUMNS + " columns, where it is within 0.3 dB of fbp (docs/gridrec.md)"
+                : "auto: " + req.params().iterative().algorithm().id() + ", the slices being computed on a GPU backend, by FDK, or "
+                        + "from fewer projections or columns than gridrec's accuracy was measured on (docs/gridrec.md)";
+    }
+
     public static String summary(JobRequest req, VolumeReconstructor.Summary s) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format("Reconstructed %d slices (%d skipped) of %dx%d from %d projections in %.2f s%n",
@@ -219,6 +237,7 @@ public final class RunReport {
             String method = it.iterative() ? iterativeLine(it, s.convergence(), s.scan().numProjections())
                     : it.algorithm() == Algorithm.GRIDREC ? "gridrec (Fourier regridding), filter " + req.params().filter().window().id()
                     : "filter " + req.params().filter().window().id();
+            if (autoChoice(req) != null) method += " (algorithm auto)";
             sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), method, req.params().workflow().unit().symbol()));
         }
         Object stripe = s.workflow().get("stripeRemoval");

@@ -21,6 +21,7 @@ import org.tomospark.executor.backend.GroupShape;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.InputWarnings;
+import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.io.OrthoPreview;
 import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.ProjectionSource;
@@ -289,6 +290,12 @@ public final class SparkReconstruction {
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {
             ScanMetadata meta = src.metadata();
             params = ConeResolution.resolve(src, params);
+            // algorithm auto decided once for every task, from where the groups will run
+            if (params.iterative().algorithm() == Algorithm.AUTO) {
+                String onto = params.backend().equals("auto") ? (usesGpus(params, local, devices, sconf) ? "cuda" : "java")
+                        : params.backend();
+                params = params.resolveAlgorithm(onto, meta.numProjections(), meta.width());
+            }
             long c0 = System.nanoTime();
             Workflow.CenterResolution cr = Workflow.resolveCenter(src, params); // reads a few rows, only for centre auto
             long centerNs = System.nanoTime() - c0;

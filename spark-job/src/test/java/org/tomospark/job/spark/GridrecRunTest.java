@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.job.cli.TomoCli;
 import org.tomospark.job.io.Json;
 
 import java.nio.file.Files;
@@ -101,5 +102,39 @@ class GridrecRunTest {
         Map<String, Object> report = Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
         assertEquals("gridrec", report.get("algorithm"));
         assertTrue(String.valueOf(report.get("gridrec")).startsWith("gridrec: Kaiser-Bessel"), String.valueOf(report.get("gridrec")));
+    }
+
+    @Test
+    void autoTakesGridrecOnCpusWithinItsMeasuredRangeAndFbpElsewhere() {
+        ReconstructionParams auto = ReconstructionParams.builder().backend("auto")
+                .iterative(new IterativeParams(Algorithm.AUTO, 0, 0, Double.NaN)).build();
+        assertEquals(Algorithm.GRIDREC, auto.resolveAlgorithm("java", 120, 96).iterative().algorithm());
+        assertEquals("java", auto.resolveAlgorithm("java", 120, 96).backend());
+        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("cuda", 120, 96).iterative().algorithm());
+        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("opencl", 120, 96).iterative().algorithm());
+        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("java", ReconstructionParams.GRIDREC_AUTO_MIN_PROJECTIONS - 1, 96)
+                .iterative().algorithm());
+        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("java", 120, ReconstructionParams.GRIDREC_AUTO_MIN_COLUMNS - 1)
+                .iterative().algorithm());
+        ReconstructionParams fbp = TestScans.params();
+        assertEquals(fbp, fbp.resolveAlgorithm("java", 120, 96), "only auto is decided");
+    }
+
+    /** Both engines decide auto on the driver, give gridrec's slices on CPUs, and say so in the report and the summary. */
+    @Test
+    void autoThroughBothEnginesIsGridrecAndSaysSo() throws Exception {
+        Map<Integer, float[]> expected = TestScans.reconstructDirect(TestScans.hdf5(), gridrec(TestScans.params().toBuilder()));
+        for (String engine : new String[]{"spark", "direct"}) {
+            Path out = TestScans.tmp("gridrec-auto-" + engine).resolve("rec");
+            TestScans.spark();
+            assertEquals(0, TomoCli.run("reconstruct", "--engine", engine, "--input", TestScans.hdf5().toString(), "--output",
+                    out.toString(), "--center", "47.5", "--filter", "shepp-logan", "--backend", "java", "--algorithm", "auto",
+                    "--conf", "group.rows=8", "--conf", "job.progress=false"));
+            TestScans.assertBitIdentical(expected, TestScans.readSlices(out.toString(), new Configuration()));
+            Map<String, Object> report = Json.read(Files.readAllBytes(out.resolve("report.json")), "report.json");
+            assertEquals("gridrec", report.get("algorithm"), engine);
+            String choice = String.valueOf(report.get("algorithmChoice"));
+            assertTrue(choice.startsWith("auto: gridrec"), engine + ": " + choice);
+        }
     }
 }
