@@ -1,5 +1,6 @@
 package org.tomospark.executor.fourier;
 
+import org.slf4j.LoggerFactory;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
@@ -167,6 +168,28 @@ public final class Gridrec {
         });
         if (groups == 1 && !inside) work.run();
         else fj.submit(work).join();
+    }
+
+    /**
+     * Reconstructs one pair of zero sinograms on a daemon thread of its own, for a processor to start when it is made: a
+     * cold JVM's first pair takes about three times a warm one (the FFT library's and the gridding's loops not yet
+     * compiled, the workspace not yet allocated), which the warm-up pays while the first group is read and corrected.
+     * Its workspace then serves the first group. Only a warm-up: a failure here leaves the run's own pairs to meet it.
+     */
+    public void warmUpInBackground() {
+        Thread t = new Thread(() -> {
+            ForkJoinPool one = new ForkJoinPool(1);
+            try {
+                int n = scan.numProjections() * scan.detectorWidth(), px = slice.pixels();
+                reconstruct(new float[][]{new float[n], new float[n]}, new float[][]{new float[px], new float[px]}, one);
+            } catch (RuntimeException e) {
+                LoggerFactory.getLogger(Gridrec.class).debug("gridrec warm-up: {}", e.toString());
+            } finally {
+                one.shutdown();
+            }
+        }, "tomospark-gridrec-warm-up");
+        t.setDaemon(true);
+        t.start();
     }
 
     private PairTransform acquire() {

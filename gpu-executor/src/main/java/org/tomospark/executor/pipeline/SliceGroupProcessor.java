@@ -96,6 +96,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
                 .iterative().algorithm();
         this.gridrec = cone == null && method == Algorithm.GRIDREC
                 ? new Gridrec(this.scan, slice, params.filter()) : null;
+        if (gridrec != null) gridrec.warmUpInBackground();
         this.filter = cone != null || iterative != null || gridrec != null || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
                 params.filter());

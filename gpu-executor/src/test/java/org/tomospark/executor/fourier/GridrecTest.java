@@ -249,6 +249,28 @@ class GridrecTest {
         }
     }
 
+    /** A warm-up running beside the first slices (its workspace then reused by them) changes no value. */
+    @Test
+    void theWarmUpChangesNothing() {
+        Case c = cases().get(4);
+        ScanGeometry scan = c.scan();
+        SliceGeometry g = c.slice();
+        float[][] sinos = Noise.gaussian(4, scan.numProjections() * scan.detectorWidth(), 11, 0.3);
+        FilterSpec spec = FilterSpec.of(FilterWindow.SHEPP_LOGAN);
+        ForkJoinPool two = new ForkJoinPool(2);
+        try {
+            float[][] cold = new float[4][g.pixels()], warmed = new float[4][g.pixels()];
+            new Gridrec(scan, g, spec).reconstruct(sinos, cold, two);
+            Gridrec gr = new Gridrec(scan, g, spec);
+            gr.warmUpInBackground();
+            gr.reconstruct(sinos, warmed, two);
+            gr.reconstruct(sinos, warmed, two); // again, on workspaces the warm-up may have left
+            for (int s = 0; s < 4; s++) assertArrayEquals(cold[s], warmed[s], "slice " + s);
+        } finally {
+            two.shutdown();
+        }
+    }
+
     @Test
     void linearInTheSinogram() {
         Case c = cases().get(0);
