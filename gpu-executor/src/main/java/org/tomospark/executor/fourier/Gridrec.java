@@ -9,6 +9,7 @@ import org.tomospark.executor.util.Cancellation;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -170,13 +171,22 @@ public final class Gridrec {
         else fj.submit(work).join();
     }
 
+    /** Whether this JVM has warmed gridrec up: compiled code serves every instance, so once is enough. */
+    private static final AtomicBoolean WARMED = new AtomicBoolean();
+
     /**
      * Reconstructs one pair of zero sinograms on a daemon thread of its own, for a processor to start when it is made: a
      * cold JVM's first pair takes about three times a warm one (the FFT library's and the gridding's loops not yet
      * compiled, the workspace not yet allocated), which the warm-up pays while the first group is read and corrected.
-     * Its workspace then serves the first group. Only a warm-up: a failure here leaves the run's own pairs to meet it.
+     * Its workspace then serves the first group. Once per JVM (an executor's later processors find the code compiled);
+     * only a warm-up: a failure here leaves the run's own pairs to meet it.
      */
     public void warmUpInBackground() {
+        if (WARMED.compareAndSet(false, true)) warmUp();
+    }
+
+    /** Starts the warm-up's thread and returns it (whether or not this JVM has warmed up). */
+    Thread warmUp() {
         Thread t = new Thread(() -> {
             ForkJoinPool one = new ForkJoinPool(1);
             try {
@@ -190,6 +200,7 @@ public final class Gridrec {
         }, "tomospark-gridrec-warm-up");
         t.setDaemon(true);
         t.start();
+        return t;
     }
 
     private PairTransform acquire() {

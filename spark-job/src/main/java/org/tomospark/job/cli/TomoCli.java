@@ -2,6 +2,8 @@ package org.tomospark.job.cli;
 
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.io.IoWarmUp;
@@ -65,11 +67,11 @@ public final class TomoCli {
      */
     static boolean runsOnSpark(String[] args) {
         if (args.length == 0 || !args[0].equals("reconstruct")) return false;
-        if (optionValue(args, "--center-sweep") != null || optionValue(args, "--tv-weight-sweep") != null) return false;
+        if (value(args, "--center-sweep", CoreKeys.CENTER_SWEEP.name()) != null
+                || value(args, "--tv-weight-sweep", CoreKeys.TV_WEIGHT_SWEEP.name()) != null) return false;
         for (int i = 1; i < args.length; i++)
             if (args[i].equals("--help") || args[i].equals("-h") || args[i].equals("--version") || args[i].equals("-V")) return false;
-        String engine = optionValue(args, "--engine");
-        if (engine == null) engine = confValue(args, JobKeys.ENGINE.name());
+        String engine = value(args, "--engine", JobKeys.ENGINE.name());
         return "spark".equalsIgnoreCase(engine == null ? null : engine.trim());
     }
 
@@ -95,22 +97,22 @@ public final class TomoCli {
     }
 
     /**
-     * Whether a command may run on CUDA: a reconstruction or batch whose command line does not name another backend
-     * ({@code --backend ID} or {@code --conf backend=ID}). Its driver's probe then starts while the command line is parsed
-     * and the run is set up.
+     * Whether a command may run on CUDA: a reconstruction or batch whose command line names no other backend ({@code
+     * --backend ID} or {@code --conf backend=ID}, the option winning, the last one given) and not gridrec, which runs on
+     * CPUs. Its driver's probe then starts while the command line is parsed and the run is set up.
      */
     static boolean mayUseCuda(String[] args) {
         if (args.length == 0 || !(args[0].equals("reconstruct") || args[0].equals("reprocess"))) return false;
-        for (int i = 1; i < args.length; i++) {
-            String a = args[i], next = i + 1 < args.length ? args[i + 1] : null;
-            String backend = a.startsWith("--backend=") ? a.substring("--backend=".length())
-                    : a.equals("--backend") ? next
-                    : a.startsWith("--conf=backend=") ? a.substring("--conf=backend=".length())
-                    : a.equals("--conf") && next != null && next.startsWith("backend=") ? next.substring("backend=".length())
-                    : null;
-            if (backend != null) return Backends.mayRunOnCuda(backend);
-        }
-        return true;
+        String algorithm = value(args, "--algorithm", CoreKeys.ALGORITHM.name());
+        if (algorithm != null && algorithm.trim().equalsIgnoreCase(Algorithm.GRIDREC.id())) return false; // on CPUs only
+        String backend = value(args, "--backend", CoreKeys.BACKEND.name());
+        return backend == null || Backends.mayRunOnCuda(backend);
+    }
+
+    /** A setting as the command line gives it: its option ({@code --name}), which wins, else {@code --conf key=}; or null. */
+    private static String value(String[] args, String option, String key) {
+        String v = optionValue(args, option);
+        return v != null ? v : confValue(args, key);
     }
 
     /**

@@ -29,6 +29,10 @@ class EarlyCudaProbeTest {
         assertFalse(probes("reconstruct", "--conf", "backend=java", "--input", "scan.h5"), "the backend as a setting");
         assertFalse(probes("reconstruct", "--conf=backend=opencl"));
         assertTrue(probes("reconstruct", "--conf", "backend.variant=alu", "--conf", "backend=cuda"), "backend.* keys are others");
+        assertFalse(probes("reconstruct", "--algorithm", "gridrec", "--input", "scan.h5"), "gridrec runs on CPUs");
+        assertFalse(probes("reconstruct", "--conf", "algorithm=GRIDREC"));
+        assertTrue(probes("reconstruct", "--algorithm", "auto"), "auto may run FBP on a GPU");
+        assertTrue(probes("reconstruct", "--conf", "backend=java", "--backend", "cuda"), "the option wins over --conf");
         assertFalse(probes("demo-data", "--output", "d.h5"));
         assertFalse(probes("backends"));
         assertFalse(probes());

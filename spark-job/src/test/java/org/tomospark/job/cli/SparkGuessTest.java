@@ -33,6 +33,8 @@ class SparkGuessTest {
         assertFalse(guess("reconstruct", "--engine", "spark", "--engine", "direct"));
         assertFalse(guess("reconstruct", "--engine", "spark", "--center-sweep", "40:50:1"));
         assertFalse(guess("reconstruct", "--engine", "spark", "--tv-weight-sweep=0.5,1,2"));
+        assertFalse(guess("reconstruct", "--engine", "spark", "--conf", "center.sweep=40:50:1"), "a sweep as a setting");
+        assertFalse(guess("reconstruct", "--engine", "spark", "--conf=iterative.tvWeightSweep=1,2"));
         assertFalse(guess("reconstruct", "--engine", "spark", "--help"));
         assertFalse(guess("reprocess", "--engine", "spark"));
         assertFalse(guess("find-centers", "--engine", "spark"));
