@@ -838,7 +838,7 @@ extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int
     }
 }
 
-// FDK's weights of a band before its ramp filter (org.tomospark.executor.cone.FdkFilter), in place: pixel (c, r) of
+// FDK's weights of a band before its ramp filter (org.tomospark.executor.filter.FdkFilter), in place: pixel (c, r) of
 // projection p times the cosine weight DSD / sqrt(DSD² + u_mm² + v_mm²) of detector row bandFirst + r and times uw[p·cols +
 // c] (the angular step and the redundancy weight). In double with every operation rounded as written, as the Java
 // filter computes it, so that both give the same floats. pixels = projections · bandRows · cols; a grid-stride loop.

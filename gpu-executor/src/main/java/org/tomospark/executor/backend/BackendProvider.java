@@ -1,17 +1,77 @@
 package org.tomospark.executor.backend;
 
 import org.tomospark.executor.config.ConfigKey;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
-/** A {@link java.util.ServiceLoader} entry point that creates one kind of backend. */
+/**
+ * One backend as a plug-in, found with {@link java.util.ServiceLoader} ({@link Backends}): its id, whether it can run
+ * here, and what it computes ({@link #operations}): FBP back-projection always ({@link #create}), cone-beam FDK
+ * ({@link #openFdk}) and the iterative methods' projector pair ({@link #openSolverOps}) where it offers them. The
+ * pipeline reaches every backend through this interface alone and never names one: a new backend is one package with a
+ * provider listed in {@code META-INF/services}.
+ */
 public interface BackendProvider {
+    /** The id selectable by configuration ({@code backend=ID}). */
     String id();
 
     /** Null if the backend can run here; otherwise why not, in words. Must not throw. */
     String unavailableReason();
 
     BackprojectionBackend create();
+
+    /** What this backend computes; {@link Operation#FBP} always. */
+    default Set<Operation> operations() {
+        return EnumSet.of(Operation.FBP);
+    }
+
+    /**
+     * An FDK back-projector for z-slabs of {@code vol} on this backend's device ({@link Operation#FDK}).
+     *
+     * @param maxBandRows the most detector rows a slab's band holds
+     * @param maxSlices   the most slices a slab holds
+     * @throws UnsupportedOperationException where the backend does not offer FDK
+     */
+    default ConeBackprojector openFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, BackendOptions options) {
+        throw new UnsupportedOperationException(Backends.missing(this, Operation.FDK));
+    }
+
+    /**
+     * The projector pair and the solvers' vector operations for {@code k} interleaved slices of {@code grid} on this
+     * backend ({@link Operation#PROJECTOR_PAIR}); the caller closes them.
+     *
+     * @throws UnsupportedOperationException where the backend does not offer the projector pair
+     */
+    default SolverOps openSolverOps(ScanGeometry scan, SliceGeometry grid, int k, BackendOptions options) {
+        throw new UnsupportedOperationException(Backends.missing(this, Operation.PROJECTOR_PAIR));
+    }
+
+    /**
+     * Slices per iterative pass when the configuration leaves it to the backend: by default the group's slices up to
+     * 8; a device may take more where its memory holds them.
+     *
+     * @param full        the whole slice grid (a solve runs on it, whatever the ROI)
+     * @param footprint   the vectors the solver holds at once
+     * @param groupSlices the slices of a group
+     */
+    default int iterativeSlicesPerPass(ScanGeometry scan, SliceGeometry full, SolveFootprint footprint, int groupSlices,
+                                       BackendOptions options) {
+        return Math.min(8, groupSlices);
+    }
+
+    /**
+     * Whether the direct engine may run several FBP groups at once on one of this backend's devices (lanes): where one
+     * group's transfers and kernels leave the device idle part of the time. By default one group at a time.
+     */
+    default boolean overlapsGroups() {
+        return false;
+    }
 
     /** Lower runs first when choosing {@code auto}. */
     int autoPriority();

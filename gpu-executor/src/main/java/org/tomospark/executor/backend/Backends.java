@@ -9,9 +9,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
-import java.util.Map;
 
 /** Registry of backends, found with {@link ServiceLoader}. */
 public final class Backends {
@@ -117,6 +117,39 @@ public final class Backends {
                 LOG.warn("backend {}: could not give its device resources back before the exit: {}", p.id(), e.toString());
             }
         }
+    }
+
+    /**
+     * The provider of an open backend's id ({@link BackprojectionBackend#id}), whether or not it could be resolved now.
+     *
+     * @throws IllegalArgumentException for an id no provider has
+     */
+    public static BackendProvider of(String id) {
+        List<BackendProvider> all = providers();
+        for (BackendProvider p : all) if (p.id().equals(id)) return p;
+        List<String> ids = new ArrayList<>();
+        for (BackendProvider p : all) ids.add(p.id());
+        throw new IllegalArgumentException("unknown backend '" + id + "': expected one of " + ids);
+    }
+
+    /**
+     * The provider of {@code id} where it offers {@code op}.
+     *
+     * @param why what asks for the operation, in config keys (e.g. "geometry=cone")
+     * @throws IllegalArgumentException naming the backend key and what asked, where it does not
+     */
+    public static BackendProvider offering(String id, Operation op, String why) {
+        BackendProvider p = of(id);
+        if (!p.operations().contains(op))
+            throw new IllegalArgumentException("config key backend=" + id + " cannot run " + why + ": " + missing(p, op));
+        return p;
+    }
+
+    /** A backend's lack of an operation, in words: which it offers instead. */
+    static String missing(BackendProvider p, Operation op) {
+        List<String> offered = new ArrayList<>();
+        for (Operation o : p.operations()) offered.add(o.words());
+        return "backend " + p.id() + " does not offer " + op.words() + " (it offers " + String.join(", ", offered) + ")";
     }
 
     /** Resolves, creates and sets up a backend. */

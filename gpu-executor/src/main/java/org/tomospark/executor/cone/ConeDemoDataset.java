@@ -1,8 +1,11 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.FieldOfView;
+import org.tomospark.executor.io.DataExchangeWriter;
+
 import io.jhdf.WritableHdfFile;
 import io.jhdf.api.WritableGroup;
-import org.tomospark.executor.io.DataExchangeWriter;
 
 import java.nio.file.Path;
 import java.util.Random;

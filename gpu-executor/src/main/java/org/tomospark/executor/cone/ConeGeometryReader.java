@@ -1,10 +1,13 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ProjectionMatrix;
+import org.tomospark.executor.io.DatasetValues;
+
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
-import org.tomospark.executor.io.DatasetValues;
 
 import java.util.Arrays;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
 import org.tomospark.executor.phantom.Ellipsoid;
 import org.tomospark.executor.phantom.Phantom3D;
 

@@ -1,5 +1,10 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.backend.ConeBackprojector;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ProjectionMatrix;
+
 import java.util.stream.IntStream;
 
 /**

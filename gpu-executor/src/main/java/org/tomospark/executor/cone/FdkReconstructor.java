@@ -1,6 +1,9 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.filter.FdkFilter;
 import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
 
 import java.util.stream.IntStream;
 

@@ -1,5 +1,9 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ProjectionMatrix;
+
 /**
  * Which detector rows a z-slab of the volume reads: the projections of the slab's corner voxel centres over every
  * projection (a box in front of the source projects inside the hull of its corners' projections), widened by the

@@ -1,6 +1,8 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 
 /**
  * CGLS (conjugate gradients on the normal equations AᵀA·x = Aᵀ·p) on the −log sinograms, with its step lengths
@@ -9,8 +11,8 @@ import org.tomospark.executor.iterative.SolverOps.Vec;
  */
 public final class Cgls implements Solver {
     @Override
-    public Footprint footprint() {
-        return new Footprint(3, 3, 0);
+    public SolveFootprint footprint() {
+        return new SolveFootprint(3, 3, 0);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 
 /**
  * A start image from filtered back-projection, on the solver's own ops: the ramp-filtered sinograms back-projected by

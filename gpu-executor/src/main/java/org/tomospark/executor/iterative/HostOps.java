@@ -1,5 +1,8 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.backend.SolverOps;
+
 import java.util.Arrays;
 import java.util.stream.IntStream;
 

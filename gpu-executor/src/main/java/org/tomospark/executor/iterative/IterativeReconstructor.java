@@ -1,6 +1,7 @@
 package org.tomospark.executor.iterative;
 
 import org.tomospark.executor.backend.MultiSlicePacker;
+import org.tomospark.executor.backend.SolverOps;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;

@@ -1,6 +1,8 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 
 /**
  * MLTR, maximum likelihood for transmission tomography (Nuyts et al., IEEE TMI 17 (1998) 179; the seed slides'
@@ -20,8 +22,8 @@ public final class Mltr implements Solver {
     }
 
     @Override
-    public Footprint footprint() {
-        return new Footprint(3, 6, 0);
+    public SolveFootprint footprint() {
+        return new SolveFootprint(3, 6, 0);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 
 import java.util.List;
 
@@ -37,8 +39,8 @@ public final class OsSart implements Solver {
     }
 
     @Override
-    public Footprint footprint() {
-        return new Footprint(3, 3, subsets);
+    public SolveFootprint footprint() {
+        return new SolveFootprint(3, 3, subsets);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 
 /**
  * SIRT on the −log sinograms: x ← x + C·Aᵀ·R·(p − A·x), with R and C the reciprocal row and column sums of A (the
@@ -15,8 +17,8 @@ public final class Sirt implements Solver {
     }
 
     @Override
-    public Footprint footprint() {
-        return new Footprint(3, 3, 0);
+    public SolveFootprint footprint() {
+        return new SolveFootprint(3, 3, 0);
     }
 
     @Override

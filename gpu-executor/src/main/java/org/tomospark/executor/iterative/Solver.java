@@ -1,20 +1,17 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps;
+
 /**
  * An iterative reconstruction method: improves an image and says how it converged. It is written against
  * {@link SolverOps}, so that it runs where the ops keep their vectors (Java arrays, or a device's memory for the whole
  * solve).
  */
 public interface Solver {
-    /**
-     * The vectors a solve holds at once, for sizing passes to a device's memory: k-slice images, sinograms and weight
-     * images ({@link SolverOps#weights()}, one slice each).
-     */
-    record Footprint(int images, int sinograms, int weights) {
-    }
-
     /** The vectors this solver holds at once. */
-    Footprint footprint();
+    SolveFootprint footprint();
 
     /**
      * @param ops  the projector pair and vector operations

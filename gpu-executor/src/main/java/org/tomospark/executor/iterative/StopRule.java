@@ -1,6 +1,7 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 import org.tomospark.executor.util.Cancellation;
 import org.tomospark.executor.util.EnumIds;
 

@@ -1,6 +1,8 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 
 /**
  * Total-variation regularised least squares on the −log sinograms,
@@ -30,8 +32,8 @@ public final class TvPrimalDual implements Solver {
     }
 
     @Override
-    public Footprint footprint() {
-        return new Footprint(6, 4, 0);
+    public SolveFootprint footprint() {
+        return new SolveFootprint(6, 4, 0);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.backend.Projector;
 import org.tomospark.executor.geometry.ScanGeometry;
 
 import java.io.Serializable;

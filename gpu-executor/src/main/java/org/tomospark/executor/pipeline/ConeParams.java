@@ -1,9 +1,9 @@
 package org.tomospark.executor.pipeline;
 
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
-import org.tomospark.executor.cone.FieldOfView;
 import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.FieldOfView;
 import org.tomospark.executor.io.ScanMetadata;
 
 import java.io.Serializable;

@@ -1,11 +1,12 @@
 package org.tomospark.executor.pipeline;
 
-import io.jhdf.HdfFile;
-import org.tomospark.executor.cone.ConeGeometry;
 import org.tomospark.executor.cone.ConeGeometryReader;
+import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.io.DataExchangeSource;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+
+import io.jhdf.HdfFile;
 
 import java.util.Arrays;
 

@@ -1,13 +1,14 @@
 package org.tomospark.executor.pipeline;
 
-import org.tomospark.executor.memory.SliceFrame;
-
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
-import org.tomospark.executor.cone.ConeBackprojector;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
-import org.tomospark.executor.cone.FdkFilter;
+import org.tomospark.executor.backend.ConeBackprojector;
+import org.tomospark.executor.backend.Operation;
 import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.filter.FdkFilter;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
@@ -35,7 +36,7 @@ final class ConeSlabProcessor implements AutoCloseable {
     private final int maxSlices;
 
     /**
-     * @param backend   the run's backend, set up: its id picks the back-projector (java, cuda, opencl)
+     * @param backend   the run's backend, set up: its provider opens the back-projector ({@link Operation#FDK})
      * @param maxSlices the most slices a slab holds
      */
     ConeSlabProcessor(ConeParams cone, ReconstructionParams params, BackprojectionBackend backend, int maxSlices) {
@@ -45,8 +46,8 @@ final class ConeSlabProcessor implements AutoCloseable {
         this.maxSlices = Math.min(maxSlices, vol.nz());
         this.preprocessor = params.preprocessor();
         this.filter = cone.prefiltered() ? null : new FdkFilter(g, params.filter(), ConeResolution.ANGLES);
-        this.bp = ConeBackends.open(backend.id(), params.backendOptions(), g, vol, SlabPlanner.maxRows(g, vol, this.maxSlices),
-                this.maxSlices);
+        this.bp = Backends.offering(backend.id(), Operation.FDK, "geometry=cone")
+                .openFdk(g, vol, SlabPlanner.maxRows(g, vol, this.maxSlices), this.maxSlices, params.backendOptions());
     }
 
     String description() {

@@ -1,21 +1,21 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackendProvider;
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
+import org.tomospark.executor.backend.Operation;
 import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.cuda.CudaSolverOps;
-import org.tomospark.executor.backend.opencl.OpenClProjector;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.fourier.Gridrec;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
-import org.tomospark.executor.iterative.HostOps;
 import org.tomospark.executor.iterative.IterativeReconstructor;
-import org.tomospark.executor.iterative.JosephProjector;
 import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.PreprocessStats;
@@ -202,31 +202,23 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     /**
-     * Where the iterative methods run: on the CUDA backend's device for the whole solve (kernels/joseph.cu and
-     * kernels/iterative.cu), on the OpenCL backend's device for the projections (kernels/joseph.cl; the vector updates
-     * on the host), on the java backend in Java on the backend's threads.
+     * Where the iterative methods run: the backend's projector pair and vector operations ({@link Operation#PROJECTOR_PAIR};
+     * a device backend may keep the vectors on its device for the whole solve).
      */
     static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
-        String device = params.backendOptions().device();
-        return switch (backend.id()) {
-            case "cuda" -> (scan, grid, k) -> new CudaSolverOps(scan, grid, k, device);
-            case "opencl" -> (scan, grid, k) -> HostOps.owning(new OpenClProjector(scan, grid, k, device));
-            default -> (scan, grid, k) -> HostOps.owning(new JosephProjector(scan, grid, k));
-        };
+        BackendProvider provider = Backends.offering(backend.id(), Operation.PROJECTOR_PAIR,
+                "algorithm=" + params.iterative().algorithm().id());
+        BackendOptions options = params.backendOptions();
+        return (scan, grid, k) -> provider.openSolverOps(scan, grid, k, options);
     }
 
-    /**
-     * Slices per iterative pass: backend.slicesPerPass when set, else the group's slices up to 8, or on the CUDA backend
-     * up to 32 as the device's memory allows (its kernels gain most from wide passes).
-     */
+    /** Slices per iterative pass: backend.slicesPerPass when set, else the backend's choice for this group and solver. */
     private static int iterativePass(BackprojectionBackend backend, ReconstructionParams params, ScanGeometry scan,
                                      SliceGeometry slice, int maxSlices) {
         int k = params.backendOptions().slicesPerPass();
         if (k > 0) return k;
-        if (backend.id().equals("cuda"))
-            return CudaSolverOps.defaultSlicesPerPass(scan, slice.withRoi(0, 0, slice.width(), slice.height()),
-                    params.iterative().solver(scan.numProjections()).footprint(), maxSlices, params.backendOptions().device());
-        return Math.min(8, maxSlices);
+        return Backends.of(backend.id()).iterativeSlicesPerPass(scan, slice.withRoi(0, 0, slice.width(), slice.height()),
+                params.iterative().solver(scan.numProjections()).footprint(), maxSlices, params.backendOptions());
     }
 
     /**

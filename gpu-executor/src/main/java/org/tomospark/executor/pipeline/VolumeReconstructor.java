@@ -1,14 +1,14 @@
 package org.tomospark.executor.pipeline;
 
-import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.io.InputWarnings;
-import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
 
 import java.util.ArrayList;
@@ -253,7 +253,7 @@ public final class VolumeReconstructor {
             }
         }
         // FBP groups only: a cone-beam slab and an iterative solve size their device memory for the GPU alone
-        boolean shareable = (anyBackend || backend.id().equals("cuda")) && params.coneBeam() == null
+        boolean shareable = (anyBackend || Backends.of(backend.id()).overlapsGroups()) && params.coneBeam() == null
                 && !params.iterative().iterative();
         int running = shareable ? lanesFor(lanes, toRun.size()) : 1;
         ReconstructionParams p = params;

@@ -1,5 +1,10 @@
 package org.tomospark.executor.bench;
 
+import org.tomospark.executor.cone.FdkBackprojector;
+import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -11,16 +16,12 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.Options;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
-import org.openjdk.jmh.results.RunResult;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
-import org.tomospark.executor.cone.FdkBackprojector;
-import org.tomospark.executor.cone.SlabPlanner;
 
 import java.util.Collection;
 import java.util.Random;

@@ -1,10 +1,12 @@
 package org.tomospark.executor.cone;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.io.LayoutScans;
+
 import io.jhdf.HdfFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tomospark.executor.io.LayoutScans;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,7 +1,12 @@
 package org.tomospark.executor.cone;
 
-import org.junit.jupiter.api.Test;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.FieldOfView;
+import org.tomospark.executor.geometry.ProjectionMatrix;
 import org.tomospark.executor.util.ImageErrors;
+
+import org.junit.jupiter.api.Test;
 
 import java.util.Random;
 

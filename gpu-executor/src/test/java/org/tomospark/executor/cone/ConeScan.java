@@ -2,6 +2,8 @@ package org.tomospark.executor.cone;
 
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
 
 import java.util.stream.IntStream;
 

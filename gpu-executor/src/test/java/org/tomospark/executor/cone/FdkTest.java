@@ -1,7 +1,10 @@
 package org.tomospark.executor.cone;
 
-import org.junit.jupiter.api.Test;
+import org.tomospark.executor.filter.FdkFilter;
+import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.util.ImageErrors;
+
+import org.junit.jupiter.api.Test;
 
 import java.util.Locale;
 
@@ -128,18 +131,6 @@ class FdkTest {
             for (int k = 0; k < a.length; k++)
                 assertTrue(ImageErrors.relL2(a[k], b[k]) < 1e-6, "slice " + (slab[0] + k) + ": " + ImageErrors.relL2(a[k], b[k]));
         }
-    }
-
-    @Test
-    void parkerWeightsOfConjugateRaysAddToOne() {
-        double delta = Math.toRadians(12);
-        for (double gamma = -Math.toRadians(9); gamma <= Math.toRadians(9); gamma += 0.01)
-            for (double beta = 0; beta < Math.PI + 2 * delta; beta += 0.013) {
-                double conj = beta + Math.PI - 2 * gamma;
-                if (conj > Math.PI + 2 * delta) continue;
-                assertEquals(1, FdkFilter.parker(beta, gamma, delta) + FdkFilter.parker(conj, -gamma, delta), 1e-12,
-                        "beta " + beta + ", gamma " + gamma);
-            }
     }
 
     @Test

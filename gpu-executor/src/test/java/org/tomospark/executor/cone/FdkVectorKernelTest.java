@@ -1,7 +1,10 @@
 package org.tomospark.executor.cone;
 
-import org.junit.jupiter.api.Test;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
 import org.tomospark.executor.util.ImageErrors;
+
+import org.junit.jupiter.api.Test;
 
 import java.util.Random;
 import java.util.concurrent.ForkJoinPool;

@@ -1,21 +1,24 @@
 package org.tomospark.executor.iterative;
 
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
+import org.tomospark.executor.backend.cuda.CudaBackendProvider;
+import org.tomospark.executor.backend.cuda.CudaProjector;
+import org.tomospark.executor.backend.cuda.CudaSolverOps;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.phantom.DemoDataset;
+import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.util.ImageErrors;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.tomospark.executor.backend.cuda.CudaBackendProvider;
-import org.tomospark.executor.backend.cuda.CudaProjector;
-import org.tomospark.executor.backend.cuda.CudaSolverOps;
-import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.iterative.SolverOps.Vec;
-import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
-import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Arrays;
 import java.util.Random;

@@ -1,6 +1,8 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.iterative.SolverOps.Vec;
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.backend.SolverOps.Vec;
+import org.tomospark.executor.backend.SolverOps;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Random;

@@ -1,9 +1,10 @@
 package org.tomospark.executor.pipeline;
 
-import org.junit.jupiter.api.Test;
-import org.tomospark.executor.cone.ConeGeometry;
 import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.io.ScanMetadata;
+
+import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 

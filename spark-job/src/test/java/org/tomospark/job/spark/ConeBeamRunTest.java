@@ -1,19 +1,13 @@
 package org.tomospark.job.spark;
 
-import io.jhdf.HdfFile;
-import io.jhdf.WritableHdfFile;
-import io.jhdf.api.WritableGroup;
-import org.apache.hadoop.conf.Configuration;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.tomospark.executor.cone.ConeDemoDataset;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
 import org.tomospark.executor.cone.ConePhantom;
 import org.tomospark.executor.cone.FdkBackprojector;
-import org.tomospark.executor.cone.FdkFilter;
 import org.tomospark.executor.cone.FdkReconstructor;
 import org.tomospark.executor.config.Settings;
+import org.tomospark.executor.filter.FdkFilter;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
 import org.tomospark.executor.io.DataExchangeSource;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.ReconstructionParams;
@@ -25,6 +19,13 @@ import org.tomospark.job.io.Json;
 import org.tomospark.job.io.ZarrMetadata;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
+
+import io.jhdf.HdfFile;
+import io.jhdf.WritableHdfFile;
+import io.jhdf.api.WritableGroup;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

@@ -1,9 +1,10 @@
 package org.tomospark.job.spark;
 
-import org.junit.jupiter.api.Test;
-import org.tomospark.executor.cone.ConeGeometry;
+import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.io.ScanMetadata;
 import org.tomospark.executor.pipeline.ConeParams;
+
+import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 

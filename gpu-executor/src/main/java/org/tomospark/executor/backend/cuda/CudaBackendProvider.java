@@ -1,14 +1,24 @@
 package org.tomospark.executor.backend.cuda;
 
-import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
-import org.tomospark.executor.backend.GroupShape;
+import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.ConeBackprojector;
+import org.tomospark.executor.backend.GroupShape;
+import org.tomospark.executor.backend.Operation;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps;
 import org.tomospark.executor.config.ConfigKey;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /** Registers the CUDA backend (id "cuda"); preferred by {@code auto} when a CUDA driver and device are present. */
 public final class CudaBackendProvider implements BackendProvider {
@@ -27,6 +37,37 @@ public final class CudaBackendProvider implements BackendProvider {
         String r = unavailableReason();
         if (r != null) throw new BackendUnavailableException("backend 'cuda' cannot run here: " + r);
         return new CudaBackend();
+    }
+
+    @Override
+    public Set<Operation> operations() {
+        return EnumSet.allOf(Operation.class);
+    }
+
+    /** cuda.allowTextureWeights selects the texture mode (half precision and the texture unit: faster, 5e-3 of the Java reference). */
+    @Override
+    public ConeBackprojector openFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, BackendOptions options) {
+        return new CudaFdk(g, vol, maxBandRows, maxSlices, options.device(),
+                options.get(BackendKeys.CUDA_ALLOW_TEXTURE_WEIGHTS) ? CudaFdk.Mode.TEXTURE : CudaFdk.Mode.EXACT);
+    }
+
+    /** The whole solve on the device (kernels/joseph.cu and kernels/iterative.cu): no projection crosses the bus. */
+    @Override
+    public SolverOps openSolverOps(ScanGeometry scan, SliceGeometry grid, int k, BackendOptions options) {
+        return new CudaSolverOps(scan, grid, k, options.device());
+    }
+
+    /** Up to 32 slices as the device's memory allows: the kernels gain most from wide passes. */
+    @Override
+    public int iterativeSlicesPerPass(ScanGeometry scan, SliceGeometry full, SolveFootprint footprint, int groupSlices,
+                                      BackendOptions options) {
+        return CudaSolverOps.defaultSlicesPerPass(scan, full, footprint, groupSlices, options.device());
+    }
+
+    /** One group's uploads, kernels and downloads leave the GPU idle part of the time: the next group's fill it. */
+    @Override
+    public boolean overlapsGroups() {
+        return true;
     }
 
     /**

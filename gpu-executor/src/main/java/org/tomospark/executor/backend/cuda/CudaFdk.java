@@ -1,18 +1,19 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.ConeBackprojector;
+import org.tomospark.executor.backend.cuda.FdkKernels.Footprint;
+import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
+import org.tomospark.executor.filter.FdkFilter;
+import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.filter.RampFilter;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUpointer_attribute;
 import jcuda.driver.CUtexObject;
-import org.tomospark.executor.backend.cuda.FdkKernels.Footprint;
-import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
-import org.tomospark.executor.cone.ConeBackprojector;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
-import org.tomospark.executor.cone.FdkFilter;
-import org.tomospark.executor.filter.Padding;
-import org.tomospark.executor.filter.RampFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

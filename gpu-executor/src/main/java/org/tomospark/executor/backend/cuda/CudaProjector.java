@@ -1,10 +1,11 @@
 package org.tomospark.executor.backend.cuda;
 
-import jcuda.Sizeof;
-import jcuda.driver.CUdeviceptr;
+import org.tomospark.executor.backend.Projector;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.iterative.Projector;
+
+import jcuda.Sizeof;
+import jcuda.driver.CUdeviceptr;
 
 import static jcuda.driver.JCudaDriver.cuMemsetD32;
 import static org.tomospark.executor.backend.cuda.PaddedLayout.Kind.IMAGE;

@@ -1,16 +1,17 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.backend.SolveFootprint;
+import org.tomospark.executor.backend.SolverOps;
+import org.tomospark.executor.backend.cuda.PaddedLayout.Kind;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
-import org.tomospark.executor.backend.cuda.PaddedLayout.Kind;
-import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.iterative.Projector;
-import org.tomospark.executor.iterative.Solver;
-import org.tomospark.executor.iterative.SolverOps;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -104,9 +105,9 @@ public final class CudaSolverOps implements SolverOps {
      * halved while a solve would take more than a quarter of the device's memory or half of what is free now (other
      * tasks sharing the device, job.tasksPerDevice, hold the rest).
      *
-     * @param footprint the vectors the solver holds at once ({@link Solver#footprint()})
+     * @param footprint the vectors the solver holds at once (the solver's footprint)
      */
-    public static int defaultSlicesPerPass(ScanGeometry scan, SliceGeometry grid, Solver.Footprint footprint, int groupSlices,
+    public static int defaultSlicesPerPass(ScanGeometry scan, SliceGeometry grid, SolveFootprint footprint, int groupSlices,
                                            String device) {
         CudaDevice dev = CudaDevice.get(CudaDevice.parseDevice(device));
         long[] free = new long[1], total = new long[1];
@@ -121,7 +122,7 @@ public final class CudaSolverOps implements SolverOps {
     }
 
     /** Device memory of a solve of k slices: the solver's vectors (weight images of one slice) and the scratch buffer. */
-    static long bytesPerSolve(ScanGeometry scan, SliceGeometry grid, Solver.Footprint footprint, int k) {
+    static long bytesPerSolve(ScanGeometry scan, SliceGeometry grid, SolveFootprint footprint, int k) {
         PaddedLayout l = new PaddedLayout(new Projector.Shape(k, grid.roiRows(), grid.roiCols(), scan.numProjections(),
                 scan.detectorWidth()));
         long floats = footprint.images() * l.floats(Kind.IMAGE) + footprint.sinograms() * l.floats(Kind.SINOGRAM)

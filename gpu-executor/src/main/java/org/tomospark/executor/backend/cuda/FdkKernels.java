@@ -1,12 +1,13 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUfunction_attribute;
 import jcuda.driver.CUmodule;
-import org.tomospark.executor.cone.ConeGeometry;
 
 import java.util.HashMap;
 import java.util.List;

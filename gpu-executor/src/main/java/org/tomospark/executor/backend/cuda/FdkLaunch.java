@@ -1,8 +1,9 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.geometry.ConeVolume;
+
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUtexObject;
-import org.tomospark.executor.cone.ConeVolume;
 
 /**
  * What one back-projection of a slab hands the FDK kernels: the band of filtered projections on the device (and its

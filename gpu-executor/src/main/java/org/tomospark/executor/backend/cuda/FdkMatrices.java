@@ -1,6 +1,6 @@
 package org.tomospark.executor.backend.cuda;
 
-import org.tomospark.executor.cone.ConeGeometry;
+import org.tomospark.executor.geometry.ConeGeometry;
 
 import java.util.ArrayList;
 import java.util.Arrays;

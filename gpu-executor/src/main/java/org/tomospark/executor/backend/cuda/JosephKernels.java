@@ -1,14 +1,15 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.geometry.ProjectionTables;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUfunction;
 import jcuda.driver.CUmodule;
-import org.tomospark.executor.geometry.ProjectionTables;
-import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.iterative.Projector;
 
 import java.util.List;
 

@@ -1,11 +1,12 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.Projector;
+
 import jcuda.Pointer;
 import jcuda.Sizeof;
 import jcuda.driver.CUDA_MEMCPY2D;
 import jcuda.driver.CUdeviceptr;
 import jcuda.driver.CUmemorytype;
-import org.tomospark.executor.iterative.Projector;
 
 import static jcuda.driver.JCudaDriver.cuMemcpy2D;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;

@@ -4,12 +4,28 @@ import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.ConeBackprojector;
 import org.tomospark.executor.backend.GroupShape;
+import org.tomospark.executor.backend.Operation;
+import org.tomospark.executor.backend.SolverOps;
+import org.tomospark.executor.cone.FdkBackprojector;
 import org.tomospark.executor.config.ConfigKey;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.HostOps;
+import org.tomospark.executor.iterative.JosephProjector;
 
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
-/** Registers the pure-Java backend; always available, last choice for {@code auto}. */
+/**
+ * Registers the pure-Java backend, the reference the others are checked against: FBP ({@link JavaBackend}), FDK
+ * ({@link FdkBackprojector}) and the Joseph pair ({@link JosephProjector}, its vectors in Java arrays). Always
+ * available, last choice for {@code auto}.
+ */
 public final class JavaBackendProvider implements BackendProvider {
     @Override
     public String id() {
@@ -24,6 +40,21 @@ public final class JavaBackendProvider implements BackendProvider {
     @Override
     public BackprojectionBackend create() {
         return new JavaBackend();
+    }
+
+    @Override
+    public Set<Operation> operations() {
+        return EnumSet.allOf(Operation.class);
+    }
+
+    @Override
+    public ConeBackprojector openFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, BackendOptions options) {
+        return new FdkBackprojector(g, vol);
+    }
+
+    @Override
+    public SolverOps openSolverOps(ScanGeometry scan, SliceGeometry grid, int k, BackendOptions options) {
+        return HostOps.owning(new JosephProjector(scan, grid, k));
     }
 
     /**

@@ -36,6 +36,12 @@ final class ClArgs {
         return this;
     }
 
+    /** Local memory of {@code bytes} for the kernel's {@code __local} argument. */
+    ClArgs local(long bytes) {
+        clSetKernelArg(kernel, next++, bytes, null);
+        return this;
+    }
+
     /** A REAL argument: double where the kernel was built with doubles, else float. */
     ClArgs real(double v) {
         if (fp64) clSetKernelArg(kernel, next++, Sizeof.cl_double, Pointer.to(new double[]{v}));

@@ -1,7 +1,19 @@
 package org.tomospark.executor.backend.opencl;
 
+import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.BackprojectionBackend;
+import org.tomospark.executor.backend.ConeBackprojector;
+import org.tomospark.executor.backend.Operation;
+import org.tomospark.executor.backend.SolverOps;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.HostOps;
+
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Registers the OpenCL backend. Available wherever an OpenCL platform with a device exists (PoCL counts);
@@ -27,6 +39,22 @@ public final class OpenClBackendProvider implements BackendProvider {
     @Override
     public BackprojectionBackend create() {
         return new OpenClBackend();
+    }
+
+    @Override
+    public Set<Operation> operations() {
+        return EnumSet.allOf(Operation.class);
+    }
+
+    @Override
+    public ConeBackprojector openFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, BackendOptions options) {
+        return new OpenClFdk(g, vol, maxBandRows, maxSlices, options.device());
+    }
+
+    /** The projections on the device (kernels/joseph.cl); the solvers' vector updates on the host. */
+    @Override
+    public SolverOps openSolverOps(ScanGeometry scan, SliceGeometry grid, int k, BackendOptions options) {
+        return HostOps.owning(new OpenClProjector(scan, grid, k, options.device()));
     }
 
     @Override

@@ -1,5 +1,10 @@
 package org.tomospark.executor.backend.opencl;
 
+import org.tomospark.executor.backend.ConeBackprojector;
+import org.tomospark.executor.cone.FdkBackprojector;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+
 import org.jocl.CL;
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -8,24 +13,15 @@ import org.jocl.cl_command_queue;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_program;
-import org.tomospark.executor.cone.ConeBackprojector;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
-import org.tomospark.executor.cone.FdkBackprojector;
 
 import java.util.Locale;
 
 import static org.jocl.CL.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE;
-import static org.jocl.CL.CL_INVALID_BUFFER_SIZE;
 import static org.jocl.CL.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.jocl.CL.CL_MEM_COPY_HOST_PTR;
-import static org.jocl.CL.CL_MEM_OBJECT_ALLOCATION_FAILURE;
 import static org.jocl.CL.CL_MEM_READ_ONLY;
 import static org.jocl.CL.CL_MEM_READ_WRITE;
-import static org.jocl.CL.CL_OUT_OF_HOST_MEMORY;
-import static org.jocl.CL.CL_OUT_OF_RESOURCES;
 import static org.jocl.CL.CL_TRUE;
-import static org.jocl.CL.clCreateBuffer;
 import static org.jocl.CL.clCreateCommandQueue;
 import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clEnqueueFillBuffer;
@@ -84,6 +80,7 @@ public final class OpenClFdk implements ConeBackprojector {
     private final int maxSlices;
     private final ClRuntime.DeviceInfo info;
     private final ClDeviceContext ctx;
+    private final ClMemory memory;
     private final boolean fp64;
     private final String kernelName;
     private final int slicesPerItem;
@@ -124,6 +121,7 @@ public final class OpenClFdk implements ConeBackprojector {
         this.maxSlices = maxSlices;
         this.info = ClRuntime.select(DeviceSelector.parse(device));
         this.ctx = ClRuntime.context(info);
+        this.memory = new ClMemory(ctx, info, "opencl fdk");
         this.fp64 = ctx.hasExtension("cl_khr_fp64") && !tuning.floatTerms();
         this.kernelName = tuning.general() || !columnsApply(g) ? "fdk_general" : "fdk_columns";
         int item = tuning.slicesPerItem() > 0 ? Math.min(tuning.slicesPerItem(), MAX_SLICES_PER_ITEM) : MAX_SLICES_PER_ITEM;
@@ -148,9 +146,9 @@ public final class OpenClFdk implements ConeBackprojector {
             cl_program p = ctx.program("fdk.cl", KernelSources.get("fdk.cl"), options);
             kernel = clCreateKernel(p, kernelName, null);
             groupSize();
-            proj = alloc("buffer of the projections' bands (" + nproj + " x " + (maxBandRows + 2) + " rows x " + (cols + 2)
+            proj = memory.buffer("buffer of the projections' bands (" + nproj + " x " + (maxBandRows + 2) + " rows x " + (cols + 2)
                     + " pixels, padded)", CL_MEM_READ_ONLY, projBytes, null);
-            slab = alloc("slab buffer (" + maxSlices + " slices of " + vol.n() + " x " + vol.n() + " voxels)", CL_MEM_READ_WRITE,
+            slab = memory.buffer("slab buffer (" + maxSlices + " slices of " + vol.n() + " x " + vol.n() + " voxels)", CL_MEM_READ_WRITE,
                     slabBytes, null);
             mats = new cl_mem[ceilDiv(nproj, perLaunch)];
             for (int c = 0; c < mats.length; c++) mats[c] = matrices(g, c * perLaunch, Math.min(nproj, (c + 1) * perLaunch));
@@ -212,34 +210,14 @@ public final class OpenClFdk implements ConeBackprojector {
         if (fp64) {
             double[] all = new double[count * MATRIX];
             for (int p = from; p < to; p++) System.arraycopy(g.matrix(p).m(), 0, all, (p - from) * MATRIX, MATRIX);
-            return alloc("projection matrices", CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, Pointer.to(all));
+            return memory.buffer("projection matrices", CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, Pointer.to(all));
         }
         float[] all = new float[count * MATRIX];
         for (int p = from; p < to; p++) {
             double[] m = g.matrix(p).m();
             for (int e = 0; e < MATRIX; e++) all[(p - from) * MATRIX + e] = (float) m[e];
         }
-        return alloc("projection matrices", CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, Pointer.to(all));
-    }
-
-    private cl_mem alloc(String what, long flags, long bytes, Pointer host) {
-        try {
-            return clCreateBuffer(ctx.context(), flags, bytes, host, null);
-        } catch (CLException e) {
-            throw resourceError("allocating the " + what, bytes, e);
-        }
-    }
-
-    /** An OpenCL failure in words; out-of-memory statuses with the size asked for and the device's limits. */
-    private OpenClException resourceError(String what, long bytes, CLException e) {
-        int st = e.getStatus();
-        String status = CL.stringFor_errorCode(st);
-        if (st == CL_OUT_OF_RESOURCES || st == CL_MEM_OBJECT_ALLOCATION_FAILURE || st == CL_OUT_OF_HOST_MEMORY
-                || st == CL_INVALID_BUFFER_SIZE)
-            return new OpenClException("opencl fdk: " + what + " (" + bytes + " bytes) failed on " + info + " with " + status
-                    + ": the device lacks the memory; its limits: CL_DEVICE_MAX_MEM_ALLOC_SIZE " + ctx.maxAlloc
-                    + " bytes, CL_DEVICE_GLOBAL_MEM_SIZE " + ctx.globalMem + " bytes", e);
-        return new OpenClException("opencl fdk: " + what + " failed on " + info + " with " + status, e);
+        return memory.buffer("projection matrices", CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, Pointer.to(all));
     }
 
     @Override
@@ -277,7 +255,7 @@ public final class OpenClFdk implements ConeBackprojector {
                 for (int v = 0; v < slice.length; v++) o[v] += slice[v];
             }
         } catch (CLException e) {
-            throw resourceError(step + " (" + nz + " slices from rows " + bandFirst + " to " + (bandFirst + bandRows - 1) + ")", bytes,
+            throw memory.error(step + " (" + nz + " slices from rows " + bandFirst + " to " + (bandFirst + bandRows - 1) + ")", bytes,
                     e);
         }
     }

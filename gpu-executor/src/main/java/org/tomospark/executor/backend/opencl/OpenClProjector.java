@@ -1,5 +1,11 @@
 package org.tomospark.executor.backend.opencl;
 
+import org.tomospark.executor.backend.Projector;
+import org.tomospark.executor.geometry.ProjectionTables;
+import org.tomospark.executor.geometry.ScanGeometry;
+import org.tomospark.executor.geometry.SliceGeometry;
+import org.tomospark.executor.iterative.Guarded;
+
 import org.jocl.CL;
 import org.jocl.CLException;
 import org.jocl.Pointer;
@@ -8,11 +14,6 @@ import org.jocl.cl_command_queue;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_program;
-import org.tomospark.executor.geometry.ProjectionTables;
-import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.iterative.Guarded;
-import org.tomospark.executor.iterative.Projector;
 
 import java.util.ArrayList;
 import java.util.List;

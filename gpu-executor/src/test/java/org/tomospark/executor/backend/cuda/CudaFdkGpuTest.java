@@ -1,18 +1,19 @@
 package org.tomospark.executor.backend.cuda;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.tomospark.executor.cone.ConeBackprojector;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
+import org.tomospark.executor.backend.ConeBackprojector;
 import org.tomospark.executor.cone.FdkBackprojector;
-import org.tomospark.executor.cone.FdkFilter;
-import org.tomospark.executor.cone.ProjectionMatrix;
 import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.filter.FdkFilter;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ProjectionMatrix;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,9 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+
 import jcuda.driver.CUevent;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
 
 import java.util.List;
 import java.util.Locale;

@@ -1,18 +1,19 @@
 package org.tomospark.executor.backend.cuda;
 
+import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
+import org.tomospark.executor.geometry.ConeGeometry;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.tomospark.executor.backend.cuda.FdkMatrices.Range;
-import org.tomospark.executor.cone.ConeGeometry;
 
 import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**

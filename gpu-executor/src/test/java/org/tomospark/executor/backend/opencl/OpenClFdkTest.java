@@ -1,13 +1,14 @@
 package org.tomospark.executor.backend.opencl;
 
+import org.tomospark.executor.cone.FdkBackprojector;
+import org.tomospark.executor.cone.SlabPlanner;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ConeVolume;
+import org.tomospark.executor.geometry.ProjectionMatrix;
+import org.tomospark.executor.util.ImageErrors;
+
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.cone.ConeGeometry;
-import org.tomospark.executor.cone.ConeVolume;
-import org.tomospark.executor.cone.FdkBackprojector;
-import org.tomospark.executor.cone.ProjectionMatrix;
-import org.tomospark.executor.cone.SlabPlanner;
-import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Random;
 

@@ -1,4 +1,4 @@
-package org.tomospark.executor.cone;
+package org.tomospark.executor.geometry;
 
 import java.io.Serializable;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
-package org.tomospark.executor.iterative;
+package org.tomospark.executor.backend;
 
 /**
  * Where the solvers' vectors live, and the operations they are combined with: the projector pair and the element-wise
- * updates and reductions of SIRT, CGLS and MLTR. The solvers are written once against this interface; {@link HostOps}
+ * updates and reductions of SIRT, CGLS and MLTR. The solvers are written once against this interface; iterative.HostOps
  * keeps the vectors in Java arrays around any {@link Projector}, a device implementation keeps them in device memory
  * for a whole solve, so that no projection crosses the bus between iterations.
  * <p>
@@ -114,14 +114,14 @@ public interface SolverOps extends AutoCloseable {
 
     /**
      * The dual step of isotropic total variation: with g = ∇x̄ (forward differences, zero across the last column and
-     * the last row, {@link TotalVariation#gradient}), (zx, zy) ← (zx + σ·gx, zy + σ·gy) projected pixel by pixel onto
+     * the last row, iterative.TotalVariation.gradient), (zx, zy) ← (zx + σ·gx, zy + σ·gy) projected pixel by pixel onto
      * the disc of radius {@code weight[s]} of its slice s.
      */
     void tvDual(Vec zx, Vec zy, Vec xbar, float sigma, float[] weight);
 
     /**
      * The primal step of TV-regularised least squares: x' = x − τ·(u − div z) (u = Aᵀq, div = −∇ᵀ,
-     * {@link TotalVariation#divergence}), clipped at 0 when {@code nonNegative}; then x̄ ← 2x' − x and x ← x'.
+     * iterative.TotalVariation.divergence), clipped at 0 when {@code nonNegative}; then x̄ ← 2x' − x and x ← x'.
      */
     void tvPrimal(Vec x, Vec xbar, Vec u, Vec zx, Vec zy, Vec tau, boolean nonNegative);
 

@@ -1,4 +1,4 @@
-package org.tomospark.executor.iterative;
+package org.tomospark.executor.backend;
 
 /**
  * A matched pair of projection operators over {@link #slicesPerPass()} interleaved slices: the forward projection

@@ -1,4 +1,4 @@
-package org.tomospark.executor.cone;
+package org.tomospark.executor.geometry;
 
 import java.util.ArrayList;
 import java.util.List;

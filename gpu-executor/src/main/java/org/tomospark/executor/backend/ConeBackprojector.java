@@ -1,7 +1,9 @@
-package org.tomospark.executor.cone;
+package org.tomospark.executor.backend;
+
+import org.tomospark.executor.filter.FdkFilter;
 
 /**
- * FDK's back-projection of one z-slab on one backend: the Java reference ({@link FdkBackprojector}) or a device's
+ * FDK's back-projection of one z-slab on one backend: the Java reference (cone.FdkBackprojector) or a device's
  * kernels. Every implementation adds the same sum (within float32 rounding) for the same arguments; the device ones
  * are checked against the Java reference. One caller at a time; {@link #close} frees what the backend holds.
  */
@@ -13,7 +15,7 @@ public interface ConeBackprojector extends AutoCloseable {
      * @param q         filtered projections: q[p] holds detector rows [bandFirst, bandFirst + bandRows), cols pixels each,
      *                  row after row
      * @param bandFirst the first detector row the band holds
-     * @param bandRows  rows in the band; every row a voxel of the slab reads must be in it ({@link SlabPlanner})
+     * @param bandRows  rows in the band; every row a voxel of the slab reads must be in it (cone.SlabPlanner)
      * @param out       one n × n slice per slab slice, image[j·n + i], added to
      */
     void backproject(float[][] q, int bandFirst, int bandRows, int k0, float[][] out);

@@ -1,8 +1,8 @@
-package org.tomospark.executor.cone;
+package org.tomospark.executor.filter;
 
-import org.tomospark.executor.cone.ConeGeometry.ScanKind;
-import org.tomospark.executor.filter.FilterSpec;
-import org.tomospark.executor.filter.RampFilter;
+import org.tomospark.executor.geometry.ConeGeometry.ScanKind;
+import org.tomospark.executor.geometry.ConeGeometry;
+import org.tomospark.executor.geometry.ProjectionMatrix;
 
 /**
  * FDK's weighting and filtering of one projection (Feldkamp, Davis and Kress, JOSA A 1 (1984) 612), rows of a band at
