@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the CUDA kernels of kernels/*.cu and the variant manifest.
 #   kernels/build-ptx.sh                       regenerate what is committed in gpu-executor/src/main/resources/kernels-ptx/:
-#                                              the PTX of every module with the product kernels of variants.def, and
+#                                              the PTX of every module with the product kernels of variants.def
+#                                              (gzipped, <module>.ptx.gz), and
 #                                              variants.manifest (every row of variants.def, printed by manifest.cpp)
 #   kernels/build-ptx.sh --fatbin DIR          also write DIR/<module>.fatbin (sm_80 + sm_90 SASS, compute_90 PTX) and
 #                                              DIR/variants.manifest
@@ -54,23 +55,41 @@ for cu in "$here"/*.cu; do
   fi
 done
 
+# the PTX is committed gzipped (a tenth of its size; KernelBuild inflates it): compared by content, since gzip's bytes
+# may differ between its versions
 if [[ $check == 1 ]]; then
   stale=0
   for f in "$tmp"/ptx/*; do
-    if ! cmp -s "$f" "$ptxdir/$(basename "$f")"; then
-      echo "build-ptx.sh: $ptxdir/$(basename "$f") is not current with kernels/: run kernels/build-ptx.sh and commit" >&2
-      stale=1
+    base=$(basename "$f")
+    if [[ $base == *.ptx ]]; then
+      committed="$ptxdir/$base.gz"
+      if [[ ! -f $committed ]] || ! gzip -dc "$committed" | cmp -s - "$f"; then
+        echo "build-ptx.sh: $committed is not current with kernels/: run kernels/build-ptx.sh and commit" >&2; stale=1
+      fi
+    elif ! cmp -s "$f" "$ptxdir/$base"; then
+      echo "build-ptx.sh: $ptxdir/$base is not current with kernels/: run kernels/build-ptx.sh and commit" >&2; stale=1
     fi
   done
-  for f in "$ptxdir"/*.ptx "$ptxdir"/*.manifest; do
-    if [[ -e $f && ! -e "$tmp/ptx/$(basename "$f")" ]]; then
-      echo "build-ptx.sh: $f has no source in kernels/: remove it" >&2; stale=1
+  for f in "$ptxdir"/*.ptx "$ptxdir"/*.ptx.gz "$ptxdir"/*.manifest; do
+    base=$(basename "$f" .gz)
+    if [[ -e $f && ( $f == *.ptx || ! -e "$tmp/ptx/$base" ) ]]; then
+      echo "build-ptx.sh: $f has no source in kernels/ (or is not gzipped): remove it" >&2; stale=1
     fi
   done
   [[ $stale == 0 ]] || exit 1
 else
   mkdir -p "$ptxdir"
-  cp "$tmp"/ptx/* "$ptxdir/"
+  rm -f "$ptxdir"/*.ptx
+  for f in "$tmp"/ptx/*; do
+    base=$(basename "$f")
+    if [[ $base == *.ptx ]]; then
+      # unchanged content keeps the committed file as it is, whatever this gzip would write
+      if [[ -f "$ptxdir/$base.gz" ]] && gzip -dc "$ptxdir/$base.gz" | cmp -s - "$f"; then continue; fi
+      gzip -9 -n -c "$f" > "$ptxdir/$base.gz"
+    else
+      cp "$f" "$ptxdir/"
+    fi
+  done
 fi
 
 if [[ -n $fatdir ]]; then

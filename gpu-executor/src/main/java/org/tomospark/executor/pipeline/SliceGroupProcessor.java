@@ -6,41 +6,33 @@ import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.Operation;
-import org.tomospark.executor.backend.RawSliceBatch;
 import org.tomospark.executor.backend.Requisition;
-import org.tomospark.executor.backend.SliceBatch;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.fourier.Gridrec;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.Algorithm;
-import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeReconstructor;
 import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.preprocess.FlatDark;
-import org.tomospark.executor.preprocess.PreprocessStats;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;
 import org.tomospark.executor.util.Cancellation;
 
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ForkJoinPool;
-import java.util.function.LongSupplier;
 
 /**
  * Everything one executor does to one slice group after reading it: flat/dark correction and −log, the
  * {@link Workflow} stages (phase retrieval with halo rows, binning, stripe removal, half-acquisition
- * stitching), ramp filtering (on the host unless the backend filters on its device), and multi-slice
- * back-projection in the effective geometry; or, for an iterative algorithm, the iterations of
- * {@link IterativeReconstructor} on the unfiltered sinograms.
+ * stitching), then the algorithm's part ({@link SinogramMethod}): FBP (ramp filtering on the host unless the backend
+ * filters on its device, and multi-slice back-projection in the effective geometry), gridrec, or the iterations of
+ * {@link IterativeReconstructor} on the unfiltered sinograms; in cone beam, FDK of a z-slab ({@link ConeSlabProcessor}).
  * Deterministic: the same inputs give bit-identical slices, whatever process runs it.
  */
 public final class SliceGroupProcessor implements AutoCloseable {
     private final ScanGeometry rawScan;
     private final ScanGeometry scan; // effective: after binning and stitching
-    private final SliceGeometry slice;
     private final Workflow workflow;
-    private final RampFilter filter;
     private final BackprojectionBackend backend;
     private final Requisition requisition;
     private final int maxRows;
@@ -48,11 +40,12 @@ public final class SliceGroupProcessor implements AutoCloseable {
     private volatile boolean closed;
     private final ForkJoinPool pool;
     private final Preprocessor preprocessor;
-    private final SliceBuffers buffers;
-    private final IterativeReconstructor iterative;
-    private final boolean needsCounts;
+    private final GroupFrames frames;
     private final ConeSlabProcessor cone;
-    private final Gridrec gridrec;
+    /** FBP in parallel beam (also {@link #backproject} for any algorithm); null in cone beam. */
+    private final FbpMethod fbp;
+    /** The algorithm's part of a parallel-beam group; null in cone beam. */
+    private final SinogramMethod method;
 
     /**
      * @param scan        the acquisition geometry ({@link ReconstructionParams#scanGeometry}, centre resolved);
@@ -74,34 +67,42 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.workflow = new Workflow(scan, params);
         this.preprocessor = params.preprocessor();
         this.scan = workflow.effective();
-        this.slice = slice;
         this.backend = backend;
         this.maxRows = maxRows;
         this.ownsBackend = ownsBackend;
         int maxSlices = Math.max(1, maxRows / workflow.rowBin());
         // one group's worth waits for reuse: the arrays of the group just written serve the next one
-        this.buffers = buffers != null ? buffers : backend.fillsDirectFrames()
+        this.frames = new GroupFrames(buffers != null ? buffers : backend.fillsDirectFrames()
                 ? SliceBuffers.direct(slice.pixels(), maxSlices, SliceBuffers.frameRoom(params, slice))
-                : new SliceBuffers(slice.pixels(), maxSlices);
+                : new SliceBuffers(slice.pixels(), maxSlices), backend);
+        int threads = params.backendOptions().effectiveThreads();
+        this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
         ConeParams coneBeam = params.coneBeam();
         this.cone = coneBeam == null ? null : new ConeSlabProcessor(coneBeam, params, backend, maxSlices);
         this.requisition = cone != null ? new Requisition(1, 0, 0, false, cone.description())
                 : backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
-        this.iterative = cone == null && params.iterative().iterative() ? new IterativeReconstructor(this.scan, slice, params.iterative(),
-                iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.filter()) : null;
-        this.needsCounts = params.iterativeNeedsCounts();
+        if (cone != null) {
+            this.fbp = null;
+            this.method = null;
+            return;
+        }
+        int rowBin = workflow.rowBin();
         // algorithm=auto is decided by the engine's driver for the whole run; a path that leaves it (a sweep, in one JVM)
         // gets the same decision here, from the backend this processor runs on
-        Algorithm method = params.resolveAlgorithm(backend.id(), this.scan.numProjections(), this.scan.detectorWidth())
+        Algorithm algorithm = params.resolveAlgorithm(backend.id(), this.scan.numProjections(), this.scan.detectorWidth())
                 .iterative().algorithm();
-        this.gridrec = cone == null && method == Algorithm.GRIDREC
-                ? new Gridrec(this.scan, slice, params.filter()) : null;
-        if (gridrec != null) gridrec.warmUpInBackground();
-        this.filter = cone != null || iterative != null || gridrec != null || requisition.filtersOnDevice() ? null
-                : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(),
-                params.filter());
-        int threads = params.backendOptions().effectiveThreads();
-        this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
+        boolean iterative = params.iterative().iterative(), gridrec = !iterative && algorithm == Algorithm.GRIDREC;
+        RampFilter filter = iterative || gridrec || requisition.filtersOnDevice() ? null
+                : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.filter());
+        this.fbp = new FbpMethod(this.scan, slice, backend, filter, frames, pool, rowBin);
+        if (iterative)
+            this.method = new IterativeMethod(new IterativeReconstructor(this.scan, slice, params.iterative(),
+                    iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.filter()),
+                    params.iterativeNeedsCounts(), preprocessor, this.scan, slice, frames, pool, rowBin);
+        else if (gridrec)
+            this.method = new GridrecMethod(new Gridrec(this.scan, slice, params.filter()), this.scan, slice, frames, pool, rowBin);
+        else
+            this.method = fbp;
     }
 
     /** Whether {@link #close} was called. */
@@ -142,7 +143,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     private GroupResult slab(GroupPlanner.Group g, Workflow.Band b, String dataName, String flatName, Cancellation cancel) {
-        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, this::outputArrays, cancel);
+        return cone.process(g.start(), g.end(), b.projections(), b.fields(), dataName, flatName, frames::arrays, cancel);
     }
 
     /** Reconstructs the band's rows (no halo). {@code band} frames = projections; {@code fields} covers the same rows. */
@@ -179,26 +180,17 @@ public final class SliceGroupProcessor implements AutoCloseable {
         if (firstRow % workflow.rowBin() != 0)
             throw new IllegalArgumentException("bin.rows " + workflow.rowBin() + ": slice group starts at row " + firstRow
                     + ", not a multiple of the bin");
-        if (iterative == null && gridrec == null && band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly()
+        if (method == fbp && band.isUint16() && haloAbove == 0 && haloBelow == 0 && workflow.correctionOnly()
                 && backend.correctsOnDevice())
-            return processOnDevice(firstRow, band, fields, dataName, flatName, cancel);
+            return fbp.reconstructRaw(firstRow, band, fields, preprocessor, dataName, flatName, cancel);
         cancel.check("slice group at row " + firstRow);
         long t0 = System.nanoTime();
         Workflow.Sinograms pre = pool == null ? workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)
                 : pool.submit(() -> workflow.apply(band, fields, haloAbove, haloBelow, dataName, flatName)).join();
         long t1 = System.nanoTime();
-        float[][] sinos = pre.sinograms();
         cancel.check("slice group at row " + firstRow + ", corrected");
-        if (iterative != null) return iterate(firstRow, sinos, fields, haloAbove, flatName, pre.stats(), t1 - t0, cancel);
-        if (gridrec != null) return fourier(firstRow, sinos, pre.stats(), t1 - t0, cancel);
-        if (filter != null) for (float[] s : sinos) filter.filterRows(s, scan.numProjections(), pool);
-        cancel.check("slice group at row " + firstRow + ", filtered");
-        long t2 = System.nanoTime();
-        SliceFrame[] out = backproject(firstRow, sinos, filter != null, cancel);
-        long t3 = System.nanoTime();
-        long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
-        return new GroupResult(firstRow / workflow.rowBin(), out, slice.roiCols(), slice.roiRows(), pre.stats(),
-                t1 - t0, t2 - t1, t3 - t2, updates);
+        return method.reconstruct(new CorrectedGroup(firstRow, pre.sinograms(), pre.stats(), t1 - t0, fields, haloAbove, flatName),
+                cancel);
     }
 
     /**
@@ -222,133 +214,24 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     /**
-     * The iterative path: the −log sinograms (after every workflow stage) go to the solver, unfiltered; MLTR also gets
-     * each slice's unattenuated counts, flat − dark of its detector row.
-     */
-    private GroupResult iterate(int firstRow, float[][] sinos, FlatDark fields, int haloAbove, String flatName,
-                                PreprocessStats stats, long preprocessNanos, Cancellation cancel) {
-        long t0 = System.nanoTime();
-        float[][] blanks = null;
-        if (needsCounts && fields.measured()) {
-            float[] den = preprocessor.fields(fields, flatName).den();
-            int width = scan.detectorWidth();
-            blanks = new float[sinos.length][];
-            for (int s = 0; s < sinos.length; s++) {
-                blanks[s] = new float[width];
-                System.arraycopy(den, (haloAbove + s) * width, blanks[s], 0, width);
-            }
-        }
-        SliceFrame[] frames = heapOutputs(sinos.length);
-        float[][] out = SliceFrame.arrays(frames);
-        float[][] b = blanks;
-        Convergence c = pool == null ? iterative.reconstruct(sinos, b, out, cancel)
-                : pool.submit(() -> iterative.reconstruct(sinos, b, out, cancel)).join();
-        long t1 = System.nanoTime();
-        long grid = (long) slice.width() * slice.height();
-        long updates = 2L * grid * scan.numProjections() * sinos.length * c.iterations();
-        return new GroupResult(firstRow / workflow.rowBin(), frames, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
-                t1 - t0, updates, c);
-    }
-
-    /**
-     * The gridrec path: the −log sinograms (after every workflow stage), unfiltered, regridded in Fourier space on the
-     * processor's threads, two slices per transform. Its time is reported as back-projection's, the filter included.
-     */
-    private GroupResult fourier(int firstRow, float[][] sinos, PreprocessStats stats, long preprocessNanos, Cancellation cancel) {
-        long t0 = System.nanoTime();
-        SliceFrame[] frames = heapOutputs(sinos.length);
-        float[][] out = SliceFrame.arrays(frames);
-        processGivingBack(frames, () -> {
-            gridrec.reconstruct(sinos, out, pool, cancel);
-            return 0L;
-        });
-        long t1 = System.nanoTime();
-        long updates = (long) slice.pixels() * scan.numProjections() * sinos.length;
-        return new GroupResult(firstRow / workflow.rowBin(), frames, slice.roiCols(), slice.roiRows(), stats, preprocessNanos, 0,
-                t1 - t0, updates);
-    }
-
-    /**
-     * A group whose only sinogram stage is the flat/dark correction, on a backend that corrects on its device: the raw
-     * counts go to the device as they are (half the bytes of float sinograms) and the host only prepares the flat-field
-     * rows. The counts are checked against preprocess.maxRepairFraction as on the host.
-     */
-    private GroupResult processOnDevice(int firstRow, RawStack band, FlatDark fields, String dataName, String flatName,
-                                        Cancellation cancel) {
-        long t0 = System.nanoTime();
-        Preprocessor.Fields f = preprocessor.fields(fields, flatName);
-        int n = band.rows();
-        SliceFrame[] out = outputs(n);
-        long t1 = System.nanoTime();
-        RawSliceBatch batch = new RawSliceBatch(firstRow, band, 0, n, f.dark(), f.den(), preprocessor.transmissionFloor(), cancel);
-        long clamped = processGivingBack(out, () -> backend.processRaw(batch, out));
-        long t2 = System.nanoTime();
-        int np = scan.numProjections();
-        PreprocessStats stats = preprocessor.stats(f, (long) np * n * band.width(), np, clamped, 0, dataName, fields);
-        long updates = (long) slice.pixels() * np * n;
-        return new GroupResult(firstRow, out, slice.roiCols(), slice.roiRows(), stats, t1 - t0, 0, t2 - t1, updates);
-    }
-
-    /** Frames for n slices of the back-projector: direct where the backend fills them, else heap frames. */
-    private SliceFrame[] outputs(int n) {
-        if (!backend.fillsDirectFrames()) return heapOutputs(n);
-        SliceFrame[] out = new SliceFrame[n];
-        for (int i = 0; i < n; i++) out[i] = buffers.take();
-        return out;
-    }
-
-    /** Heap frames for n slices, for the paths that compute into Java arrays. */
-    private SliceFrame[] heapOutputs(int n) {
-        SliceFrame[] out = new SliceFrame[n];
-        for (int i = 0; i < n; i++) out[i] = buffers.takeHeap();
-        return out;
-    }
-
-    private float[][] outputArrays(int n) {
-        return SliceFrame.arrays(heapOutputs(n));
-    }
-
-    /**
      * Hands back a slice frame of a result once it is written: the next groups reuse it instead of allocating. Nothing
      * may read the frame afterwards.
      */
     public void recycle(SliceFrame slice) {
-        buffers.give(slice);
+        frames.give(slice);
     }
 
     /** Back-projects already corrected sinograms (filtered or not, as the backend expects). */
     public SliceFrame[] backproject(int firstRow, float[][] sinos, boolean filtered) {
-        return backproject(firstRow, sinos, filtered, Cancellation.NONE);
-    }
-
-    private SliceFrame[] backproject(int firstRow, float[][] sinos, boolean filtered, Cancellation cancel) {
-        SliceFrame[] out = outputs(sinos.length);
-        SliceBatch batch = new SliceBatch(firstRow, sinos, scan.numProjections(), scan.detectorWidth(), filtered, cancel);
-        processGivingBack(out, () -> {
-            backend.process(batch, out);
-            return 0L;
-        });
-        return out;
-    }
-
-    /**
-     * Runs a backend's batch into {@code out}; if it is cancelled, the frames go back for the next group (a backend
-     * stops a cancelled batch with nothing in flight; after another failure a device may still be writing into them).
-     */
-    private long processGivingBack(SliceFrame[] out, LongSupplier body) {
-        try {
-            return body.getAsLong();
-        } catch (CancellationException e) {
-            for (SliceFrame f : out) buffers.give(f);
-            throw e;
-        }
+        if (fbp == null) throw new IllegalStateException("a cone-beam processor back-projects slabs, not sinograms");
+        return fbp.backproject(firstRow, sinos, filtered, Cancellation.NONE);
     }
 
     @Override
     public void close() {
         closed = true;
         if (pool != null) pool.shutdown();
-        if (iterative != null) iterative.close();
+        if (method != null) method.close();
         if (cone != null) cone.close();
         if (ownsBackend) backend.close();
     }

@@ -3,6 +3,7 @@ package org.tomospark.executor.backend.cuda;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -10,11 +11,12 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.zip.GZIPInputStream;
 
 /**
  * The kernels this jar carries: the fatbins the Maven profile "cuda-kernels" packages ({@code /kernels-fatbin/},
  * SASS for sm_80 and sm_90, the product kernels or with "cuda-explore" every variant), else the committed PTX of the
- * product kernels ({@code /kernels-ptx/}, JIT-compiled by the driver). Each folder holds its modules and the variant
+ * product kernels ({@code /kernels-ptx/}, gzipped, JIT-compiled by the driver). Each folder holds its modules and the variant
  * manifest that says which rows of kernels/variants.def they contain. Read once per JVM, on first use.
  */
 final class KernelBuild {
@@ -34,7 +36,7 @@ final class KernelBuild {
         byte[] text = require(dir() + MANIFEST);
         this.manifest = KernelManifest.parse(new String(text, StandardCharsets.UTF_8));
         this.catalog = KernelCatalog.compiled(manifest);
-        this.version = hash(text, require(dir() + "backproject" + extension()));
+        this.version = hash(text, module("backproject"));
     }
 
     /** The build on the classpath. */
@@ -73,9 +75,6 @@ final class KernelBuild {
         return fatbin ? FATBIN_DIR : PTX_DIR;
     }
 
-    private String extension() {
-        return fatbin ? ".fatbin" : ".ptx";
-    }
 
     KernelManifest manifest() {
         return manifest;
@@ -103,9 +102,18 @@ final class KernelBuild {
         return version;
     }
 
-    /** The bytes of module {@code name} (backproject, filter, preprocess). */
+    /** The bytes of module {@code name} (backproject, filter, preprocess): a fatbin as packaged, or the PTX inflated. */
     byte[] module(String name) {
-        return require(dir() + name + extension());
+        return fatbin ? require(FATBIN_DIR + name + ".fatbin") : inflate(PTX_DIR + name + ".ptx.gz", require(PTX_DIR + name + ".ptx.gz"));
+    }
+
+    /** The PTX is committed and packaged gzipped (kernels/build-ptx.sh): a tenth of its size in the repository and the jar. */
+    static byte[] inflate(String path, byte[] gz) {
+        try (InputStream in = new GZIPInputStream(new ByteArrayInputStream(gz))) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new IllegalStateException("cuda: " + path + " is not a readable gzip file: " + e.getMessage(), e);
+        }
     }
 
     private static byte[] require(String path) {

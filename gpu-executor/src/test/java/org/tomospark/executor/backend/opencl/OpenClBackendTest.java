@@ -101,8 +101,9 @@ class OpenClBackendTest {
         }
         double err = ImageErrors.relL2(got, ref);
         // float32 within 1e-5 with double detector coordinates (auto on CPUs); float coordinates (auto on GPUs, or
-        // forced) round t to ~1e-5 px, ~2e-5 relative on white noise (docs/opencl-backend.md)
-        double tol = half ? 1e-3 : floatCoords && interp == Interpolation.LINEAR ? 5e-5 : 1e-5;
+        // forced) round t to ~1e-5 px: ~2e-5 relative on white noise on PoCL, 6.0e-5 to 6.8e-5 on NVIDIA's OpenCL on an
+        // H200, whose compiler also fuses the coordinate's multiply-adds (-cl-mad-enable) (docs/opencl-backend.md)
+        double tol = half ? 1e-3 : floatCoords && interp == Interpolation.LINEAR ? 1e-4 : 1e-5;
         System.out.printf("%s %s %s %s: rel L2 %.3g%n", variant, interp, data, slice, err);
         assertTrue(err < tol, variant + " " + interp + " " + data + ": relative L2 " + err + " exceeds " + tol);
         // not trivially zero: the images carry signal
