@@ -958,7 +958,7 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 #define FDK_HTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_htex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, false, M)
 #define FDK_GHTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_ghtex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, true, M)
 
-// The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (docs/microbench/fdk/README.md). Exact:
+// The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (benchmarks/cuda/fdk/README.md). Exact:
 // the column and general kernels. The texture mode: half-precision tiles and the half-precision texture on separate
 // warps, the texture filtering one projection in two, or four in seven for large footprints (z-independent u and w);
 // the texture alone for any matrix, and without tiles. On sm_90 on, the split kernel one in two with tensor copies.
