@@ -139,9 +139,13 @@ public final class Backends {
      * @throws IllegalArgumentException naming the backend key and what asked, where it does not
      */
     public static BackendProvider offering(String id, Operation op, String why) {
-        BackendProvider p = of(id);
+        return offering(of(id), op, why);
+    }
+
+    /** {@code p} where it offers {@code op}; else the refusal of {@link #offering(String, Operation, String)}. */
+    static BackendProvider offering(BackendProvider p, Operation op, String why) {
         if (!p.operations().contains(op))
-            throw new IllegalArgumentException("config key backend=" + id + " cannot run " + why + ": " + missing(p, op));
+            throw new IllegalArgumentException("config key backend=" + p.id() + " cannot run " + why + ": " + missing(p, op));
         return p;
     }
 

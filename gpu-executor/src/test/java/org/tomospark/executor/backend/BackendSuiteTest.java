@@ -1,5 +1,6 @@
 package org.tomospark.executor.backend;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.tomospark.executor.cone.FdkBackprojector;
@@ -159,12 +160,18 @@ class BackendSuiteTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    void anOperationNotOfferedIsRefusedNamingTheKey(String id) {
+    void everyOfferedOperationIsAccepted(String id) {
         BackendProvider p = Backends.of(id);
+        assertTrue(p.operations().contains(Operation.FBP), id + " must offer FBP");
+        for (Operation op : p.operations()) assertEquals(p, Backends.offering(p, op, "a test"));
+    }
+
+    @Test
+    void anOperationNotOfferedIsRefusedNamingTheKey() {
         BackendProvider fbpOnly = new BackendProvider() {
             @Override
             public String id() {
-                return p.id();
+                return "fbponly";
             }
 
             @Override
@@ -174,7 +181,7 @@ class BackendSuiteTest {
 
             @Override
             public BackprojectionBackend create() {
-                return p.create();
+                throw new UnsupportedOperationException();
             }
 
             @Override
@@ -182,10 +189,14 @@ class BackendSuiteTest {
                 return 0;
             }
         };
+        IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                () -> Backends.offering(fbpOnly, Operation.FDK, "geometry=cone"));
+        assertEquals("config key backend=fbponly cannot run geometry=cone: backend fbponly does not offer cone-beam FDK "
+                + "(it offers filtered back-projection)", refused.getMessage());
         ScanGeometry scan = ScanGeometry.builder().detectorWidth(8).anglesRange(180, 10).centerOfRotation(3.5).build();
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
                 () -> fbpOnly.openSolverOps(scan, SliceGeometry.square(8), 1, BackendOptions.defaults()));
-        assertEquals("backend " + id + " does not offer the iterative methods' projector pair (it offers filtered back-projection)",
+        assertEquals("backend fbponly does not offer the iterative methods' projector pair (it offers filtered back-projection)",
                 e.getMessage());
     }
 

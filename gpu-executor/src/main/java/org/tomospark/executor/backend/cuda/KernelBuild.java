@@ -11,6 +11,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.GZIPInputStream;
 
 /**
@@ -30,6 +32,8 @@ final class KernelBuild {
     private final KernelManifest manifest;
     private final KernelCatalog catalog;
     private final String version;
+    /** Modules read (and the PTX inflated) once per JVM: the version hash and the first load share the back-projection's. */
+    private final Map<String, byte[]> modules = new ConcurrentHashMap<>();
 
     private KernelBuild(boolean fatbin) {
         this.fatbin = fatbin;
@@ -104,7 +108,8 @@ final class KernelBuild {
 
     /** The bytes of module {@code name} (backproject, filter, preprocess): a fatbin as packaged, or the PTX inflated. */
     byte[] module(String name) {
-        return fatbin ? require(FATBIN_DIR + name + ".fatbin") : inflate(PTX_DIR + name + ".ptx.gz", require(PTX_DIR + name + ".ptx.gz"));
+        return modules.computeIfAbsent(name, n -> fatbin ? require(FATBIN_DIR + n + ".fatbin")
+                : inflate(PTX_DIR + n + ".ptx.gz", require(PTX_DIR + n + ".ptx.gz")));
     }
 
     /** The PTX is committed and packaged gzipped (kernels/build-ptx.sh): a tenth of its size in the repository and the jar. */
