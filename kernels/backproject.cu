@@ -24,6 +24,7 @@
 //   bp_entries_* builds the array of cache entries (value and difference per bin) from the compound layout,
 //             for the asynchronous cache and for the entries hybrid (TX 2).
 #include "layout.cuh"
+#include "signatures.cuh"
 #include "variants.cuh"
 
 __constant__ float4 c_proj[TS_MAX_CONST_PROJ];  // cos, sin, offset, 0
@@ -1240,31 +1241,23 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
 // The kernels are the rows of variants.def (token meanings and names: variants.cuh); each family's macro below
 // defines one extern "C" kernel.
 #define TS_STD(K, NN, Z, NAME)                                                                              \
-    extern "C" __global__ void __launch_bounds__(TS_TEX_THREADS) NAME(cudaTextureObject_t tex, const ProjD* pd, \
-                                                                      float* out, int rows, int cols,        \
-                                                                      long long plane, int np) {            \
+    extern "C" __global__ void __launch_bounds__(TS_TEX_THREADS) NAME(TS_PARAMS_TEXTURE) {            \
         bpStd<K, NN, Z>(tex, pd, out, rows, cols, plane, np);                                              \
     }
 #define TS_TEX(K, NN, NAME)                                                                                 \
-    extern "C" __global__ void __launch_bounds__(TS_TEX_THREADS) NAME(cudaTextureObject_t tex, const ProjD* pd, \
-                                                                      float* out, int rows, int cols,        \
-                                                                      long long plane, int np) {            \
+    extern "C" __global__ void __launch_bounds__(TS_TEX_THREADS) NAME(TS_PARAMS_TEXTURE) {            \
         bpTex<K, NN>(tex, pd, out, rows, cols, plane, np);                                                 \
     }
 // ALU and hybrid kernels; MB: minimum resident blocks per SM asked of the register allocator (0: none)
 #define TS_ALU(K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX, MB, NAME)                                        \
-    extern "C" __global__ void TS_MINB_##MB(NT) NAME(const void* sino, int pitch, int width, int np,       \
-                                                     const ProjD* pd, cudaTextureObject_t tex, float* out,   \
-                                                     int rows, int cols, long long plane) {                 \
+    extern "C" __global__ void TS_MINB_##MB(NT) NAME(TS_PARAMS_ALU) {                                    \
         bpAlu<K, HALF, NN, ADV, TILE, NT, SD, ST, HM, TX>((const typename Bin<K, HALF>::T*)sino, pitch, width, \
                                                           np, pd, tex, out, rows, cols, plane);             \
     }
 // asynchronous double-buffered cache from the entries array: the ALU signature with sino = the entries array and
 // pitch = its pitch in entries; RG: register cap per thread (0: the compiler's choice)
 #define TS_ASYNC(K, HALF, TILE, NT, SD, HM, RG, NAME)                                                       \
-    extern "C" __global__ void TS_BOUNDS_##RG(NT) NAME(                                                       \
-        const void* sino, int pitch, int width, int np, const ProjD* pd, cudaTextureObject_t tex, float* out,  \
-        int rows, int cols, long long plane) {                                                                 \
+    extern "C" __global__ void TS_BOUNDS_##RG(NT) NAME(TS_PARAMS_ALU) {                                                        \
         bpAluAsync<K, HALF, TILE, NT, SD, HM>((const CacheEntry<K, HALF, true>*)sino, pitch, width, np, pd, out, rows, \
                                               cols, plane);                                                    \
     }
@@ -1272,18 +1265,14 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
 // thread, projections per cache buffer, projections per half2 partial sum. gmax: per group (grid z), the largest
 // magnitude bits its packing was scaled by (bp_absmax_k8, bp_pack_k8_h_win).
 #define TS_WIN(TILE, NT, PP, SD, STEP, NAME)                                                                \
-    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) NAME(                                         \
-        const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
-        const unsigned* __restrict__ gmax, float* __restrict__ out, int rows, int cols, long long plane) {     \
+    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) NAME(TS_PARAMS_WINDOW) {                      \
         static_assert(TILE / (NT / TILE) == PP, "pixels per thread");                                        \
         bpAluWin<TILE, NT, SD, STEP>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane, gmax);  \
     }
 // float32 register-window kernels (4 or 8 float32 slices per bin, bins cached, one bin load per update): the ALU
 // signature (tex unused)
 #define TS_WINF(K, TILE, NT, PP, SD, NAME)                                                                  \
-    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) NAME(                                         \
-        const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
-        cudaTextureObject_t tex, float* __restrict__ out, int rows, int cols, long long plane) {               \
+    extern "C" __global__ void __launch_bounds__(NT, 512 / NT) NAME(TS_PARAMS_ALU) {                         \
         static_assert(TILE / (NT / TILE) == PP, "pixels per thread");                                        \
         bpAluWinF<K, TILE, NT, SD>((const uint4*)sino, pitch, width, np, pd, out, rows, cols, plane);         \
     }
@@ -1291,9 +1280,7 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
 // projections per buffer. gmax: per group, the magnitude bits its packing was scaled by; ngroups: groups of the
 // launch (grid z: 32-slice blocks).
 #define TS_TC(KB, BWX, BWY, SD, NAME)                                                                       \
-    extern "C" __global__ void __launch_bounds__(32 * BWX * BWY, 16 / (BWX * BWY)) NAME(                     \
-        const void* __restrict__ sino, int pitch, int width, int np, const ProjD* __restrict__ pd,             \
-        const unsigned* __restrict__ gmax, float* __restrict__ out, int rows, int cols, long long plane, int ngroups) { \
+    extern "C" __global__ void __launch_bounds__(32 * BWX * BWY, 16 / (BWX * BWY)) NAME(TS_PARAMS_TENSOR) {  \
         bpTc<KB, BWX, BWY, SD>((const typename Bin<KB, true>::T*)sino, pitch, width, np, pd, gmax, out, rows, cols, plane, \
                                ngroups);                                                                     \
     }
@@ -1316,13 +1303,11 @@ __device__ __forceinline__ void makeEntries(const typename Bin<K, HALF>::T* __re
 
 // the scaled packing of the window and tensor-core kernels: a group's largest magnitude, then its packing
 #define TS_ABSMAX(K)                                                                                         \
-    extern "C" __global__ void TS_NAME_ABSMAX(K)(const float* raw, int width, int np, long long sliceStride,     \
-                                                   int nValid, unsigned* gmax) {                                              \
+    extern "C" __global__ void TS_NAME_ABSMAX(K)(TS_PARAMS_ABSMAX) {                                    \
         absMax<K>(raw, width, np, sliceStride, nValid, gmax);                                                \
     }
 #define TS_PACK_WIN(K)                                                                                       \
-    extern "C" __global__ void TS_NAME_PACK_WIN(K)(const float* raw, int width, int np, long long sliceStride,   \
-                                                    int nValid, void* dst, int pitch, const unsigned* gmax) {    \
+    extern "C" __global__ void TS_NAME_PACK_WIN(K)(TS_PARAMS_PACK_WIN) {                              \
         packSino<K, true, true>(raw, width, np, sliceStride, nValid, (typename Bin<K, true>::T*)dst, pitch, gmax); \
     }
 TS_ABSMAX(8)
@@ -1330,7 +1315,7 @@ TS_ABSMAX(4)
 TS_PACK_WIN(8)
 TS_PACK_WIN(4)
 #define TS_ENTRIES(K, HALF, HM, NAME)                                                                       \
-    extern "C" __global__ void NAME(const void* sino, int pitch, int width, int np, void* dst, int epitch) {  \
+    extern "C" __global__ void NAME(TS_PARAMS_ENTRIES) {                                                  \
         makeEntries<K, HALF, HM>((const typename Bin<K, HALF>::T*)sino, pitch, width, np,                     \
                                  (CacheEntry<K, HALF, true>*)dst, epitch);                                    \
     }
@@ -1341,8 +1326,7 @@ TS_ENTRIES(4, true, 2, TS_NAME_ENTRIES_h(4))
 TS_ENTRIES(8, true, 2, TS_NAME_ENTRIES_h(8))
 
 #define TS_PACK(K, HALF, NAME)                                                                              \
-    extern "C" __global__ void NAME(const float* raw, int width, int np, long long sliceStride, int nValid, \
-                                    void* dst, int pitch) {                                                  \
+    extern "C" __global__ void NAME(TS_PARAMS_PACK) {                                                    \
         packSino<K, HALF>(raw, width, np, sliceStride, nValid, (typename Bin<K, HALF>::T*)dst, pitch);       \
     }
 TS_PACK(1, false, TS_NAME_PACK(1, f))

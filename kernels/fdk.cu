@@ -62,6 +62,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "signatures.cuh"
+
 #define FDK_MAX_PROJECTIONS 512
 #define FDK_THREADS 256
 // Rows of zeros in the band's half-precision pairs (fdk_pairs) before the first projection's entries and after each
@@ -770,8 +772,7 @@ __device__ void tensorSplit(const CUtensorMap* map, cudaTextureObject_t tex, flo
 // offsets from its reference voxel, and so the float error of u and v, small), every pixel read from global memory with
 // bounds checks. Dynamic shared memory: the local views of the launch's np projections.
 extern "C" __global__ void __launch_bounds__(FDK_THREADS)
-fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,
-          double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap) {
+fdk_naive(TS_PARAMS_FDK) {
     FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
     int bi = blockIdx.x * FDK_NAIVE_X, bj = blockIdx.y * FDK_NAIVE_Y, bk = blockIdx.z * FDK_NAIVE_Z - k0 % FDK_NAIVE_Z;
     int ir = bi + FDK_NAIVE_X / 2, jr = bj + FDK_NAIVE_Y / 2, kr = k0 + bk + FDK_NAIVE_Z / 2;
@@ -801,8 +802,7 @@ fdk_naive(const float* __restrict__ q, cudaTextureObject_t tex, float* __restric
 // footprint a row taller. A block's footprint then has the same width whatever its chunk, and its height spans
 // floor(vmax) - floor(vmin) rows, where vmax - vmin (the v extent of the block's corners, each v linear in z) is a convex
 // function of the chunk's position: largest at an end chunk, so an inner chunk's floors span at most one row more.
-extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int slices, double voxel, int p0, int np, int tileX,
-                                         int tileY, int tileZ, int ends) {
+extern "C" __global__ void TS_KERNEL(FDK_FOOTPRINT) {
     // the column kernels' blocks: whole chunks of tileZ slices of the volume (see the top of this file)
     int kfirst = k0 - k0 % tileZ;
     long long bx = (n + tileX - 1) / tileX, by = (n + tileY - 1) / tileY, bz = (k0 + slices - kfirst + tileZ - 1) / tileZ;
@@ -842,8 +842,7 @@ extern "C" __global__ void fdk_footprint(int* result, int n, int nz, int k0, int
 // projection p times the cosine weight DSD / sqrt(DSD² + u_mm² + v_mm²) of detector row bandFirst + r and times uw[p·cols +
 // c] (the angular step and the redundancy weight). In double with every operation rounded as written, as the Java
 // filter computes it, so that both give the same floats. pixels = projections · bandRows · cols; a grid-stride loop.
-extern "C" __global__ void fdk_weight(float* q, const double* __restrict__ uw, long long pixels, int bandRows, int cols,
-                                      int bandFirst, double dsd, double du, double dv, double cu, double cv) {
+extern "C" __global__ void TS_KERNEL(FDK_WEIGHT) {
     double dsd2 = __dmul_rn(dsd, dsd);
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < pixels; t += (long long)gridDim.x * blockDim.x) {
         int c = (int)(t % cols);
@@ -858,7 +857,7 @@ extern "C" __global__ void fdk_weight(float* q, const double* __restrict__ uw, l
 
 // The largest |value| of a band, as float bits (non-negative floats order as their bits), atomically into result[0]
 // (zeroed by the caller): sizes the scale of fdk_pairs. A grid-stride loop.
-extern "C" __global__ void fdk_absmax(unsigned* result, const float* __restrict__ q, long long count) {
+extern "C" __global__ void TS_KERNEL(FDK_ABSMAX) {
     unsigned largest = 0;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < count; t += (long long)gridDim.x * blockDim.x)
         largest = max(largest, __float_as_uint(fabsf(q[t])));
@@ -871,7 +870,7 @@ extern "C" __global__ void fdk_absmax(unsigned* result, const float* __restrict_
 // zero) times scale (a power of two that keeps the band's largest value below 2^15), as the low and high half of a
 // word. Layout: FDK_PAIR_GUARD rows of zeros, then per projection its bandRows + 1 rows of entries and FDK_PAIR_GUARD
 // rows of zeros (np · (bandRows + 1 + FDK_PAIR_GUARD) + FDK_PAIR_GUARD rows of cols words). A grid-stride loop.
-extern "C" __global__ void fdk_pairs(unsigned* pairs, const float* __restrict__ q, int np, int bandRows, int cols, float scale) {
+extern "C" __global__ void TS_KERNEL(FDK_MAKE_PAIRS) {
     const int planeRows = bandRows + 1 + FDK_PAIR_GUARD;
     long long words = ((long long)np * planeRows + FDK_PAIR_GUARD) * cols;
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < words; t += (long long)gridDim.x * blockDim.x) {
@@ -892,7 +891,7 @@ extern "C" __global__ void fdk_pairs(unsigned* pairs, const float* __restrict__ 
 }
 
 // The band times scale in half precision (the texture of the pair kernels' texture share). A grid-stride loop.
-extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __restrict__ q, long long count, float scale) {
+extern "C" __global__ void TS_KERNEL(FDK_HALVES) {
     for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < count; t += (long long)gridDim.x * blockDim.x)
         halves[t] = __half_as_ushort(__float2half_rn(q[t] * scale));
 }
@@ -901,15 +900,13 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 // add the scale of their pairs (KernelArgs.Signature.FDK_PAIRS).
 #define FDK_KERNEL(NAME, Z, C, B, T, MODE, GENERAL, MINB)                                                              \
     extern "C" __global__ void __launch_bounds__(FDK_THREADS, MINB) NAME(                                                  \
-        const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
-        double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap) {                 \
+        TS_PARAMS_FDK) {                                                                                                     \
         columnKernel<Z, C, B, T, MODE, GENERAL, false>(q, tex, slab, n, nz, k0, slices, voxel, cols, rows, bandFirst, bandRows,  \
                                                    chunk, p0, np, cap, 1.0f);                                                \
     }
 #define FDK_PAIR_KERNEL(NAME, Z, C, B, T, MODE, GENERAL, MINB)                                                         \
     extern "C" __global__ void __launch_bounds__(FDK_THREADS, MINB) NAME(                                                  \
-        const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
-        double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap, float scale) {    \
+        TS_PARAMS_FDK_PAIRS) {                                                                                               \
         columnKernel<Z, C, B, T, MODE, GENERAL, true>(q, tex, slab, n, nz, k0, slices, voxel, cols, rows, bandFirst,         \
                                                       bandRows, chunk, p0, np, cap, scale);                                  \
     }
@@ -932,8 +929,7 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 // the hybrid's shares on separate warps (splitKernel): blocks of 32 x 4·C columns
 #define FDK_SPLIT(Z, C, B, T, M)                                                                                     \
     extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_split_z##Z##_c##C##_b##B##_t##T##_m##M(         \
-        const float* __restrict__ q, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz, int k0, int slices,   \
-        double voxel, int cols, int rows, int bandFirst, int bandRows, int chunk, int p0, int np, int cap, float scale) {    \
+        TS_PARAMS_FDK_PAIRS) {                                                                                               \
         splitKernel<Z, C, B, T>(q, tex, slab, n, nz, k0, slices, voxel, cols, bandFirst, bandRows, chunk, p0, np, cap,   \
                                 scale);                                                                             \
     }
@@ -945,9 +941,7 @@ extern "C" __global__ void fdk_halves(unsigned short* halves, const float* __res
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define FDK_TSPLIT(Z, C, B, T, M)                                                                                    \
     extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_tsplit_z##Z##_c##C##_b##B##_t##T##_m##M(        \
-        const __grid_constant__ CUtensorMap map, cudaTextureObject_t tex, float* __restrict__ slab, int n, int nz,    \
-        int k0, int slices, double voxel, int bandFirst, int bandRows, int chunk, int p0, int np, int bw, int boxes,  \
-        float scale) {                                                                                               \
+        TS_PARAMS_FDK_TENSOR) {                                                                                      \
         tensorSplit<Z, C, B, T>(&map, tex, slab, n, nz, k0, slices, voxel, bandFirst, bandRows, chunk, p0, np, bw,    \
                                 boxes, scale);                                                                       \
     }

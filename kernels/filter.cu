@@ -7,6 +7,7 @@
 // IFFT(X) = conj(FFT(conj(X)))/n. Because H is real and even, the filtered rows stay real, so the real
 // part of the result is filtered a and the imaginary part filtered b.
 #include <cuda_runtime.h>
+#include "signatures.cuh"
 
 #define FILTER_THREADS 256
 
@@ -67,8 +68,7 @@ __device__ float2* stockham(float2* src, float2* tmp, int n, const float2* __res
 // data: nrows rows of `width` floats, filtered in place. Grid: ceil(nrows/2) blocks of FILTER_THREADS.
 // Dynamic shared memory: 2*n float2.
 extern "C" __global__ void __launch_bounds__(FILTER_THREADS)
-ramp_filter_rows(float* data, long long nrows, int width, int n, const float2* __restrict__ tw,
-                 const float* __restrict__ resp, int edge) {
+TS_KERNEL(FILTER) {
     extern __shared__ float2 sm[];
     float2* A = sm;
     float2* B = sm + n;

@@ -5,6 +5,7 @@
 // image is an image of one slice (the same guards, k = 1), shared by every slice of an image. The total-variation
 // kernels need the neighbours of a pixel, so they run over the real pixels only and leave the guards alone.
 #include <cuda_runtime.h>
+#include "signatures.cuh"
 
 #define IT_THREADS 256
 // blocks of a reduction: each writes one partial sum per slice, which the host adds in order
@@ -13,7 +14,7 @@
 #define IT_FOR_EACH(i, n) for (long i = (long)blockIdx.x * IT_THREADS + threadIdx.x; i < (n); i += (long)gridDim.x * IT_THREADS)
 
 // v ← 1/v where v > 0, else 0
-extern "C" __global__ void __launch_bounds__(IT_THREADS) it_reciprocal(float* __restrict__ v, long n) {
+extern "C" __global__ void __launch_bounds__(IT_THREADS) TS_KERNEL(IT_RECIPROCAL) {
     IT_FOR_EACH(i, n) {
         float x = v[i];
         v[i] = x > 0.0f ? 1.0f / x : 0.0f;
@@ -22,13 +23,13 @@ extern "C" __global__ void __launch_bounds__(IT_THREADS) it_reciprocal(float* __
 
 // y ← (p − y)·r
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_weighted_residual(const float* __restrict__ p, float* __restrict__ y, const float* __restrict__ r, long n) {
+TS_KERNEL(IT_WEIGHTED_RESIDUAL) {
     IT_FOR_EACH(i, n) y[i] = __fmul_rn(__fsub_rn(p[i], y[i]), r[i]);
 }
 
 // x ← x + c·u, clipped at 0 when nonNegative
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_scaled_update(float* __restrict__ x, const float* __restrict__ c, const float* __restrict__ u, long n, int nonNegative) {
+TS_KERNEL(IT_SCALED_UPDATE) {
     IT_FOR_EACH(i, n) {
         float v = __fadd_rn(x[i], __fmul_rn(c[i], u[i]));
         x[i] = nonNegative && v < 0.0f ? 0.0f : v;
@@ -36,34 +37,32 @@ it_scaled_update(float* __restrict__ x, const float* __restrict__ c, const float
 }
 
 // r ← b − r
-extern "C" __global__ void __launch_bounds__(IT_THREADS) it_subtract_from(const float* __restrict__ b, float* __restrict__ r, long n) {
+extern "C" __global__ void __launch_bounds__(IT_THREADS) TS_KERNEL(IT_SUBTRACT_FROM) {
     IT_FOR_EACH(i, n) r[i] = __fsub_rn(b[i], r[i]);
 }
 
 // y ← y + coef[slice]·x
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_axpy(const float* __restrict__ coef, const float* __restrict__ x, float* __restrict__ y, long n, int k) {
+TS_KERNEL(IT_AXPY) {
     IT_FOR_EACH(i, n) y[i] = __fadd_rn(y[i], __fmul_rn(coef[i % k], x[i]));
 }
 
 // d ← s + coef[slice]·d
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_xpby(const float* __restrict__ s, const float* __restrict__ coef, float* __restrict__ d, long n, int k) {
+TS_KERNEL(IT_XPBY) {
     IT_FOR_EACH(i, n) d[i] = __fadd_rn(s[i], __fmul_rn(coef[i % k], d[i]));
 }
 
 // out ← blank·exp(−p), blank one padded detector row (rowLen floats) for every projection; exp in double, rounded
 // once to float, as the Java solvers compute it
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_counts(const float* __restrict__ blank, const float* __restrict__ p, float* __restrict__ out, long n, int rowLen) {
+TS_KERNEL(IT_COUNTS) {
     IT_FOR_EACH(i, n) out[i] = __fmul_rn(blank[i % rowLen], (float)exp(-(double)p[i]));
 }
 
 // for the sinogram rows of angles: ŷ = blank·exp(−line), num ← ŷ − counts, den ← rowSum·ŷ
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_likelihood_terms(const float* __restrict__ line, const float* __restrict__ blank, const float* __restrict__ counts,
-                    const float* __restrict__ rowSum, const int* __restrict__ angles, int nangles, int rowLen,
-                    float* __restrict__ num, float* __restrict__ den) {
+TS_KERNEL(IT_LIKELIHOOD_TERMS) {
     long n = (long)nangles * rowLen;
     IT_FOR_EACH(t, n) {
         int a = (int)(t / rowLen), e = (int)(t - (long)a * rowLen);
@@ -76,7 +75,7 @@ it_likelihood_terms(const float* __restrict__ line, const float* __restrict__ bl
 
 // x ← max(0, x + num/den) where den > 0
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_ratio_update(float* __restrict__ x, const float* __restrict__ num, const float* __restrict__ den, long n) {
+TS_KERNEL(IT_RATIO_UPDATE) {
     IT_FOR_EACH(i, n) {
         float d = den[i];
         if (d <= 0.0f) continue;
@@ -103,7 +102,7 @@ __device__ __forceinline__ void it_block_slice_sums(const double* part, int k, d
 // a thread keeps one slice (its stride through the buffer is a multiple of k), and block b writes partials[b·k + s],
 // each the sum of its threads of slice s in thread order, so that the result does not depend on scheduling.
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_sums(const float* __restrict__ a, const float* __restrict__ b, int mode, long n, int k, double* __restrict__ partials) {
+TS_KERNEL(IT_SUMS) {
     __shared__ double part[IT_THREADS];
     long g = (long)blockIdx.x * IT_THREADS + threadIdx.x;
     long stride = ((long)gridDim.x * IT_THREADS / k) * k;
@@ -122,14 +121,13 @@ it_sums(const float* __restrict__ a, const float* __restrict__ b, int mode, long
 // w ← slice 0 of image: w is the weight image of the same padded grid, so its element i is pixel i of the image, whose
 // slice 0 sits at i·k (guards to guards, which are zero)
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_first_slice(const float* __restrict__ image, float* __restrict__ w, long n, int k) {
+TS_KERNEL(IT_FIRST_SLICE) {
     IT_FOR_EACH(i, n) w[i] = image[i * k];
 }
 
 // x ← x + w[pixel]·u for every slice, clipped at 0 when nonNegative; n the floats of the image
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_weighted_update(float* __restrict__ x, const float* __restrict__ w, const float* __restrict__ u, long n, int k,
-                   int nonNegative) {
+TS_KERNEL(IT_WEIGHTED_UPDATE) {
     IT_FOR_EACH(i, n) {
         float v = __fadd_rn(x[i], __fmul_rn(w[i / k], u[i]));
         x[i] = nonNegative && v < 0.0f ? 0.0f : v;
@@ -142,8 +140,7 @@ it_weighted_update(float* __restrict__ x, const float* __restrict__ w, const flo
 // thread order, which the host adds in block order: the sums do not depend on scheduling. The guard bins of a row are
 // zero in p, y and r, so d = 0 there.
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_subset_residual(const float* __restrict__ p, float* __restrict__ y, const float* __restrict__ r,
-                   const int* __restrict__ angles, int nangles, int rowLen, int k, double* __restrict__ partials) {
+TS_KERNEL(IT_SUBSET_RESIDUAL) {
     __shared__ double part[IT_THREADS];
     long n = (long)nangles * rowLen;
     long g = (long)blockIdx.x * IT_THREADS + threadIdx.x;
@@ -168,7 +165,7 @@ it_subset_residual(const float* __restrict__ p, float* __restrict__ y, const flo
 // an element is real when it lies at least edge floats from both ends of its line and its line at least guardLines
 // lines from both ends of the vector; the guards are written zero
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_offset_reciprocal(float* __restrict__ v, long n, float offset, int pitch, int edge, int guardLines) {
+TS_KERNEL(IT_OFFSET_RECIPROCAL) {
     long lines = n / pitch;
     IT_FOR_EACH(i, n) {
         long line = i / pitch;
@@ -181,8 +178,7 @@ it_offset_reciprocal(float* __restrict__ v, long n, float offset, int pitch, int
 
 // q ← (q + σ·(y − p)) / (1 + σ), element-wise (guards: all four zero, q stays zero)
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_data_dual(float* __restrict__ q, const float* __restrict__ y, const float* __restrict__ p, const float* __restrict__ sigma,
-             long n) {
+TS_KERNEL(IT_DATA_DUAL) {
     IT_FOR_EACH(i, n) {
         float s = sigma[i];
         q[i] = __fdiv_rn(__fadd_rn(q[i], __fmul_rn(s, __fsub_rn(y[i], p[i]))), __fadd_rn(1.0f, s));
@@ -202,8 +198,7 @@ __device__ __forceinline__ long it_pixel(long t, int cols, int k, int guard, int
 // The dual step of isotropic total variation: g = ∇x̄ by forward differences (zero across the last column and the
 // last row), (zx, zy) ← (zx, zy) + σ·g projected onto the disc of radius weight[s] of its slice. Real pixels only.
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_tv_dual(float* __restrict__ zx, float* __restrict__ zy, const float* __restrict__ xbar, float sigma,
-           const float* __restrict__ weight, int rows, int cols, int k, int guard) {
+TS_KERNEL(IT_TV_DUAL) {
     long pitch = (long)(cols + 2 * guard) * k;
     IT_FOR_EACH(t, (long)rows * cols * k) {
         int i, j, s;
@@ -223,9 +218,7 @@ it_tv_dual(float* __restrict__ zx, float* __restrict__ zy, const float* __restri
 // row, terms whose index leaves the image dropped), x' = x − τ·(u − div z), clipped at 0 when nonNegative;
 // x̄ ← 2x' − x, x ← x'. Real pixels only.
 extern "C" __global__ void __launch_bounds__(IT_THREADS)
-it_tv_primal(float* __restrict__ x, float* __restrict__ xbar, const float* __restrict__ u, const float* __restrict__ zx,
-             const float* __restrict__ zy, const float* __restrict__ tau, int nonNegative, int rows, int cols, int k,
-             int guard) {
+TS_KERNEL(IT_TV_PRIMAL) {
     long pitch = (long)(cols + 2 * guard) * k;
     IT_FOR_EACH(t, (long)rows * cols * k) {
         int i, j, s;

@@ -26,6 +26,7 @@
 // the next.
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include "signatures.cuh"
 
 #define JOSEPH_THREADS 256
 #define JOSEPH_GUARD 2
@@ -271,18 +272,13 @@ __device__ __forceinline__ void back(const float* __restrict__ sino, float* __re
 
 #define JOSEPH_FORWARD(C, U, A, B)                                                                                     \
     extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
-    joseph_forward_c##C##_u##U##_a##A##_b##B(const float* __restrict__ img, float* __restrict__ sino,                  \
-                                             const long long* __restrict__ tab, const float* __restrict__ ftab,        \
-                                             const int* __restrict__ angles, int nangles, int rows, int cols,          \
-                                             int width, int k) {                                                       \
+    joseph_forward_c##C##_u##U##_a##A##_b##B(TS_PARAMS_JOSEPH_FORWARD) {                                               \
         joseph::forward<C, U, A, B>(img, sino, tab, ftab, angles, nangles, rows, cols, width, k);                      \
     }
 
 #define JOSEPH_BACK(C, R, B)                                                                                           \
     extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
-    joseph_back_c##C##_r##R##_b##B(const float* __restrict__ sino, float* __restrict__ img,                            \
-                                   const long long* __restrict__ tab, const float* __restrict__ ftab,                  \
-                                   const int* __restrict__ angles, int nangles, int rows, int cols, int width, int k) {\
+    joseph_back_c##C##_r##R##_b##B(TS_PARAMS_JOSEPH_BACK) {                                                            \
         joseph::back<C, R, B>(sino, img, tab, ftab, angles, nangles, rows, cols, width, k);                            \
     }
 

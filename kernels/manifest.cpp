@@ -24,9 +24,15 @@
 //   args            its parameter list (KernelArgs.Signature)
 //   pack, absmax, entries  the helper kernels that prepare its input, or -
 // The first line that is not a comment, compiled=SETS, names the sets compiled into the modules beside the manifest.
+// After the rows, one line per parameter list of signatures.cuh:
+//   signature ID kernel=NAME params=NAME:KIND,...
+// kernel is the name of a kernel of its own, - for a family's list; KIND is how the Java side passes the parameter:
+// ptr (a device pointer), handle (a texture object, or 0), i32, i64, f32, f64, or bytesN (a struct of N bytes by value).
 #include <cstdio>
+#include <type_traits>
 
 #include "layout.cuh"
+#include "signatures.cuh"
 #include "variants.cuh"
 
 namespace {
@@ -86,7 +92,49 @@ int entryBytes() {
     return (int)sizeof(CacheEntry<K, HALF, true>);
 }
 
+template <class T>
+inline constexpr bool unsupported = false;
+
+// How the Java side passes a parameter of type T (as the kernel's function type has it: top-level const dropped).
+template <class T>
+void printKind() {
+    if constexpr (std::is_pointer_v<T>) std::printf("ptr");
+    else if constexpr (std::is_same_v<T, cudaTextureObject_t>) std::printf("handle");
+    else if constexpr (std::is_same_v<T, int>) std::printf("i32");
+    else if constexpr ((std::is_same_v<T, long> || std::is_same_v<T, long long>) && sizeof(T) == 8) std::printf("i64");
+    else if constexpr (std::is_same_v<T, float>) std::printf("f32");
+    else if constexpr (std::is_same_v<T, double>) std::printf("f64");
+    else if constexpr (std::is_same_v<T, CUtensorMap>) std::printf("bytes%d", (int)sizeof(T));
+    else static_assert(unsupported<T>, "a kernel parameter of a type the Java side has no way to pass");
+}
+
+template <class F>
+struct Params;
+
+template <class... A>
+struct Params<void(A...)> {
+    static constexpr int count = sizeof...(A);
+
+    static void print(const char* const* names) {
+        int i = 0;
+        ((std::printf("%s%s:", i == 0 ? "" : ",", names[i]), printKind<A>(), i++), ...);
+    }
+};
+
+template <class F, int N>
+void printSignature(const char* id, const char* kernel, const char* const (&names)[N]) {
+    static_assert(Params<F>::count == N, "one name per parameter");
+    std::printf("signature %s kernel=%s params=", id, kernel);
+    Params<F>::print(names);
+    std::printf("\n");
+}
+
 }  // namespace
+
+// Every parameter list declared as a kernel's, for its parameters' types (declarations only: never defined or called).
+#define TS_DECLARE(ID) __global__ void ts_signature_##ID(TS_PARAMS_##ID);
+TS_FAMILIES(TS_DECLARE)
+TS_KERNELS(TS_DECLARE)
 
 #define TS_ROW(SET, NAME) \
     Row r;                \
@@ -227,5 +275,15 @@ int main(int argc, char** argv) {
                 "# (kernels/build-ptx.sh); the modules beside it hold the rows of the sets named by 'compiled'.\n"
                 "compiled=%s\n", argv[1]);
 #include "variants.def"
+
+// the lists again, now for their names
+#undef TS_PARAM0
+#undef TS_PARAM
+#define TS_PARAM0(T, N) #N
+#define TS_PARAM(T, N) , #N
+#define TS_PRINT_FAMILY(ID) printSignature<decltype(ts_signature_##ID)>(#ID, "-", {TS_PARAMS_##ID});
+#define TS_PRINT_KERNEL(ID) printSignature<decltype(ts_signature_##ID)>(#ID, TS_STR(TS_NAME_##ID), {TS_PARAMS_##ID});
+    TS_FAMILIES(TS_PRINT_FAMILY)
+    TS_KERNELS(TS_PRINT_KERNEL)
     return 0;
 }

@@ -6,6 +6,7 @@
 // already clamped to its floor on the host), clamped to the transmission floor, then -log in double, rounded to
 // float once.
 #include <cuda_runtime.h>
+#include "signatures.cuh"
 
 #define CORRECT_THREADS 256
 
@@ -16,8 +17,7 @@
 // clamped: running count of transmissions raised to the floor
 // grid: x over columns (CORRECT_THREADS a block), y over projections, z over the chunk's slices
 extern "C" __global__ void __launch_bounds__(CORRECT_THREADS)
-correct_u16(const unsigned short* __restrict__ raw, const float* __restrict__ dark, const float* __restrict__ den,
-            float* __restrict__ out, int width, int np, float floorTr, unsigned long long* __restrict__ clamped) {
+TS_KERNEL(CORRECT) {
     int c = blockIdx.x * CORRECT_THREADS + threadIdx.x;
     int p = blockIdx.y, s = blockIdx.z;
     unsigned int hit = 0;

@@ -174,11 +174,11 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             buffers = new DeviceBuffers(new DeviceBuffers.Shape(width, np, rows, cols, plan, variant, half, options.interpolation(),
                     maxGroups), new ProjectionTables(scan, g), constants, constantBytes[0], filterTables, dev.pinned);
             KernelLauncher.Filter filter = filterOnDevice
-                    ? new KernelLauncher.Filter(modules.filter("ramp_filter_rows"), filterN, fs.padding() == Padding.EDGE) : null;
+                    ? new KernelLauncher.Filter(modules.filter(KernelCalls.Filter.KERNEL), filterN, fs.padding() == Padding.EDGE) : null;
             KernelLauncher launcher = new KernelLauncher(modules, variant, buffers, filter);
             pipeline = new ChunkPipeline(streams, buffers, launcher, HostCopyPool.get(options), dev);
             timer = new ChunkTimer(streams, buffers, launcher);
-            if (correct) correction = new DeviceCorrection(modules.correction("correct_u16"), plan.chunkSlices(), np, width);
+            if (correct) correction = new DeviceCorrection(modules.correction(KernelCalls.Correct.KERNEL), plan.chunkSlices(), np, width);
             long correctionBytes = correct ? DeviceCorrection.deviceBytes(plan.chunkSlices(), np, width) : 0;
             return new Requisition(slicesPerPass(), plan.deviceBytes() + correctionBytes, plan.pinnedHostBytes(), filterOnDevice,
                     "cuda " + variant.id() + " (" + variant.functionName() + ", " + variantSource + "), "

@@ -66,23 +66,23 @@ public final class CudaSolverOps implements SolverOps {
         CUmodule m = null;
         try {
             m = calls.run("loading kernels/iterative", () -> CudaModules.load(build, "iterative"));
-            reciprocal = CudaModules.function(build, m, "it_reciprocal");
-            weightedResidual = CudaModules.function(build, m, "it_weighted_residual");
-            scaledUpdate = CudaModules.function(build, m, "it_scaled_update");
-            subtractFrom = CudaModules.function(build, m, "it_subtract_from");
-            axpy = CudaModules.function(build, m, "it_axpy");
-            xpby = CudaModules.function(build, m, "it_xpby");
-            counts = CudaModules.function(build, m, "it_counts");
-            likelihood = CudaModules.function(build, m, "it_likelihood_terms");
-            ratioUpdate = CudaModules.function(build, m, "it_ratio_update");
-            sums = CudaModules.function(build, m, "it_sums");
-            firstSlice = CudaModules.function(build, m, "it_first_slice");
-            weightedUpdate = CudaModules.function(build, m, "it_weighted_update");
-            subsetResidual = CudaModules.function(build, m, "it_subset_residual");
-            offsetReciprocal = CudaModules.function(build, m, "it_offset_reciprocal");
-            dataDual = CudaModules.function(build, m, "it_data_dual");
-            tvDual = CudaModules.function(build, m, "it_tv_dual");
-            tvPrimal = CudaModules.function(build, m, "it_tv_primal");
+            reciprocal = CudaModules.function(build, m, KernelCalls.ItReciprocal.KERNEL);
+            weightedResidual = CudaModules.function(build, m, KernelCalls.ItWeightedResidual.KERNEL);
+            scaledUpdate = CudaModules.function(build, m, KernelCalls.ItScaledUpdate.KERNEL);
+            subtractFrom = CudaModules.function(build, m, KernelCalls.ItSubtractFrom.KERNEL);
+            axpy = CudaModules.function(build, m, KernelCalls.ItAxpy.KERNEL);
+            xpby = CudaModules.function(build, m, KernelCalls.ItXpby.KERNEL);
+            counts = CudaModules.function(build, m, KernelCalls.ItCounts.KERNEL);
+            likelihood = CudaModules.function(build, m, KernelCalls.ItLikelihoodTerms.KERNEL);
+            ratioUpdate = CudaModules.function(build, m, KernelCalls.ItRatioUpdate.KERNEL);
+            sums = CudaModules.function(build, m, KernelCalls.ItSums.KERNEL);
+            firstSlice = CudaModules.function(build, m, KernelCalls.ItFirstSlice.KERNEL);
+            weightedUpdate = CudaModules.function(build, m, KernelCalls.ItWeightedUpdate.KERNEL);
+            subsetResidual = CudaModules.function(build, m, KernelCalls.ItSubsetResidual.KERNEL);
+            offsetReciprocal = CudaModules.function(build, m, KernelCalls.ItOffsetReciprocal.KERNEL);
+            dataDual = CudaModules.function(build, m, KernelCalls.ItDataDual.KERNEL);
+            tvDual = CudaModules.function(build, m, KernelCalls.ItTvDual.KERNEL);
+            tvPrimal = CudaModules.function(build, m, KernelCalls.ItTvPrimal.KERNEL);
             calls.run("allocating the solver's buffers", () -> {
                 alloc(scratch, layout.scratchFloats() * Sizeof.FLOAT);
                 alloc(coef, (long) k * Sizeof.FLOAT);
@@ -273,8 +273,8 @@ public final class CudaSolverOps implements SolverOps {
         CudaVec a = any(av), b = vec(bv, a.kind);
         int k = layout.slices(a.kind);
         return calls.run("a reduction", () -> {
-            Pointer args = KernelArgs.of(KernelArgs.Signature.IT_SUMS).ptr("a", a.ptr).ptr("b", b.ptr).i32("mode", mode)
-                    .i64("n", layout.floats(a.kind)).i32("k", k).ptr("partials", partials).build();
+            Pointer args = KernelCalls.itSums().a(a.ptr).b(b.ptr).mode(mode)
+                    .n(layout.floats(a.kind)).k(k).partials(partials).build();
             cuLaunchKernel(sums, SUM_BLOCKS, 1, 1, THREADS, 1, 1, 0, null, args, null);
             return blockSums(k);
         });
@@ -294,61 +294,61 @@ public final class CudaSolverOps implements SolverOps {
     public void reciprocal(Vec v) {
         CudaVec d = any(v);
         elementwise("reciprocal", reciprocal, d.kind,
-                KernelArgs.of(KernelArgs.Signature.IT_RECIPROCAL).ptr("v", d.ptr).i64("n", layout.floats(d.kind)));
+                KernelCalls.itReciprocal().v(d.ptr).n(layout.floats(d.kind)));
     }
 
     @Override
     public void weightedResidual(Vec p, Vec y, Vec r) {
-        elementwise("weighted residual", weightedResidual, Kind.SINOGRAM, KernelArgs.of(KernelArgs.Signature.IT_WEIGHTED_RESIDUAL)
-                .ptr("p", vec(p, Kind.SINOGRAM).ptr).ptr("y", vec(y, Kind.SINOGRAM).ptr).ptr("r", vec(r, Kind.SINOGRAM).ptr)
-                .i64("n", layout.floats(Kind.SINOGRAM)));
+        elementwise("weighted residual", weightedResidual, Kind.SINOGRAM, KernelCalls.itWeightedResidual()
+                .p(vec(p, Kind.SINOGRAM).ptr).y(vec(y, Kind.SINOGRAM).ptr).r(vec(r, Kind.SINOGRAM).ptr)
+                .n(layout.floats(Kind.SINOGRAM)));
     }
 
     @Override
     public void scaledUpdate(Vec x, Vec c, Vec u, boolean nonNegative) {
-        elementwise("scaled update", scaledUpdate, Kind.IMAGE, KernelArgs.of(KernelArgs.Signature.IT_SCALED_UPDATE)
-                .ptr("x", vec(x, Kind.IMAGE).ptr).ptr("c", vec(c, Kind.IMAGE).ptr).ptr("u", vec(u, Kind.IMAGE).ptr)
-                .i64("n", layout.floats(Kind.IMAGE)).i32("nonNegative", nonNegative ? 1 : 0));
+        elementwise("scaled update", scaledUpdate, Kind.IMAGE, KernelCalls.itScaledUpdate()
+                .x(vec(x, Kind.IMAGE).ptr).c(vec(c, Kind.IMAGE).ptr).u(vec(u, Kind.IMAGE).ptr)
+                .n(layout.floats(Kind.IMAGE)).nonNegative(nonNegative ? 1 : 0));
     }
 
     @Override
     public void subtractFrom(Vec b, Vec r) {
         CudaVec bv = any(b), rv = vec(r, bv.kind);
-        elementwise("subtraction", subtractFrom, bv.kind, KernelArgs.of(KernelArgs.Signature.IT_SUBTRACT_FROM)
-                .ptr("b", bv.ptr).ptr("r", rv.ptr).i64("n", layout.floats(bv.kind)));
+        elementwise("subtraction", subtractFrom, bv.kind, KernelCalls.itSubtractFrom()
+                .b(bv.ptr).r(rv.ptr).n(layout.floats(bv.kind)));
     }
 
     @Override
     public void axpy(float[] alpha, Vec x, Vec y) {
         CudaVec xv = perSlice(x), yv = vec(y, xv.kind);
         uploadCoefficients(alpha);
-        elementwise("axpy", axpy, xv.kind, KernelArgs.of(KernelArgs.Signature.IT_AXPY).ptr("coef", coef).ptr("x", xv.ptr)
-                .ptr("y", yv.ptr).i64("n", layout.floats(xv.kind)).i32("k", shape().k()));
+        elementwise("axpy", axpy, xv.kind, KernelCalls.itAxpy().coef(coef).x(xv.ptr)
+                .y(yv.ptr).n(layout.floats(xv.kind)).k(shape().k()));
     }
 
     @Override
     public void xpby(Vec s, float[] beta, Vec d) {
         CudaVec sv = perSlice(s), dv = vec(d, sv.kind);
         uploadCoefficients(beta);
-        elementwise("xpby", xpby, sv.kind, KernelArgs.of(KernelArgs.Signature.IT_XPBY).ptr("s", sv.ptr).ptr("coef", coef)
-                .ptr("d", dv.ptr).i64("n", layout.floats(sv.kind)).i32("k", shape().k()));
+        elementwise("xpby", xpby, sv.kind, KernelCalls.itXpby().s(sv.ptr).coef(coef)
+                .d(dv.ptr).n(layout.floats(sv.kind)).k(shape().k()));
     }
 
     @Override
     public void counts(Vec blank, Vec p, Vec out) {
-        elementwise("measured counts", counts, Kind.SINOGRAM, KernelArgs.of(KernelArgs.Signature.IT_COUNTS)
-                .ptr("blank", vec(blank, Kind.ROW).ptr).ptr("p", vec(p, Kind.SINOGRAM).ptr).ptr("out", vec(out, Kind.SINOGRAM).ptr)
-                .i64("n", layout.floats(Kind.SINOGRAM)).i32("rowLen", (int) layout.pitchFloats(Kind.SINOGRAM)));
+        elementwise("measured counts", counts, Kind.SINOGRAM, KernelCalls.itCounts()
+                .blank(vec(blank, Kind.ROW).ptr).p(vec(p, Kind.SINOGRAM).ptr).out(vec(out, Kind.SINOGRAM).ptr)
+                .n(layout.floats(Kind.SINOGRAM)).rowLen((int) layout.pitchFloats(Kind.SINOGRAM)));
     }
 
     @Override
     public void likelihoodTerms(Vec line, Vec blank, Vec countsV, Vec rowSum, int[] which, Vec num, Vec den) {
         if (which.length == 0) return;
         int rowLen = (int) layout.pitchFloats(Kind.SINOGRAM);
-        KernelArgs args = KernelArgs.of(KernelArgs.Signature.IT_LIKELIHOOD_TERMS).ptr("line", vec(line, Kind.SINOGRAM).ptr)
-                .ptr("blank", vec(blank, Kind.ROW).ptr).ptr("counts", vec(countsV, Kind.SINOGRAM).ptr)
-                .ptr("rowSum", vec(rowSum, Kind.SINOGRAM).ptr).ptr("angles", angles).i32("nangles", which.length)
-                .i32("rowLen", rowLen).ptr("num", vec(num, Kind.SINOGRAM).ptr).ptr("den", vec(den, Kind.SINOGRAM).ptr);
+        KernelArgs<?> args = KernelCalls.itLikelihoodTerms().line(vec(line, Kind.SINOGRAM).ptr)
+                .blank(vec(blank, Kind.ROW).ptr).counts(vec(countsV, Kind.SINOGRAM).ptr)
+                .rowSum(vec(rowSum, Kind.SINOGRAM).ptr).angles(angles).nangles(which.length)
+                .rowLen(rowLen).num(vec(num, Kind.SINOGRAM).ptr).den(vec(den, Kind.SINOGRAM).ptr);
         calls.run("the likelihood terms", () -> {
             cuMemcpyHtoD(angles, Pointer.to(which), (long) which.length * Sizeof.INT);
             launch(likelihood, (long) which.length * rowLen, args);
@@ -357,23 +357,23 @@ public final class CudaSolverOps implements SolverOps {
 
     @Override
     public void ratioUpdate(Vec x, Vec num, Vec den) {
-        elementwise("ratio update", ratioUpdate, Kind.IMAGE, KernelArgs.of(KernelArgs.Signature.IT_RATIO_UPDATE)
-                .ptr("x", vec(x, Kind.IMAGE).ptr).ptr("num", vec(num, Kind.IMAGE).ptr).ptr("den", vec(den, Kind.IMAGE).ptr)
-                .i64("n", layout.floats(Kind.IMAGE)));
+        elementwise("ratio update", ratioUpdate, Kind.IMAGE, KernelCalls.itRatioUpdate()
+                .x(vec(x, Kind.IMAGE).ptr).num(vec(num, Kind.IMAGE).ptr).den(vec(den, Kind.IMAGE).ptr)
+                .n(layout.floats(Kind.IMAGE)));
     }
 
     @Override
     public void firstSlice(Vec image, Vec w) {
-        elementwise("first slice", firstSlice, Kind.WEIGHTS, KernelArgs.of(KernelArgs.Signature.IT_FIRST_SLICE)
-                .ptr("image", vec(image, Kind.IMAGE).ptr).ptr("w", vec(w, Kind.WEIGHTS).ptr).i64("n", layout.floats(Kind.WEIGHTS))
-                .i32("k", shape().k()));
+        elementwise("first slice", firstSlice, Kind.WEIGHTS, KernelCalls.itFirstSlice()
+                .image(vec(image, Kind.IMAGE).ptr).w(vec(w, Kind.WEIGHTS).ptr).n(layout.floats(Kind.WEIGHTS))
+                .k(shape().k()));
     }
 
     @Override
     public void weightedUpdate(Vec x, Vec w, Vec u, boolean nonNegative) {
-        elementwise("weighted update", weightedUpdate, Kind.IMAGE, KernelArgs.of(KernelArgs.Signature.IT_WEIGHTED_UPDATE)
-                .ptr("x", vec(x, Kind.IMAGE).ptr).ptr("w", vec(w, Kind.WEIGHTS).ptr).ptr("u", vec(u, Kind.IMAGE).ptr)
-                .i64("n", layout.floats(Kind.IMAGE)).i32("k", shape().k()).i32("nonNegative", nonNegative ? 1 : 0));
+        elementwise("weighted update", weightedUpdate, Kind.IMAGE, KernelCalls.itWeightedUpdate()
+                .x(vec(x, Kind.IMAGE).ptr).w(vec(w, Kind.WEIGHTS).ptr).u(vec(u, Kind.IMAGE).ptr)
+                .n(layout.floats(Kind.IMAGE)).k(shape().k()).nonNegative(nonNegative ? 1 : 0));
     }
 
     @Override
@@ -381,9 +381,9 @@ public final class CudaSolverOps implements SolverOps {
         int k = shape().k();
         if (which.length == 0) return new double[k];
         int rowLen = (int) layout.pitchFloats(Kind.SINOGRAM);
-        Pointer args = KernelArgs.of(KernelArgs.Signature.IT_SUBSET_RESIDUAL).ptr("p", vec(p, Kind.SINOGRAM).ptr)
-                .ptr("y", vec(y, Kind.SINOGRAM).ptr).ptr("r", vec(r, Kind.SINOGRAM).ptr).ptr("angles", angles)
-                .i32("nangles", which.length).i32("rowLen", rowLen).i32("k", k).ptr("partials", partials).build();
+        Pointer args = KernelCalls.itSubsetResidual().p(vec(p, Kind.SINOGRAM).ptr)
+                .y(vec(y, Kind.SINOGRAM).ptr).r(vec(r, Kind.SINOGRAM).ptr).angles(angles)
+                .nangles(which.length).rowLen(rowLen).k(k).partials(partials).build();
         return calls.run("the subset residual", () -> {
             cuMemcpyHtoD(angles, Pointer.to(which), (long) which.length * Sizeof.INT);
             cuLaunchKernel(subsetResidual, SUM_BLOCKS, 1, 1, THREADS, 1, 1, 0, null, args, null);
@@ -394,24 +394,24 @@ public final class CudaSolverOps implements SolverOps {
     @Override
     public void offsetReciprocal(Vec v, float offset) {
         CudaVec d = any(v);
-        elementwise("offset reciprocal", offsetReciprocal, d.kind, KernelArgs.of(KernelArgs.Signature.IT_OFFSET_RECIPROCAL)
-                .ptr("v", d.ptr).i64("n", layout.floats(d.kind)).f32("offset", offset).i32("pitch", (int) layout.pitchFloats(d.kind))
-                .i32("edge", (int) layout.edgeFloats(d.kind)).i32("guardLines", (int) layout.guardLines(d.kind)));
+        elementwise("offset reciprocal", offsetReciprocal, d.kind, KernelCalls.itOffsetReciprocal()
+                .v(d.ptr).n(layout.floats(d.kind)).offset(offset).pitch((int) layout.pitchFloats(d.kind))
+                .edge((int) layout.edgeFloats(d.kind)).guardLines((int) layout.guardLines(d.kind)));
     }
 
     @Override
     public void dataDual(Vec q, Vec y, Vec p, Vec sigma) {
-        elementwise("data dual step", dataDual, Kind.SINOGRAM, KernelArgs.of(KernelArgs.Signature.IT_DATA_DUAL)
-                .ptr("q", vec(q, Kind.SINOGRAM).ptr).ptr("y", vec(y, Kind.SINOGRAM).ptr).ptr("p", vec(p, Kind.SINOGRAM).ptr)
-                .ptr("sigma", vec(sigma, Kind.SINOGRAM).ptr).i64("n", layout.floats(Kind.SINOGRAM)));
+        elementwise("data dual step", dataDual, Kind.SINOGRAM, KernelCalls.itDataDual()
+                .q(vec(q, Kind.SINOGRAM).ptr).y(vec(y, Kind.SINOGRAM).ptr).p(vec(p, Kind.SINOGRAM).ptr)
+                .sigma(vec(sigma, Kind.SINOGRAM).ptr).n(layout.floats(Kind.SINOGRAM)));
     }
 
     @Override
     public void tvDual(Vec zx, Vec zy, Vec xbar, float sigma, float[] weight) {
         Projector.Shape sh = shape();
-        KernelArgs args = KernelArgs.of(KernelArgs.Signature.IT_TV_DUAL).ptr("zx", vec(zx, Kind.IMAGE).ptr)
-                .ptr("zy", vec(zy, Kind.IMAGE).ptr).ptr("xbar", vec(xbar, Kind.IMAGE).ptr).f32("sigma", sigma).ptr("weight", coef)
-                .i32("rows", sh.rows()).i32("cols", sh.cols()).i32("k", sh.k()).i32("guard", PaddedLayout.GUARD);
+        KernelArgs<?> args = KernelCalls.itTvDual().zx(vec(zx, Kind.IMAGE).ptr)
+                .zy(vec(zy, Kind.IMAGE).ptr).xbar(vec(xbar, Kind.IMAGE).ptr).sigma(sigma).weight(coef)
+                .rows(sh.rows()).cols(sh.cols()).k(sh.k()).guard(PaddedLayout.GUARD);
         uploadCoefficients(weight);
         calls.run("the TV dual step", () -> launch(tvDual, layout.hostFloats(Kind.IMAGE), args));
     }
@@ -419,10 +419,10 @@ public final class CudaSolverOps implements SolverOps {
     @Override
     public void tvPrimal(Vec x, Vec xbar, Vec u, Vec zx, Vec zy, Vec tau, boolean nonNegative) {
         Projector.Shape sh = shape();
-        KernelArgs args = KernelArgs.of(KernelArgs.Signature.IT_TV_PRIMAL).ptr("x", vec(x, Kind.IMAGE).ptr)
-                .ptr("xbar", vec(xbar, Kind.IMAGE).ptr).ptr("u", vec(u, Kind.IMAGE).ptr).ptr("zx", vec(zx, Kind.IMAGE).ptr)
-                .ptr("zy", vec(zy, Kind.IMAGE).ptr).ptr("tau", vec(tau, Kind.IMAGE).ptr).i32("nonNegative", nonNegative ? 1 : 0)
-                .i32("rows", sh.rows()).i32("cols", sh.cols()).i32("k", sh.k()).i32("guard", PaddedLayout.GUARD);
+        KernelArgs<?> args = KernelCalls.itTvPrimal().x(vec(x, Kind.IMAGE).ptr)
+                .xbar(vec(xbar, Kind.IMAGE).ptr).u(vec(u, Kind.IMAGE).ptr).zx(vec(zx, Kind.IMAGE).ptr)
+                .zy(vec(zy, Kind.IMAGE).ptr).tau(vec(tau, Kind.IMAGE).ptr).nonNegative(nonNegative ? 1 : 0)
+                .rows(sh.rows()).cols(sh.cols()).k(sh.k()).guard(PaddedLayout.GUARD);
         calls.run("the TV primal step", () -> launch(tvPrimal, layout.hostFloats(Kind.IMAGE), args));
     }
 
@@ -432,11 +432,11 @@ public final class CudaSolverOps implements SolverOps {
         calls.run("uploading coefficients", () -> cuMemcpyHtoD(coef, Pointer.to(c), (long) c.length * Sizeof.FLOAT));
     }
 
-    private void elementwise(String what, CUfunction f, Kind kind, KernelArgs args) {
+    private void elementwise(String what, CUfunction f, Kind kind, KernelArgs<?> args) {
         calls.run("the " + what, () -> launch(f, layout.floats(kind), args));
     }
 
-    private void launch(CUfunction f, long n, KernelArgs args) {
+    private void launch(CUfunction f, long n, KernelArgs<?> args) {
         int blocks = (int) Math.max(1, Math.min(MAX_BLOCKS, (n + THREADS - 1) / THREADS));
         cuLaunchKernel(f, blocks, 1, 1, THREADS, 1, 1, 0, null, args.build(), null);
         cuCtxSynchronize();

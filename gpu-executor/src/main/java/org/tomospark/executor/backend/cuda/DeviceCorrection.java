@@ -97,9 +97,9 @@ final class DeviceCorrection {
     /** Corrects the n slices of device buffer {@code b} into {@code out} ([slice][projection][column] floats). */
     void launch(int b, CUdeviceptr out, int n, float transmissionFloor, CUstream s) {
         CUdeviceptr fields = raw[b].withByteOffset(fieldsOffset);
-        Pointer args = KernelArgs.of(KernelArgs.Signature.CORRECT)
-                .ptr("raw", raw[b]).ptr("dark", fields).ptr("den", fields.withByteOffset((long) chunk * width * 4))
-                .ptr("out", out).i32("width", width).i32("np", np).f32("floorTr", transmissionFloor).ptr("clamped", clamped)
+        Pointer args = KernelCalls.correct()
+                .raw(raw[b]).dark(fields).den(fields.withByteOffset((long) chunk * width * 4))
+                .out(out).width(width).np(np).floorTr(transmissionFloor).clamped(clamped)
                 .build();
         cuLaunchKernel(fn, (width + THREADS - 1) / THREADS, np, n, THREADS, 1, 1, 0, s, args, null);
     }

@@ -30,7 +30,7 @@ final class FdkKernels implements AutoCloseable {
     /** Launch of fdk_footprint: a grid-stride loop over (block, projection) pairs. */
     private static final int FOOTPRINT_GRID = 1024, FOOTPRINT_THREADS = 256;
     /** The batched ramp filter of kernels/filter.cu, two rows a block. */
-    private static final String FILTER = "ramp_filter_rows";
+    private static final String FILTER = KernelCalls.Filter.KERNEL;
     private static final int FILTER_THREADS = 256, WEIGHT_THREADS = 256;
     /** Dynamic shared memory a block gets without opting in. */
     private static final int DEFAULT_SHARED = 48 * 1024;
@@ -68,9 +68,10 @@ final class FdkKernels implements AutoCloseable {
             allocated.alloc(footprintResult, 4L * Sizeof.INT);
             allocated.alloc(largest, Sizeof.INT);
             for (FdkVariant v : FdkVariant.PRODUCT) functions.put(v.name(), CudaModules.function(build, module, v.name()));
-            functions.put("fdk_footprint", CudaModules.function(build, module, "fdk_footprint"));
+            functions.put(KernelCalls.FdkFootprint.KERNEL, CudaModules.function(build, module, KernelCalls.FdkFootprint.KERNEL));
             tensorSplit = CudaModules.functionIfPresent(module, FdkVariant.TENSOR_SPLIT.name());
-            for (String name : List.of("fdk_weight", "fdk_absmax", "fdk_pairs", "fdk_halves"))
+            for (String name : List.of(KernelCalls.FdkWeight.KERNEL, KernelCalls.FdkAbsmax.KERNEL, KernelCalls.FdkMakePairs.KERNEL,
+                    KernelCalls.FdkHalves.KERNEL))
                 functions.put(name, CudaModules.function(build, module, name));
             filterModule = CudaModules.load(build, "filter");
             functions.put(FILTER, CudaModules.function(build, filterModule, FILTER));
@@ -101,11 +102,11 @@ final class FdkKernels implements AutoCloseable {
      */
     Footprint footprint(FdkVariant v, FdkLaunch l, int p0, int np, boolean zInvariant) {
         cuMemsetD32(footprintResult, 0, 4);
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_FOOTPRINT).ptr("result", footprintResult).i32("n", l.vol().n())
-                .i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel()).i32("p0", p0)
-                .i32("np", np).i32("tileX", v.blockColumnsX()).i32("tileY", v.blockColumnsY()).i32("tileZ", v.z())
-                .i32("ends", zInvariant ? 1 : 0).build();
-        cuLaunchKernel(functions.get("fdk_footprint"), FOOTPRINT_GRID, 1, 1, FOOTPRINT_THREADS, 1, 1, 0, null, args, null);
+        Pointer args = KernelCalls.fdkFootprint().result(footprintResult).n(l.vol().n())
+                .nz(l.vol().nz()).k0(l.k0()).slices(l.slices()).voxel(l.vol().voxel()).p0(p0)
+                .np(np).tileX(v.blockColumnsX()).tileY(v.blockColumnsY()).tileZ(v.z())
+                .ends(zInvariant ? 1 : 0).build();
+        cuLaunchKernel(functions.get(KernelCalls.FdkFootprint.KERNEL), FOOTPRINT_GRID, 1, 1, FOOTPRINT_THREADS, 1, 1, 0, null, args, null);
         int[] r = new int[4];
         cuMemcpyDtoH(Pointer.to(r), footprintResult, 4L * Sizeof.INT);
         return new Footprint(r[0], r[1] == 0, r[2], r[3]);
@@ -124,13 +125,13 @@ final class FdkKernels implements AutoCloseable {
             sharedAllowed.put(v.name(), shared);
         }
         // the texture mode's kernels read the band's pairs, and take the scale that it and the texture are in
-        KernelArgs a = v.kind().halfPrecision()
-                ? KernelArgs.of(KernelArgs.Signature.FDK_PAIRS).ptr("q", l.pairs()).f32("scale", l.scale())
-                : KernelArgs.of(KernelArgs.Signature.FDK).ptr("q", l.band());
-        Pointer args = a.ptr("tex", l.texture()).ptr("slab", l.slab()).i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0())
-                .i32("slices", l.slices()).f64("voxel", l.vol().voxel()).i32("cols", l.cols()).i32("rows", l.rows())
-                .i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows()).i32("chunk", chunk).i32("p0", p0).i32("np", np)
-                .i32("cap", cap).build();
+        Pointer args = v.kind().halfPrecision()
+                ? KernelCalls.fdkPairs().q(l.pairs()).scale(l.scale()).tex(l.texture()).slab(l.slab()).n(l.vol().n())
+                        .nz(l.vol().nz()).k0(l.k0()).slices(l.slices()).voxel(l.vol().voxel()).cols(l.cols()).rows(l.rows())
+                        .bandFirst(l.bandFirst()).bandRows(l.bandRows()).chunk(chunk).p0(p0).np(np).cap(cap).build()
+                : KernelCalls.fdk().q(l.band()).tex(l.texture()).slab(l.slab()).n(l.vol().n())
+                        .nz(l.vol().nz()).k0(l.k0()).slices(l.slices()).voxel(l.vol().voxel()).cols(l.cols()).rows(l.rows())
+                        .bandFirst(l.bandFirst()).bandRows(l.bandRows()).chunk(chunk).p0(p0).np(np).cap(cap).build();
         int[] grid = v.grid(l.vol().n(), l.k0(), l.slices());
         cuLaunchKernel(f, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
     }
@@ -148,10 +149,10 @@ final class FdkKernels implements AutoCloseable {
             cuFuncSetAttribute(tensorSplit, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
             sharedAllowed.put(v.name(), shared);
         }
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_TENSOR).bytes("map", map).ptr("tex", l.texture()).ptr("slab", l.slab())
-                .i32("n", l.vol().n()).i32("nz", l.vol().nz()).i32("k0", l.k0()).i32("slices", l.slices()).f64("voxel", l.vol().voxel())
-                .i32("bandFirst", l.bandFirst()).i32("bandRows", l.bandRows()).i32("chunk", chunk).i32("p0", p0).i32("np", np)
-                .i32("bw", bw).i32("boxes", boxes).f32("scale", l.scale()).build();
+        Pointer args = KernelCalls.fdkTensor().map(map).tex(l.texture()).slab(l.slab())
+                .n(l.vol().n()).nz(l.vol().nz()).k0(l.k0()).slices(l.slices()).voxel(l.vol().voxel())
+                .bandFirst(l.bandFirst()).bandRows(l.bandRows()).chunk(chunk).p0(p0).np(np)
+                .bw(bw).boxes(boxes).scale(l.scale()).build();
         int[] grid = v.grid(l.vol().n(), l.k0(), l.slices());
         cuLaunchKernel(tensorSplit, grid[0], grid[1], grid[2], FdkVariant.THREADS, 1, 1, shared, null, args, null);
     }
@@ -162,11 +163,11 @@ final class FdkKernels implements AutoCloseable {
      */
     void weight(CUdeviceptr q, CUdeviceptr uw, int np, int bandFirst, int bandRows, ConeGeometry g) {
         long pixels = (long) np * bandRows * g.cols();
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_WEIGHT).ptr("q", q).ptr("uw", uw).i64("pixels", pixels)
-                .i32("bandRows", bandRows).i32("cols", g.cols()).i32("bandFirst", bandFirst).f64("dsd", g.dsd()).f64("du", g.du())
-                .f64("dv", g.dv()).f64("cu", g.cu()).f64("cv", g.cv()).build();
+        Pointer args = KernelCalls.fdkWeight().q(q).uw(uw).pixels(pixels)
+                .bandRows(bandRows).cols(g.cols()).bandFirst(bandFirst).dsd(g.dsd()).du(g.du())
+                .dv(g.dv()).cu(g.cu()).cv(g.cv()).build();
         int blocks = (int) Math.min(1L << 20, (pixels + WEIGHT_THREADS - 1) / WEIGHT_THREADS);
-        cuLaunchKernel(functions.get("fdk_weight"), Math.max(1, blocks), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+        cuLaunchKernel(functions.get(KernelCalls.FdkWeight.KERNEL), Math.max(1, blocks), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
     }
 
     /**
@@ -176,8 +177,8 @@ final class FdkKernels implements AutoCloseable {
      */
     float halfScale(CUdeviceptr q, long count) {
         cuMemsetD32(largest, 0, 1);
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_ABSMAX).ptr("result", largest).ptr("q", q).i64("count", count).build();
-        cuLaunchKernel(functions.get("fdk_absmax"), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+        Pointer args = KernelCalls.fdkAbsmax().result(largest).q(q).count(count).build();
+        cuLaunchKernel(functions.get(KernelCalls.FdkAbsmax.KERNEL), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
         int[] bits = new int[1];
         cuMemcpyDtoH(Pointer.to(bits), largest, Sizeof.INT);
         return scaleFor(Float.intBitsToFloat(bits[0]));
@@ -196,13 +197,13 @@ final class FdkKernels implements AutoCloseable {
      */
     void halfPrecision(CUdeviceptr band, CUdeviceptr pairs, CUdeviceptr halves, int np, int bandRows, int cols, float scale) {
         long count = (long) np * bandRows * cols;
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FDK_MAKE_PAIRS).ptr("pairs", pairs).ptr("q", band).i32("np", np)
-                .i32("bandRows", bandRows).i32("cols", cols).f32("scale", scale).build();
-        cuLaunchKernel(functions.get("fdk_pairs"), gridFor(pairWords(np, bandRows, cols)), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args,
-                null);
-        args = KernelArgs.of(KernelArgs.Signature.FDK_HALVES).ptr("halves", halves).ptr("q", band).i64("count", count)
-                .f32("scale", scale).build();
-        cuLaunchKernel(functions.get("fdk_halves"), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
+        Pointer args = KernelCalls.fdkMakePairs().pairs(pairs).q(band).np(np)
+                .bandRows(bandRows).cols(cols).scale(scale).build();
+        cuLaunchKernel(functions.get(KernelCalls.FdkMakePairs.KERNEL), gridFor(pairWords(np, bandRows, cols)), 1, 1, WEIGHT_THREADS,
+                1, 1, 0, null, args, null);
+        args = KernelCalls.fdkHalves().halves(halves).q(band).count(count)
+                .scale(scale).build();
+        cuLaunchKernel(functions.get(KernelCalls.FdkHalves.KERNEL), gridFor(count), 1, 1, WEIGHT_THREADS, 1, 1, 0, null, args, null);
     }
 
     /**
@@ -234,8 +235,8 @@ final class FdkKernels implements AutoCloseable {
             cuFuncSetAttribute(f, CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared);
             sharedAllowed.put(FILTER, shared);
         }
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FILTER).ptr("data", data).i64("nrows", rows).i32("width", width)
-                .i32("n", n).ptr("tw", tw).ptr("resp", resp).i32("edge", edge ? 1 : 0).build();
+        Pointer args = KernelCalls.filter().data(data).nrows(rows).width(width)
+                .n(n).tw(tw).resp(resp).edge(edge ? 1 : 0).build();
         long blocks = (rows + 1) / 2;
         if (blocks > Integer.MAX_VALUE) throw new IllegalArgumentException("cuda fdk: " + rows + " rows to filter in one launch");
         cuLaunchKernel(f, (int) blocks, 1, 1, FILTER_THREADS, 1, 1, shared, null, args, null);

@@ -79,7 +79,7 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
 
         /**
          * Whether its kernels read the band's half-precision pairs and scaled texture (the texture mode): parameters
-         * KernelArgs.Signature.FDK_PAIRS.
+         * KernelCalls.Signature.FDK_PAIRS.
          */
         boolean halfPrecision() {
             return !exact;

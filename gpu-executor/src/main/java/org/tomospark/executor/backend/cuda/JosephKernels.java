@@ -100,9 +100,9 @@ final class JosephKernels implements AutoCloseable {
         if (which.length == 0) return;
         calls.run("the forward projection", () -> {
             cuMemcpyHtoD(angles, Pointer.to(which), (long) which.length * Sizeof.INT);
-            Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_FORWARD).ptr("img", img).ptr("sino", sino)
-                    .ptr("tab", tab).ptr("ftab", ftab).ptr("angles", angles).i32("nangles", which.length)
-                    .i32("rows", shape.rows()).i32("cols", shape.cols()).i32("width", shape.width()).i32("k", shape.k()).build();
+            Pointer args = KernelCalls.josephForward().img(img).sino(sino)
+                    .tab(tab).ftab(ftab).angles(angles).nangles(which.length)
+                    .rows(shape.rows()).cols(shape.cols()).width(shape.width()).k(shape.k()).build();
             int perBlock = THREADS / (fwd.b() * (shape.k() / fwd.c()));
             int rayGroups = ceil(shape.width(), fwd.perThread()), groups = ceil(which.length, fwd.a());
             launch(forward, ceil(rayGroups, perBlock), ceil(groups, fwd.b()), args);
@@ -113,9 +113,9 @@ final class JosephKernels implements AutoCloseable {
     void back(CUdeviceptr sino, CUdeviceptr img, int[] which) {
         calls.run("the back-projection", () -> {
             cuMemcpyHtoD(angles, Pointer.to(which), (long) Math.max(1, which.length) * Sizeof.INT);
-            Pointer args = KernelArgs.of(KernelArgs.Signature.JOSEPH_BACK).ptr("sino", sino).ptr("img", img)
-                    .ptr("tab", tab).ptr("ftab", ftab).ptr("angles", angles).i32("nangles", which.length)
-                    .i32("rows", shape.rows()).i32("cols", shape.cols()).i32("width", shape.width()).i32("k", shape.k()).build();
+            Pointer args = KernelCalls.josephBack().sino(sino).img(img)
+                    .tab(tab).ftab(ftab).angles(angles).nangles(which.length)
+                    .rows(shape.rows()).cols(shape.cols()).width(shape.width()).k(shape.k()).build();
             int perBlock = THREADS / (bwd.b() * (shape.k() / bwd.c()));
             int bands = ceil(shape.rows(), bwd.perThread());
             launch(back, ceil(shape.cols(), perBlock), ceil(bands, bwd.b()), args);

@@ -15,7 +15,7 @@ import static jcuda.driver.JCudaDriver.cuMemsetD32Async;
 /**
  * Launches the kernels of one validated job on a stream: the device ramp filter, and per chunk the interleave (with
  * the scaled packing's magnitudes and the entries array where the variant needs them) and the back-projection, with
- * the arguments of each kernel's signature ({@link KernelArgs}) and the grid and shared memory of the variant's
+ * the arguments of each kernel's signature ({@link KernelCalls}) and the grid and shared memory of the variant's
  * manifest row. Driver calls only.
  */
 final class KernelLauncher {
@@ -84,9 +84,9 @@ final class KernelLauncher {
     /** Ramp-filters {@code nrows} sinogram rows of {@code data} in place, two rows per block. */
     void filter(CUdeviceptr data, long nrows, CUstream s) {
         DeviceBuffers.Shape sh = buffers.shape;
-        Pointer args = KernelArgs.of(KernelArgs.Signature.FILTER)
-                .ptr("data", data).i64("nrows", nrows).i32("width", sh.width()).i32("n", filter.n())
-                .ptr("tw", buffers.twiddles).ptr("resp", buffers.response).i32("edge", filter.edge() ? 1 : 0).build();
+        Pointer args = KernelCalls.filter()
+                .data(data).nrows(nrows).width(sh.width()).n(filter.n())
+                .tw(buffers.twiddles).resp(buffers.response).edge(filter.edge() ? 1 : 0).build();
         long blocks = (nrows + 1) / 2;
         cuLaunchKernel(filter.function(), (int) blocks, 1, 1, FILTER_THREADS, 1, 1, filter.n() * 16, s, args, null);
     }
@@ -120,25 +120,27 @@ final class KernelLauncher {
         int width = sh.width(), np = sh.np(), pitch = sh.plan().pitch();
         CUdeviceptr packed = buffers.packed.withByteOffset(z * buffers.packedGroupBytes);
         CUdeviceptr groupRaw = raw.withByteOffset((long) g0 * np * width * 4);
-        KernelArgs pa = KernelArgs.of(variant.scaledPacking() ? KernelArgs.Signature.PACK_WIN : KernelArgs.Signature.PACK)
-                .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
-                .i32("nValid", n).ptr("dst", packed).i32("pitch", pitch);
+        Pointer packArgs;
         if (variant.scaledPacking()) {
             // the window and tensor-core kernels' half arithmetic needs data scaled to a known magnitude: find the group's
             // largest magnitude, then pack scaled by a power of two from it (the kernel scales its result back)
             CUdeviceptr gmax = buffers.gmax.withByteOffset(4L * z);
-            Pointer ma = KernelArgs.of(KernelArgs.Signature.ABSMAX)
-                    .ptr("raw", groupRaw).i32("width", width).i32("np", np).i64("sliceStride", (long) np * width)
-                    .i32("nValid", n).ptr("gmax", gmax).build();
+            Pointer ma = KernelCalls.absmax()
+                    .raw(groupRaw).width(width).np(np).sliceStride((long) np * width)
+                    .nValid(n).gmax(gmax).build();
             cuLaunchKernel(absMax, (width + PREP_THREADS - 1) / PREP_THREADS, np, 1, PREP_THREADS, 1, 1, 0, s, ma, null);
-            pa.ptr("gmax", gmax);
+            packArgs = KernelCalls.packWin().raw(groupRaw).width(width).np(np).sliceStride((long) np * width)
+                    .nValid(n).dst(packed).pitch(pitch).gmax(gmax).build();
+        } else {
+            packArgs = KernelCalls.pack().raw(groupRaw).width(width).np(np).sliceStride((long) np * width)
+                    .nValid(n).dst(packed).pitch(pitch).build();
         }
-        cuLaunchKernel(pack, (pitch + PREP_THREADS - 1) / PREP_THREADS, np, 1, PREP_THREADS, 1, 1, 0, s, pa.build(), null);
+        cuLaunchKernel(pack, (pitch + PREP_THREADS - 1) / PREP_THREADS, np, 1, PREP_THREADS, 1, 1, 0, s, packArgs, null);
         if (entries != null) {
             int ep = buffers.entriesPitch;
-            Pointer ea = KernelArgs.of(KernelArgs.Signature.ENTRIES)
-                    .ptr("sino", packed).i32("pitch", pitch).i32("width", width).i32("np", np)
-                    .ptr("dst", buffers.entries.withByteOffset(z * buffers.entriesGroupBytes)).i32("epitch", ep).build();
+            Pointer ea = KernelCalls.entries()
+                    .sino(packed).pitch(pitch).width(width).np(np)
+                    .dst(buffers.entries.withByteOffset(z * buffers.entriesGroupBytes)).epitch(ep).build();
             cuLaunchKernel(entries, (ep + PREP_THREADS - 1) / PREP_THREADS, np, 1, PREP_THREADS, 1, 1, 0, s, ea, null);
         }
     }
@@ -151,29 +153,29 @@ final class KernelLauncher {
         if (groups > 1 && !v.batchesGroups()) throw new IllegalStateException("variant " + v.id() + " does not batch groups");
         int gx = (cols + v.blockCols() - 1) / v.blockCols(), gy = (rows + v.blockRows() - 1) / v.blockRows();
         int gz = (groups + v.groupsPerBlock() - 1) / v.groupsPerBlock();
-        KernelArgs.Signature sig = v.launch().args();
-        KernelArgs a = KernelArgs.of(sig);
-        switch (sig) {
-            case TEXTURE -> a.ptr("tex", buffers.texture).ptr("pd", buffers.projections).i32("np", sh.np());
-            case ALU -> {
-                // :async variants read the entries array (the same entries their cache holds) instead of the bins; with
-                // grid z > 1 the kernel steps through the buffers by np * pitch and through the output by K planes
-                a.ptr("sino", v.asyncFill() ? buffers.entries : buffers.packed)
-                        .i32("pitch", v.asyncFill() ? buffers.entriesPitch : pitch)
-                        .i32("width", sh.width()).i32("np", sh.np()).ptr("pd", buffers.projections);
-                if (buffers.texture != null) a.ptr("tex", buffers.texture);
-                else a.i64("tex", 0L);
-            }
-            case WINDOW, TENSOR -> {
-                a.ptr("sino", buffers.packed).i32("pitch", pitch).i32("width", sh.width()).i32("np", sh.np())
-                        .ptr("pd", buffers.projections).ptr("gmax", buffers.gmax);
-                // 32 slices per tensor-core block (four groups of 8 or eight of 4): the last block of grid z may hold
-                // fewer groups (ngroups tells the kernel which exist)
-                if (sig == KernelArgs.Signature.TENSOR) a.i32("ngroups", groups);
-            }
-            default -> throw new IllegalStateException("kernel " + v.functionName() + ": " + sig + " is not a back-projection signature");
-        }
-        Pointer args = a.ptr("out", planes).i32("rows", rows).i32("cols", cols).i64("plane", (long) rows * cols).build();
+        CUdeviceptr sino = v.asyncFill() ? buffers.entries : buffers.packed;
+        int sinoPitch = v.asyncFill() ? buffers.entriesPitch : pitch;
+        long plane = (long) rows * cols;
+        Pointer args = switch (v.launch().args()) {
+            case TEXTURE -> KernelCalls.texture().tex(buffers.texture).pd(buffers.projections).np(sh.np())
+                    .out(planes).rows(rows).cols(cols).plane(plane).build();
+            // :async variants read the entries array (the same entries their cache holds) instead of the bins; with grid
+            // z > 1 the kernel steps through the buffers by np * pitch and through the output by K planes
+            case ALU -> (buffers.texture != null
+                    ? KernelCalls.alu().tex(buffers.texture)
+                    : KernelCalls.alu().tex(0L))
+                    .sino(sino).pitch(sinoPitch).width(sh.width()).np(sh.np()).pd(buffers.projections)
+                    .out(planes).rows(rows).cols(cols).plane(plane).build();
+            case WINDOW -> KernelCalls.window().sino(buffers.packed).pitch(pitch).width(sh.width()).np(sh.np())
+                    .pd(buffers.projections).gmax(buffers.gmax).out(planes).rows(rows).cols(cols).plane(plane).build();
+            // 32 slices per tensor-core block (four groups of 8 or eight of 4): the last block of grid z may hold fewer
+            // groups (ngroups tells the kernel which exist)
+            case TENSOR -> KernelCalls.tensor().sino(buffers.packed).pitch(pitch).width(sh.width()).np(sh.np())
+                    .pd(buffers.projections).gmax(buffers.gmax).ngroups(groups).out(planes).rows(rows).cols(cols).plane(plane)
+                    .build();
+            default -> throw new IllegalStateException("kernel " + v.functionName() + ": " + v.launch().args()
+                    + " is not a back-projection signature");
+        };
         cuLaunchKernel(backprojection, gx, gy, gz, v.threads(), 1, 1, v.dynamicSharedBytes(), s, args, null);
     }
 }

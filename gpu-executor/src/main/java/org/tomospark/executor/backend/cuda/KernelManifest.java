@@ -28,6 +28,7 @@ import java.util.Set;
  * @param rows     every row, in the order of variants.def
  */
 record KernelManifest(Set<String> compiled, List<Row> rows) {
+    private static final String SIGNATURE = "signature ";
 
     /** A row and the set it belongs to (product: built by default; explore: on request). */
     record Row(String set, KernelVariant variant) {
@@ -53,6 +54,10 @@ record KernelManifest(Set<String> compiled, List<Row> rows) {
                 continue;
             }
             try {
+                if (l.startsWith(SIGNATURE)) {
+                    checkSignature(l);
+                    continue;
+                }
                 rows.add(row(l));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("cuda variant manifest, line " + lineNo + ": " + e.getMessage(), e);
@@ -60,6 +65,27 @@ record KernelManifest(Set<String> compiled, List<Row> rows) {
         }
         if (compiled == null) throw new IllegalArgumentException("cuda variant manifest: no 'compiled=' line");
         return new KernelManifest(compiled, List.copyOf(rows));
+    }
+
+    /**
+     * A parameter list as the kernels beside this manifest declare it, which must be the one the Java side was generated
+     * from ({@link KernelCalls}): fatbins built from other kernel sources than the classes are refused here.
+     */
+    private static void checkSignature(String line) {
+        String[] parts = line.split("\\s+");
+        if (parts.length != 4 || !parts[3].startsWith("params="))
+            throw new IllegalArgumentException("expected 'signature ID kernel=NAME params=NAME:KIND,...'");
+        KernelCalls.Signature sig;
+        try {
+            sig = KernelCalls.Signature.valueOf(parts[1]);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("parameter list " + parts[1] + " is unknown to this build's KernelCalls", e);
+        }
+        List<String> names = new ArrayList<>();
+        for (String p : parts[3].substring("params=".length()).split(",")) names.add(p.substring(0, p.indexOf(':')));
+        if (!names.equals(sig.params))
+            throw new IllegalArgumentException("the kernels declare " + sig + " as " + names + ", this build's KernelCalls as "
+                    + sig.params + " (kernels built from other sources)");
     }
 
     private static Row row(String line) {
@@ -79,7 +105,7 @@ record KernelManifest(Set<String> compiled, List<Row> rows) {
                 .fill(CacheFill.valueOf(upper(f.text("fill"))), f.number("batch"))
                 .build();
         Launch launch = new Launch(f.number("threads"), f.number("groupsPerBlock"), f.number("dynamicShared"),
-                f.number("maxProjections"), KernelArgs.Signature.valueOf(f.text("args")));
+                f.number("maxProjections"), KernelCalls.Signature.valueOf(f.text("args")));
         Inputs inputs = new Inputs(f.text("pack"), f.optional("absmax"), f.optional("entries"), f.number("entryBytes"));
         KernelVariant v = new KernelVariant(parts[0], f.number("k"), SampleFormat.parse(f.text("format")),
                 Interpolation.parse(f.text("interpolation")), design, launch, inputs);

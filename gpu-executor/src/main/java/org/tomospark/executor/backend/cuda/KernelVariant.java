@@ -167,7 +167,7 @@ record KernelVariant(String functionName, int k, SampleFormat format, Interpolat
      * @param maxProjections     projections the kernel takes at most (projection constants in constant memory)
      * @param args               its parameter list
      */
-    record Launch(int threads, int groupsPerBlock, int dynamicSharedBytes, int maxProjections, KernelArgs.Signature args) {
+    record Launch(int threads, int groupsPerBlock, int dynamicSharedBytes, int maxProjections, KernelCalls.Signature args) {
     }
 
     /**

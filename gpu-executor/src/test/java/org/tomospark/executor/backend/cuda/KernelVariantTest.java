@@ -109,7 +109,7 @@ class KernelVariantTest {
         assertEquals("bp_pack_k1_h", ALL.parse("std", 1, HALF, LINEAR).packFunctionName(), "one std kernel serves both storages");
         assertTrue(!w.usesEntries() && !w.asyncFill() && !w.usesTexture() && w.batchesGroups());
         assertEquals(128, w.threads());
-        assertEquals(KernelArgs.Signature.WINDOW, w.launch().args());
+        assertEquals(KernelCalls.Signature.WINDOW, w.launch().args());
         assertEquals("bp_alu_k8_h_lin_win_t32p8_s16_h4p", ALL.parse("alu:h4p:win", 8, HALF, LINEAR).functionName());
         assertEquals("bp_alu_k8_h_lin_win_t32p4_s16_h8p", ALL.parse("alu:t32p4:h8p:win16", 8, HALF, LINEAR).functionName());
         assertThrows(IllegalArgumentException.class, () -> ALL.parse("alu:h4p:win", 4, HALF, LINEAR),
@@ -123,7 +123,7 @@ class KernelVariantTest {
         assertEquals("alu:t32p8:win", f4.id());
         assertTrue(f4.window() && !f4.scaledPacking() && !f4.usesEntries() && f4.batchesGroups());
         assertEquals("bp_pack_k4_f", f4.packFunctionName());
-        assertEquals(KernelArgs.Signature.ALU, f4.launch().args());
+        assertEquals(KernelCalls.Signature.ALU, f4.launch().args());
         // 2 x 16 rows of 48 bins of 16 bytes, and 40 bytes of window constants per projection and buffer (three buffers)
         assertEquals(16 * 2 * 16 * 48 + 3 * 16 * (16 + 16 + 8), f4.dynamicSharedBytes());
         KernelVariant f8 = ALL.parse("alu:win", 8, FLOAT32, LINEAR);
@@ -155,7 +155,7 @@ class KernelVariantTest {
         assertEquals(Integer.MAX_VALUE, t.maxProjections());
         assertEquals("bp_pack_k8_h_win", t.packFunctionName());
         assertEquals("bp_absmax_k8", t.absMaxFunctionName());
-        assertEquals(KernelArgs.Signature.TENSOR, t.launch().args());
+        assertEquals(KernelCalls.Signature.TENSOR, t.launch().args());
         // cache: 2 buffers x 16 projections x 4 rows of 8 slices x 48 bins (the tile's diagonal ceil(sqrt(31^2 + 15^2)) =
         // 35, + 17, rounded down to 8), then 16 + 8 bytes of constants per projection of three batches
         assertEquals(16 * (2 * 16 * 4 * 48 + 3 * 16) + 8 * 3 * 16, t.dynamicSharedBytes());
@@ -246,7 +246,7 @@ class KernelVariantTest {
         assertEquals(32, a.blockRows());
         assertEquals(1, a.groupsPerBlock());
         assertFalse(a.usesTexture());
-        assertEquals(KernelArgs.Signature.ALU, a.launch().args());
+        assertEquals(KernelCalls.Signature.ALU, a.launch().args());
         KernelVariant h = ALL.parse("hybrid:t32p4:s4", 4, HALF, LINEAR);
         assertEquals(256, h.threads());
         assertTrue(h.usesTexture() && h.textureWeights() && h.hybrid());
@@ -272,7 +272,7 @@ class KernelVariantTest {
         assertFalse(s.textureWeights(), "nearest fetches need no interpolation weights");
         assertEquals(4096, s.maxProjections());
         assertFalse(s.batchesGroups());
-        assertEquals(KernelArgs.Signature.TEXTURE, s.launch().args());
+        assertEquals(KernelCalls.Signature.TEXTURE, s.launch().args());
         assertEquals(Integer.MAX_VALUE, a.maxProjections());
         // the manifest's facts against the kernels' shapes: threads cover the tile, entries hold value and difference
         for (KernelManifest.Row r : COMMITTED.rows()) {
