@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /**
  * Writes KernelCalls.java, the CUDA kernels' argument builders, from the {@code signature} lines of the variant
@@ -14,7 +15,7 @@ import java.util.Locale;
  * in kernels/ thus renames its setter, and Java code still passing the old name does not compile.
  */
 public final class KernelCallsGenerator {
-    private static final String PACKAGE = "org.tomospark.executor.backend.cuda";
+    private static final String PACKAGE = "org.tomospark.executor.backends.cuda";
 
     record Param(String name, String kind) {
     }
@@ -41,6 +42,11 @@ public final class KernelCallsGenerator {
         List<Signature> signatures = parse(manifest);
         Path out = Path.of(args[1]).resolve(PACKAGE.replace('.', '/')).resolve("KernelCalls.java");
         Files.createDirectories(out.getParent());
+        // a KernelCalls of an earlier package, left in this generator's own output folder, would be compiled too
+        try (Stream<Path> files = Files.walk(Path.of(args[1]))) {
+            for (Path p : files.filter(p -> p.getFileName().toString().equals("KernelCalls.java") && !p.equals(out)).toList())
+                Files.delete(p);
+        }
         String text = render(signatures);
         // an unchanged file keeps its time stamp, so the compiler sees nothing new
         if (Files.exists(out) && Files.readString(out).equals(text)) return;

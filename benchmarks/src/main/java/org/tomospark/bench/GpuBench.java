@@ -10,7 +10,7 @@ import org.tomospark.executor.backend.KernelTimer;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.cuda.CudaVariants;
+import org.tomospark.executor.backends.cuda.CudaVariants;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;

@@ -8,7 +8,7 @@ import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.Requisition;
 import org.tomospark.executor.backend.SampleFormat;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.opencl.OpenClBackend;
+import org.tomospark.executor.backends.opencl.OpenClBackend;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;

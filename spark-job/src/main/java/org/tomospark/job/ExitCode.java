@@ -2,8 +2,8 @@ package org.tomospark.job;
 
 import org.apache.hadoop.fs.FSError;
 import org.tomospark.executor.backend.BackendUnavailableException;
-import org.tomospark.executor.backend.cuda.CudaException;
-import org.tomospark.executor.backend.opencl.OpenClException;
+import org.tomospark.executor.backends.cuda.CudaException;
+import org.tomospark.executor.backends.opencl.OpenClException;
 import org.tomospark.job.io.OutputBusyException;
 
 import java.io.IOException;

@@ -17,7 +17,7 @@ import org.openjdk.jmh.infra.Blackhole;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.java.JavaBackend;
+import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.JosephProjector;

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * gives the order the packages depend on each other in.
  */
 class PackageCyclesTest {
-    /** One slice per package: org.tomospark.executor.backend and org.tomospark.executor.backend.cuda are two. */
+    /** One slice per package: org.tomospark.executor.backend and org.tomospark.executor.backends.cuda are two. */
     static final ArchRule NO_CYCLES = slices().matching("org.tomospark.(**)").should().beFreeOfCycles();
 
     static JavaClasses mainClasses() {
@@ -39,7 +39,7 @@ class PackageCyclesTest {
         // the rule must see the whole module, not an empty or partial import that passes by default
         assertTrue(packages.containsAll(Set.of("org.tomospark.executor.pipeline", "org.tomospark.executor.io",
                 "org.tomospark.executor.center", "org.tomospark.executor.config", "org.tomospark.executor.backend",
-                "org.tomospark.executor.backend.cuda", "org.tomospark.executor.preprocess")), packages.toString());
+                "org.tomospark.executor.backends.cuda", "org.tomospark.executor.preprocess")), packages.toString());
         EvaluationResult r = NO_CYCLES.evaluate(classes);
         assertFalse(r.hasViolation(), () -> String.join("\n", r.getFailureReport().getDetails()));
     }

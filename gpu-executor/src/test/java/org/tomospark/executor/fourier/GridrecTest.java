@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.java.JavaBackend;
+import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.Padding;

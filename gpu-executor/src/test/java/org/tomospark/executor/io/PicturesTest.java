@@ -3,7 +3,7 @@ package org.tomospark.executor.io;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.backend.BackendOptions;
-import org.tomospark.executor.backend.java.JavaBackend;
+import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.pipeline.CenterSweep;
 import org.tomospark.executor.filter.FilterSpec;

@@ -4,8 +4,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.tomospark.executor.backend.opencl.ClRuntime;
-import org.tomospark.executor.backend.opencl.OpenClProjector;
+import org.tomospark.executor.backends.opencl.ClRuntime;
+import org.tomospark.executor.backends.opencl.OpenClProjector;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 

@@ -7,7 +7,7 @@ import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.java.JavaBackend;
+import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;

@@ -5,7 +5,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;
-import org.tomospark.executor.backend.java.JavaBackend;
+import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;

@@ -8,7 +8,7 @@ import org.apache.spark.resource.ResourceInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.DeviceWarmUp;
-import org.tomospark.executor.backend.cuda.CudaException;
+import org.tomospark.executor.backends.cuda.CudaException;
 
 import java.util.ArrayDeque;
 import java.util.Collections;

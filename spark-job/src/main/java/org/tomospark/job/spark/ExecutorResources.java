@@ -6,7 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Backends;
-import org.tomospark.executor.backend.java.JavaBackend;
+import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
 

@@ -8,7 +8,7 @@ import org.apache.spark.api.plugin.PluginContext;
 import org.apache.spark.resource.ResourceInformation;
 import org.apache.spark.scheduler.AccumulableInfo;
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.backend.cuda.CudaException;
+import org.tomospark.executor.backends.cuda.CudaException;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.pipeline.ReconstructionParams;

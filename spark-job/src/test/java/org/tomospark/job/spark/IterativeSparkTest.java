@@ -3,7 +3,7 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.tomospark.executor.backend.opencl.ClRuntime;
+import org.tomospark.executor.backends.opencl.ClRuntime;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;

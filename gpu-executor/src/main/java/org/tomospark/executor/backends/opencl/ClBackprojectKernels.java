@@ -1,0 +1,168 @@
+package org.tomospark.executor.backends.opencl;
+
+import org.jocl.cl_command_queue;
+import org.jocl.cl_event;
+import org.jocl.cl_kernel;
+import org.jocl.cl_mem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.BackendKeys;
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.Padding;
+import org.tomospark.executor.geometry.SliceGeometry;
+
+import static org.jocl.CL.clCreateKernel;
+import static org.jocl.CL.clEnqueueNDRangeKernel;
+import static org.jocl.CL.clReleaseKernel;
+
+/**
+ * The FBP kernels of one plan on one context: the back-projection (kernels/bp_image.cl or kernels/bp_alu.cl) and, where
+ * the ramp filter runs on the device, kernels/ramp_filter.cl. Built with the plan's {@code -D} options (programs cached
+ * per context), launched with their arguments set in the order of their signatures ({@link ClArgs}) and their
+ * work-group shapes.
+ */
+final class ClBackprojectKernels implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ClBackprojectKernels.class);
+
+    private final ClPlan plan;
+    private final int aluGroup;
+    private final int aluPix;
+    private final int imageGroup;
+    private final int nfft;
+    private final int filterLocal;
+    private cl_kernel bp;
+    private cl_kernel filter;
+
+    private ClBackprojectKernels(ClPlan plan, int aluGroup, int aluPix, int imageGroup, int nfft, int filterLocal) {
+        this.plan = plan;
+        this.aluGroup = aluGroup;
+        this.aluPix = aluPix;
+        this.imageGroup = imageGroup;
+        this.nfft = nfft;
+        this.filterLocal = filterLocal;
+    }
+
+    /**
+     * The device filter's FFT length for rows of {@code width} bins, or 0 where the host filters: opencl.filter=host, a
+     * job without a device filter, or a device whose local memory cannot hold the FFT (said in the log).
+     */
+    static int deviceFilterLength(ClDeviceContext ctx, Object device, FilterSpec deviceFilter, BackendOptions o, int width) {
+        if (deviceFilter == null || !o.get(BackendKeys.OPENCL_FILTER).equals("device")) return 0;
+        int nfft = FilterSpec.paddedLength(width);
+        if ((long) nfft * 8 > ctx.localMem) {
+            LOG.warn("opencl: ramp filter of FFT length {} needs {} bytes of local memory but {} has {}; filtering on the host",
+                    nfft, nfft * 8L, device, ctx.localMem);
+            return 0;
+        }
+        return nfft;
+    }
+
+    /**
+     * Builds the kernels. {@code deviceFilter} and {@code nfft}: the device ramp filter ({@link #deviceFilterLength}), or
+     * null and 0.
+     *
+     * @throws OpenClException where an ALU tile does not fit the device's local memory, or a program does not build
+     */
+    static ClBackprojectKernels build(ClDeviceContext ctx, Object device, ClPlan plan, BackendOptions o, FilterSpec deviceFilter,
+                                      int nfft) {
+        int k = plan.channels();
+        int aluGroup = o.get(BackendKeys.OPENCL_ALU_GROUP), aluPix = o.get(BackendKeys.OPENCL_ALU_PIX);
+        String coordOpt = plan.coordDouble() ? " -DCOORD_DOUBLE=1" : "";
+        String extraDefs = o.get(BackendKeys.OPENCL_DEFINE);
+        String common = "-cl-mad-enable -DLINEAR=" + (plan.linear() ? 1 : 0) + " -DCHANNELS=" + k + coordOpt
+                + (extraDefs.isBlank() ? "" : " " + extraDefs.trim());
+        int filterLocal = nfft == 0 ? 0 : (int) Math.min(256, Math.min(ctx.maxWorkGroup, nfft / 2));
+        ClBackprojectKernels ks = new ClBackprojectKernels(plan, aluGroup, aluPix, ctx.maxWorkGroup >= 256 ? 16 : 8, nfft, filterLocal);
+        try {
+            if (plan.kind() == ClPlan.Kind.IMAGE) {
+                ks.bp = clCreateKernel(ctx.program("bp_image.cl", KernelSources.get("bp_image.cl"), common), "bp_image", null);
+            } else {
+                int pchunk = 16;
+                long localBytes = aluLocalBytes(pchunk, aluGroup, aluPix, k);
+                while (localBytes > ctx.localMem && pchunk > 1) {
+                    pchunk /= 2;
+                    localBytes = aluLocalBytes(pchunk, aluGroup, aluPix, k);
+                }
+                if (localBytes > ctx.localMem)
+                    throw new OpenClException("opencl alu kernel: a " + aluGroup * aluPix + "-pixel tile needs " + localBytes
+                            + " bytes of local memory but " + device + " has " + ctx.localMem + "; lower opencl.alu.pix");
+                String opts = common + " -DHALF_STORAGE=" + (plan.half() ? 1 : 0) + " -DGROUP=" + aluGroup + " -DPIX=" + aluPix
+                        + " -DPCHUNK=" + pchunk;
+                ks.bp = clCreateKernel(ctx.program("bp_alu.cl", KernelSources.get("bp_alu.cl"), opts), "bp_alu", null);
+            }
+            if (nfft > 0) {
+                String opts = "-DNFFT=" + nfft + " -DLOG2N=" + Integer.numberOfTrailingZeros(nfft) + " -DCHANNELS=" + k
+                        + " -DEDGE_PAD=" + (deviceFilter.padding() == Padding.EDGE ? 1 : 0) + " -DOUT_HALF=" + (plan.half() ? 1 : 0)
+                        + (extraDefs.isBlank() ? "" : " " + extraDefs.trim());
+                ks.filter = clCreateKernel(ctx.program("ramp_filter.cl", KernelSources.get("ramp_filter.cl"), opts), "ramp_filter", null);
+            }
+            return ks;
+        } catch (RuntimeException e) {
+            ks.close();
+            throw e;
+        }
+    }
+
+    /** Local memory of one ALU work-group: the cached bins of {@code pchunk} projections and their constants. */
+    private static long aluLocalBytes(int pchunk, int aluGroup, int aluPix, int k) {
+        return (long) pchunk * (aluGroup * aluPix * 3 / 2 + 4) * k * 4 + pchunk * 4L;
+    }
+
+    /** Whether the ramp filter runs on the device. */
+    boolean filtersOnDevice() {
+        return filter != null;
+    }
+
+    int nfft() {
+        return nfft;
+    }
+
+    /**
+     * Filters the {@code nproj} rows of every slice of {@code raw} (float, interleaved) into {@code target} (the plan's
+     * bin type), after {@code waitFor}.
+     */
+    void enqueueFilter(cl_command_queue q, cl_mem raw, cl_mem target, cl_mem response, int width, int nproj, cl_event waitFor,
+                       cl_event done) {
+        new ClArgs(filter).mem(raw).mem(target).mem(response).i32(width).local((long) nfft * 8);
+        long[] global = {(long) filterLocal * nproj * plan.channels()};
+        long[] local = {filterLocal};
+        clEnqueueNDRangeKernel(q, filter, 1, null, global, local, 1, new cl_event[]{waitFor}, done);
+    }
+
+    /**
+     * Back-projects the plan's slices of {@code sino} into {@code out} (ROI pixels × slices, float), after {@code waitFor}.
+     *
+     * @param consts  cos, sin and offset per projection (float4)
+     * @param dconsts the same in double (double4), for a plan of double coordinates; else null
+     */
+    void enqueueBackprojection(cl_command_queue q, cl_mem sino, cl_mem consts, cl_mem dconsts, int nproj, int width, SliceGeometry g,
+                               cl_mem out, cl_event waitFor, cl_event done) {
+        ClArgs a = new ClArgs(bp).mem(sino).mem(consts);
+        if (plan.coordDouble()) a.mem(dconsts);
+        a.i32(nproj);
+        if (plan.kind() == ClPlan.Kind.ALU) a.i32(width);
+        a.i32(g.roiCols()).i32(g.roiRows()).mem(out);
+        long[] global, local;
+        if (plan.kind() == ClPlan.Kind.IMAGE) {
+            global = new long[]{roundUp(g.roiCols(), imageGroup), roundUp(g.roiRows(), imageGroup)};
+            local = new long[]{imageGroup, imageGroup};
+        } else {
+            int tile = aluGroup * aluPix;
+            global = new long[]{(long) ((g.roiCols() + tile - 1) / tile) * aluGroup, (long) ((g.roiRows() + tile - 1) / tile) * aluGroup};
+            local = new long[]{aluGroup, aluGroup};
+        }
+        clEnqueueNDRangeKernel(q, bp, 2, null, global, local, 1, new cl_event[]{waitFor}, done);
+    }
+
+    private static long roundUp(int v, int m) {
+        return (long) ((v + m - 1) / m) * m;
+    }
+
+    @Override
+    public void close() {
+        if (bp != null) clReleaseKernel(bp);
+        if (filter != null) clReleaseKernel(filter);
+        bp = filter = null;
+    }
+}
