@@ -34,7 +34,7 @@
 //                                   the ALU: exact
 //   fdk_tex_zZ_cC_mM                every projection filtered by the texture unit
 //   fdk_gtex_zZ_cC_mM               the same for any matrix
-// and the texture mode's half-precision kernels (a trailing parameter scale: KernelArgs.Signature.FDK_PAIRS), whose
+// and the texture mode's half-precision kernels (a trailing parameter scale: FDK_PAIRS in signatures.cuh), whose
 // tiles hold pairs of halves (fdk_pairs: a pixel and the one below it, the band times a power of two that keeps it
 // within half's range): one 4-byte load per column of the bilinear footprint, the u interpolation of both rows in one
 // half2 multiply-add, the v interpolation and the sums in float (2e-4 of double on white noise):
@@ -62,22 +62,8 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "fdk.cuh"
 #include "signatures.cuh"
-
-#define FDK_MAX_PROJECTIONS 512
-#define FDK_THREADS 256
-// Rows of zeros in the band's half-precision pairs (fdk_pairs) before the first projection's entries and after each
-// projection's: a tensor copy of 8 rows that reaches past a projection's entries by up to 7 rows reads zeros there
-// instead of leaving the tensor (see tensorSplit).
-#define FDK_PAIR_GUARD 8
-// Block tile of the column kernels: 32 columns along x by 8·C along y; warps cover 8 x 4 columns each, so that a
-// warp's pixels lie close together on the detector.
-#define FDK_TILE_X 32
-#define FDK_TILE_Y 8
-// The naive kernel: 8 x 4 x 8 voxels a block.
-#define FDK_NAIVE_X 8
-#define FDK_NAIVE_Y 4
-#define FDK_NAIVE_Z 8
 
 __constant__ double c_fdk[FDK_MAX_PROJECTIONS * 12];
 
@@ -87,12 +73,6 @@ extern __shared__ float4 fdkShared[];
 
 namespace {
 
-// A projection seen from one block: the local matrix and the block's footprint on the detector.
-struct FdkLocal {
-    float m[12];  // (u - u0)·w, (v - v0)·w, w = m·[di, dj, dk, 1] for voxel offsets from the block's reference voxel
-    int u0, v0;   // detector pixel of the footprint's corner
-    int w, h;     // footprint width and height in pixels; w = 0: it does not fit the tile (read from global memory)
-};
 
 constexpr float kMagic = 12582912.0f;  // 1.5·2^23: x + kMagic, rounded down, holds floor(x) in its low bits
 constexpr int kMagicBits = 0x4B400000;
@@ -592,7 +572,7 @@ __device__ void columnKernel(const float* __restrict__ q, cudaTextureObject_t te
 // last T filtered through the half-precision texture.
 template <int Z, int C, int B, int T>
 __device__ __forceinline__ void splitTextureShare(float (&acc)[C][Z], cudaTextureObject_t tex, const FdkLocal* table,
-                                                  const ColumnBlock<C, Z, 4>& cb, int chunk, int p0, int np, int bandFirst) {
+                                                  const ColumnBlock<C, Z, FDK_SPLIT_TILE_Y>& cb, int chunk, int p0, int np, int bandFirst) {
     constexpr int PER = B + T;
 #pragma unroll 1
     for (int p = B; p < np; p += p % PER == PER - 1 ? B + 1 : 1)
@@ -604,7 +584,7 @@ __device__ __forceinline__ void splitTextureShare(float (&acc)[C][Z], cudaTextur
 // the tile half stores them.
 template <int C, int Z>
 __device__ __forceinline__ void joinSplitHalves(float (&acc)[C][Z], bool texHalf, float* sums, float* slab,
-                                                const ColumnBlock<C, Z, 4>& cb, int n, int slices, float scale) {
+                                                const ColumnBlock<C, Z, FDK_SPLIT_TILE_Y>& cb, int n, int slices, float scale) {
     constexpr int HALF = FDK_THREADS / 2;
     float* mine = sums + (threadIdx.x & (HALF - 1));
     if (texHalf) {
@@ -637,7 +617,7 @@ __device__ void splitKernel(const float* __restrict__ q, cudaTextureObject_t tex
     FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
     float* tiles = reinterpret_cast<float*>(table + np);
     const unsigned tilesBytes = (unsigned)(np * sizeof(FdkLocal));
-    ColumnBlock<C, Z, 4> cb(k0);
+    ColumnBlock<C, Z, FDK_SPLIT_TILE_Y> cb(k0);
     localViews(table, cb, p0, np, n, nz, k0, voxel, cap);
     float acc[C][Z];
     clearSums(acc);
@@ -712,7 +692,7 @@ __device__ void tensorSplit(const CUtensorMap* map, cudaTextureObject_t tex, flo
     __shared__ __align__(8) unsigned long long bars[2];
     FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
     const unsigned base = (unsigned)__cvta_generic_to_shared(fdkShared);
-    const unsigned tilesBytes = ((base + (unsigned)(np * sizeof(FdkLocal)) + 127u) & ~127u) - base;
+    const unsigned tilesBytes = ((base + (unsigned)(np * sizeof(FdkLocal)) + (FDK_TENSOR_ALIGNMENT - 1u)) & ~(FDK_TENSOR_ALIGNMENT - 1u)) - base;
     float* tiles = reinterpret_cast<float*>(reinterpret_cast<char*>(fdkShared) + tilesBytes);
     const unsigned bar0 = (unsigned)__cvta_generic_to_shared(bars);
     const int cap = bw * BOX_ROWS * boxes;
@@ -721,7 +701,7 @@ __device__ void tensorSplit(const CUtensorMap* map, cudaTextureObject_t tex, flo
         mbarrierInit(bar0 + 8, 1);
         mbarrierInitFence();
     }
-    ColumnBlock<C, Z, 4> cb(k0);
+    ColumnBlock<C, Z, FDK_SPLIT_TILE_Y> cb(k0);
     localViews(table, cb, p0, np, n, nz, k0, voxel, 1 << 30);
     float acc[C][Z];
     clearSums(acc);
@@ -772,7 +752,7 @@ __device__ void tensorSplit(const CUtensorMap* map, cudaTextureObject_t tex, flo
 // offsets from its reference voxel, and so the float error of u and v, small), every pixel read from global memory with
 // bounds checks. Dynamic shared memory: the local views of the launch's np projections.
 extern "C" __global__ void __launch_bounds__(FDK_THREADS)
-fdk_naive(TS_PARAMS_FDK) {
+FDK_NAME_NAIVE(TS_PARAMS_FDK) {
     FdkLocal* table = reinterpret_cast<FdkLocal*>(fdkShared);
     int bi = blockIdx.x * FDK_NAIVE_X, bj = blockIdx.y * FDK_NAIVE_Y, bk = blockIdx.z * FDK_NAIVE_Z - k0 % FDK_NAIVE_Z;
     int ir = bi + FDK_NAIVE_X / 2, jr = bj + FDK_NAIVE_Y / 2, kr = k0 + bk + FDK_NAIVE_Z / 2;
@@ -896,8 +876,8 @@ extern "C" __global__ void TS_KERNEL(FDK_HALVES) {
         halves[t] = __half_as_ushort(__float2half_rn(q[t] * scale));
 }
 
-// Instantiations. Every FDK kernel has the parameter list of fdk_naive (KernelArgs.Signature.FDK); the half-pair ones
-// add the scale of their pairs (KernelArgs.Signature.FDK_PAIRS).
+// Instantiations. Every FDK kernel has the parameter list of fdk_naive (signatures.cuh: FDK); the half-pair ones
+// add the scale of their pairs (FDK_PAIRS).
 #define FDK_KERNEL(NAME, Z, C, B, T, MODE, GENERAL, MINB)                                                              \
     extern "C" __global__ void __launch_bounds__(FDK_THREADS, MINB) NAME(                                                  \
         TS_PARAMS_FDK) {                                                                                                     \
@@ -911,8 +891,8 @@ extern "C" __global__ void TS_KERNEL(FDK_HALVES) {
                                                       bandRows, chunk, p0, np, cap, scale);                                  \
     }
 // exact: from shared-memory tiles (no texture share: the texture mode argument is unused)
-#define FDK_COL(Z, C, B, M) FDK_KERNEL(fdk_col_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_GATHER, false, M)
-#define FDK_GEN(Z, C, B, M) FDK_KERNEL(fdk_gen_z##Z##_c##C##_b##B##_m##M, Z, C, B, 0, TEX_GATHER, true, M)
+#define FDK_COL(Z, C, B, M) FDK_KERNEL(FDK_NAME_COL(Z, C, B, M), Z, C, B, 0, TEX_GATHER, false, M)
+#define FDK_GEN(Z, C, B, M) FDK_KERNEL(FDK_NAME_GEN(Z, C, B, M), Z, C, B, 0, TEX_GATHER, true, M)
 // exact: B of every B + T projections from tiles, T gathered from the texture
 #define FDK_XHYB(Z, C, B, T, M) FDK_KERNEL(fdk_xhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_GATHER, false, M)
 // texture weights: B from tiles, T filtered by the texture unit
@@ -928,7 +908,7 @@ extern "C" __global__ void TS_KERNEL(FDK_HALVES) {
 #define FDK_HHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_hhhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, false, M)
 // the hybrid's shares on separate warps (splitKernel): blocks of 32 x 4·C columns
 #define FDK_SPLIT(Z, C, B, T, M)                                                                                     \
-    extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_split_z##Z##_c##C##_b##B##_t##T##_m##M(         \
+    extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) FDK_NAME_SPLIT(Z, C, B, T, M)(                          \
         TS_PARAMS_FDK_PAIRS) {                                                                                               \
         splitKernel<Z, C, B, T>(q, tex, slab, n, nz, k0, slices, voxel, cols, bandFirst, bandRows, chunk, p0, np, cap,   \
                                 scale);                                                                             \
@@ -937,10 +917,10 @@ extern "C" __global__ void TS_KERNEL(FDK_HALVES) {
 #define FDK_GHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_FILTERED, true, M)
 #define FDK_GHHYB(Z, C, B, T, M) FDK_PAIR_KERNEL(fdk_ghhyb_z##Z##_c##C##_b##B##_t##T##_m##M, Z, C, B, T, TEX_HALF, true, M)
 // splitKernel with tensor copies (tensorSplit): sm_90 on, so in the fatbins' sm_90 code and compute_90 PTX only, not in
-// the compute_80 PTX (KernelArgs.Signature.FDK_TENSOR)
+// the compute_80 PTX (FDK_TENSOR)
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 #define FDK_TSPLIT(Z, C, B, T, M)                                                                                    \
-    extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) fdk_tsplit_z##Z##_c##C##_b##B##_t##T##_m##M(        \
+    extern "C" __global__ void __launch_bounds__(FDK_THREADS, M) FDK_NAME_TSPLIT(Z, C, B, T, M)(                         \
         TS_PARAMS_FDK_TENSOR) {                                                                                      \
         tensorSplit<Z, C, B, T>(&map, tex, slab, n, nz, k0, slices, voxel, bandFirst, bandRows, chunk, p0, np, bw,    \
                                 boxes, scale);                                                                       \
@@ -949,20 +929,17 @@ extern "C" __global__ void TS_KERNEL(FDK_HALVES) {
 #define FDK_TSPLIT(Z, C, B, T, M)
 #endif
 // every projection filtered from the half-precision texture (the texture mode's kernels without tiles)
-#define FDK_HTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_htex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, false, M)
-#define FDK_GHTEX(Z, C, M) FDK_PAIR_KERNEL(fdk_ghtex_z##Z##_c##C##_m##M, Z, C, 0, 1, TEX_HALF, true, M)
+#define FDK_HTEX(Z, C, M) FDK_PAIR_KERNEL(FDK_NAME_HTEX(Z, C, M), Z, C, 0, 1, TEX_HALF, false, M)
+#define FDK_GHTEX(Z, C, M) FDK_PAIR_KERNEL(FDK_NAME_GHTEX(Z, C, M), Z, C, 0, 1, TEX_HALF, true, M)
 
-// The product set (CudaFdk, FdkVariant): the fastest of each kind on the H200 (benchmarks/cuda/fdk/README.md). Exact:
-// the column and general kernels. The texture mode: half-precision tiles and the half-precision texture on separate
-// warps, the texture filtering one projection in two, or four in seven for large footprints (z-independent u and w);
-// the texture alone for any matrix, and without tiles. On sm_90 on, the split kernel one in two with tensor copies.
-FDK_COL(16, 2, 1, 3)
-FDK_GEN(8, 4, 1, 3)
-FDK_SPLIT(16, 4, 1, 1, 2)
-FDK_SPLIT(16, 4, 3, 4, 2)
-FDK_TSPLIT(16, 4, 1, 1, 2)
-FDK_HTEX(8, 1, 3)
-FDK_GHTEX(8, 1, 3)
+// The product set (fdk.cuh)
+#define FDK_PRODUCT_COL(ROLE, Z, C, B, M) FDK_COL(Z, C, B, M)
+#define FDK_PRODUCT_GEN(ROLE, Z, C, B, M) FDK_GEN(Z, C, B, M)
+#define FDK_PRODUCT_SPLIT(ROLE, Z, C, B, T, M) FDK_SPLIT(Z, C, B, T, M)
+#define FDK_PRODUCT_TSPLIT(ROLE, Z, C, B, T, M) FDK_TSPLIT(Z, C, B, T, M)
+#define FDK_PRODUCT_HTEX(ROLE, Z, C, M) FDK_HTEX(Z, C, M)
+#define FDK_PRODUCT_GHTEX(ROLE, Z, C, M) FDK_GHTEX(Z, C, M)
+FDK_PRODUCT(FDK_PRODUCT_COL, FDK_PRODUCT_GEN, FDK_PRODUCT_SPLIT, FDK_PRODUCT_TSPLIT, FDK_PRODUCT_HTEX, FDK_PRODUCT_GHTEX)
 
 // The other variants measured there, built by the exploration harness (-DFDK_EXPLORE) only.
 #ifdef FDK_EXPLORE

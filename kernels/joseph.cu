@@ -26,35 +26,8 @@
 // the next.
 #include <cuda_runtime.h>
 #include <stdint.h>
+#include "joseph.cuh"
 #include "signatures.cuh"
-
-#define JOSEPH_THREADS 256
-#define JOSEPH_GUARD 2
-// fixed-point positions: 32 fraction bits (a walk of 4096 steps drifts by under 5e-7 pixel), 32 integer bits; the
-// integer part is then the high word and the fraction the low word, with no shift (44 bits cost the forward
-// projection 40% on an H200)
-#define JOSEPH_FRACTION_BITS 32
-
-// The per-projection table, written by the host from the double-precision geometry: fixed-point fields
-// tab[p·JOSEPH_TAB + field] and float fields ftab[p·JOSEPH_FTAB + field].
-//   Adjoint: v = sgn·t is walked down a column, v(i, j) = JT_VOFF + j·JT_VCOS − i·JT_VSTEP, JT_VSTEP = |sin| ≥ 0;
-//   v's bin b is detector bin sgn·b (JT_VSGN = sgn, ±1).
-//   Forward: w = fsgn·(position along the line) is walked over the rays and lines, w(u, l) = JT_FPOS0 + u·JT_FRAY +
-//   l·JT_FLINE, JT_FRAY = 1/|cos| (flat) or 1/|sin| (steep) ≥ 1, so consecutive rays are 1 or 2 pixels apart; w's
-//   pixel m is line pixel fsgn·m. JT_FFLAGS: bit 0 flat (|cos| ≥ |sin|: the ray crosses image rows), bit 1 fsgn < 0.
-#define JOSEPH_TAB 8
-#define JT_VOFF 0
-#define JT_VCOS 1
-#define JT_VSTEP 2
-#define JT_VSGN 3
-#define JT_FPOS0 4
-#define JT_FRAY 5
-#define JT_FLINE 6
-#define JT_FFLAGS 7
-#define JOSEPH_FTAB 4
-#define JF_IG 0     // 1/g, g = max(|cos|, |sin|): the adjoint's hat is hat(d/g)/g
-#define JF_IG2 1    // 1/g²
-#define JF_W 2      // the forward's path length per line, 1/g
 
 namespace joseph {
 
@@ -140,7 +113,7 @@ __device__ __forceinline__ void forward(const float* __restrict__ img, float* __
         int p = angles[a0 + min(a, na - 1)];
         const long long* t = tab + (size_t)p * JOSEPH_TAB;
         int flags = (int)t[JT_FFLAGS];
-        bool flat = flags & 1, neg = flags & 2;
+        bool flat = flags & JT_FLAT, neg = flags & JT_NEGATIVE;
         int n = flat ? cols : rows;
         pos[a] = t[JT_FPOS0] + (long long)u0 * t[JT_FRAY];
         ray[a] = t[JT_FRAY];
@@ -272,27 +245,18 @@ __device__ __forceinline__ void back(const float* __restrict__ sino, float* __re
 
 #define JOSEPH_FORWARD(C, U, A, B)                                                                                     \
     extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
-    joseph_forward_c##C##_u##U##_a##A##_b##B(TS_PARAMS_JOSEPH_FORWARD) {                                               \
+    JOSEPH_NAME_FORWARD(C, U, A, B)(TS_PARAMS_JOSEPH_FORWARD) {                                                        \
         joseph::forward<C, U, A, B>(img, sino, tab, ftab, angles, nangles, rows, cols, width, k);                      \
     }
 
 #define JOSEPH_BACK(C, R, B)                                                                                           \
     extern "C" __global__ void __launch_bounds__(JOSEPH_THREADS)                                                      \
-    joseph_back_c##C##_r##R##_b##B(TS_PARAMS_JOSEPH_BACK) {                                                            \
+    JOSEPH_NAME_BACK(C, R, B)(TS_PARAMS_JOSEPH_BACK) {                                                                 \
         joseph::back<C, R, B>(sino, img, tab, ftab, angles, nangles, rows, cols, width, k);                            \
     }
 
-// The product set (CudaProjector takes the first of each list that fits the pass: C divides k and B·k/C threads fit a
-// block): 32 slices of 2048² from 2048 projections on an H200 (jbench, kernels only) took 119 ms forward (c8_u2_a2_b4)
-// and 92 ms adjoint (c8_r4_b8); the kernels before (geometry in double at every step, no window): 195 and 143 ms.
-JOSEPH_FORWARD(8, 2, 2, 4)
-JOSEPH_FORWARD(4, 4, 2, 8)
-JOSEPH_FORWARD(2, 4, 2, 4)
-JOSEPH_FORWARD(1, 4, 2, 1)
-JOSEPH_BACK(8, 4, 8)
-JOSEPH_BACK(4, 4, 16)
-JOSEPH_BACK(2, 4, 8)
-JOSEPH_BACK(1, 4, 1)
+// The product set (joseph.cuh)
+JOSEPH_PRODUCT(JOSEPH_FORWARD, JOSEPH_BACK)
 #ifdef JOSEPH_EXPLORE
 JOSEPH_FORWARD(8, 2, 2, 8)
 JOSEPH_FORWARD(8, 2, 1, 8)

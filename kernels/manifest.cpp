@@ -1,5 +1,5 @@
 // Prints the variant manifest: one line per row of variants.def, with the facts the Java side launches it by
-// (org.tomospark.executor.backend.cuda.KernelManifest reads it). Every number comes from the constants and types
+// (org.tomospark.executor.backends.cuda.KernelManifest reads it). Every number comes from the constants and types
 // the kernels themselves are compiled with (layout.cuh), and every name from the macros that name the kernels
 // (variants.cuh). A host program: kernels/build-ptx.sh compiles it with nvcc and runs it on the build machine.
 //
@@ -24,13 +24,18 @@
 //   args            its parameter list (KernelArgs.Signature)
 //   pack, absmax, entries  the helper kernels that prepare its input, or -
 // The first line that is not a comment, compiled=SETS, names the sets compiled into the modules beside the manifest.
-// After the rows, one line per parameter list of signatures.cuh:
+// Then the facts of the kernels outside variants.def (fdk.cuh, joseph.cuh): their constants and the product's kernels,
+//   constant NAME VALUE
+//   kernel FAMILY NAME key=value ...   (a family's lines all have the same keys)
+// After them, one line per parameter list of signatures.cuh:
 //   signature ID kernel=NAME params=NAME:KIND,...
 // kernel is the name of a kernel of its own, - for a family's list; KIND is how the Java side passes the parameter:
 // ptr (a device pointer), handle (a texture object, or 0), i32, i64, f32, f64, or bytesN (a struct of N bytes by value).
 #include <cstdio>
 #include <type_traits>
 
+#include "fdk.cuh"
+#include "joseph.cuh"
 #include "layout.cuh"
 #include "signatures.cuh"
 #include "variants.cuh"
@@ -275,6 +280,60 @@ int main(int argc, char** argv) {
                 "# (kernels/build-ptx.sh); the modules beside it hold the rows of the sets named by 'compiled'.\n"
                 "compiled=%s\n", argv[1]);
 #include "variants.def"
+
+#define TS_CONSTANT(NAME) std::printf("constant %s %d\n", #NAME, (int)(NAME));
+    TS_CONSTANT(FDK_MAX_PROJECTIONS)
+    TS_CONSTANT(FDK_THREADS)
+    TS_CONSTANT(FDK_PAIR_GUARD)
+    TS_CONSTANT(FDK_TILE_X)
+    TS_CONSTANT(FDK_TILE_Y)
+    TS_CONSTANT(FDK_SPLIT_TILE_Y)
+    TS_CONSTANT(FDK_NAIVE_X)
+    TS_CONSTANT(FDK_NAIVE_Y)
+    TS_CONSTANT(FDK_NAIVE_Z)
+    TS_CONSTANT(FDK_TENSOR_ALIGNMENT)
+    std::printf("constant FDK_LOCAL_BYTES %d\n", (int)sizeof(FdkLocal));
+    TS_CONSTANT(JOSEPH_THREADS)
+    TS_CONSTANT(JOSEPH_GUARD)
+    TS_CONSTANT(JOSEPH_FRACTION_BITS)
+    TS_CONSTANT(JOSEPH_TAB)
+    TS_CONSTANT(JT_VOFF)
+    TS_CONSTANT(JT_VCOS)
+    TS_CONSTANT(JT_VSTEP)
+    TS_CONSTANT(JT_VSGN)
+    TS_CONSTANT(JT_FPOS0)
+    TS_CONSTANT(JT_FRAY)
+    TS_CONSTANT(JT_FLINE)
+    TS_CONSTANT(JT_FFLAGS)
+    TS_CONSTANT(JT_FLAT)
+    TS_CONSTANT(JT_NEGATIVE)
+    TS_CONSTANT(JOSEPH_FTAB)
+    TS_CONSTANT(JF_IG)
+    TS_CONSTANT(JF_IG2)
+    TS_CONSTANT(JF_W)
+
+// FDK's back-projection kernels: the part each plays (role), its kind, slices a block, columns a thread, projections of
+// every tiles + textured read from tiles and through the texture, blocks an SM asked (0: none)
+#define TS_FDK(NAME, ROLE, KIND, Z, C, B, T, M)                                                                        \
+    std::printf("kernel FDK %s role=%s kind=%s z=%d columns=%d tiles=%d textured=%d blocks=%d\n", NAME, ROLE, KIND, Z,  \
+                C, B, T, M);
+    TS_FDK(TS_STR(FDK_NAME_NAIVE), "NAIVE", "NAIVE", FDK_NAIVE_Z, 1, 0, 0, 0)
+#define TS_FDK_COL(ROLE, Z, C, B, M) TS_FDK(TS_STR(FDK_NAME_COL(Z, C, B, M)), #ROLE, "COLUMNS", Z, C, B, 0, M)
+#define TS_FDK_GEN(ROLE, Z, C, B, M) TS_FDK(TS_STR(FDK_NAME_GEN(Z, C, B, M)), #ROLE, "GENERAL", Z, C, B, 0, M)
+#define TS_FDK_SPLIT(ROLE, Z, C, B, T, M) TS_FDK(TS_STR(FDK_NAME_SPLIT(Z, C, B, T, M)), #ROLE, "HYBRID", Z, C, B, T, M)
+#define TS_FDK_TSPLIT(ROLE, Z, C, B, T, M)                                                                             \
+    TS_FDK(TS_STR(FDK_NAME_TSPLIT(Z, C, B, T, M)), #ROLE, "TENSOR_HYBRID", Z, C, B, T, M)
+#define TS_FDK_HTEX(ROLE, Z, C, M) TS_FDK(TS_STR(FDK_NAME_HTEX(Z, C, M)), #ROLE, "TEXTURE", Z, C, 0, 1, M)
+#define TS_FDK_GHTEX(ROLE, Z, C, M) TS_FDK(TS_STR(FDK_NAME_GHTEX(Z, C, M)), #ROLE, "GENERAL_TEXTURE", Z, C, 0, 1, M)
+    FDK_PRODUCT(TS_FDK_COL, TS_FDK_GEN, TS_FDK_SPLIT, TS_FDK_TSPLIT, TS_FDK_HTEX, TS_FDK_GHTEX)
+
+// the Joseph pair's kernels, each list in preference order: c slices a thread, u rays or r image rows a thread, a
+// projections a thread, b groups a block
+#define TS_JOSEPH_FORWARD(C, U, A, B)                                                                                  \
+    std::printf("kernel JOSEPH_FORWARD %s c=%d u=%d a=%d b=%d\n", TS_STR(JOSEPH_NAME_FORWARD(C, U, A, B)), C, U, A, B);
+#define TS_JOSEPH_BACK(C, R, B)                                                                                        \
+    std::printf("kernel JOSEPH_BACK %s c=%d r=%d b=%d\n", TS_STR(JOSEPH_NAME_BACK(C, R, B)), C, R, B);
+    JOSEPH_PRODUCT(TS_JOSEPH_FORWARD, TS_JOSEPH_BACK)
 
 // the lists again, now for their names
 #undef TS_PARAM0

@@ -3,16 +3,21 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Writes KernelCalls.java, the CUDA kernels' argument builders, from the {@code signature} lines of the variant
- * manifest (kernels/manifest.cpp prints them from kernels/signatures.cuh): one builder class per parameter list, one
- * typed setter per parameter, named as the kernel names it. Run by the gpu-executor build (exec-maven-plugin) before
- * compiling, as a single-file program: {@code java KernelCallsGenerator.java MANIFEST OUTPUT_ROOT}. A parameter renamed
- * in kernels/ thus renames its setter, and Java code still passing the old name does not compile.
+ * Writes the Java side of the CUDA kernels' descriptions from the variant manifest that kernels/manifest.cpp prints:
+ * KernelCalls.java, the argument builders, from its {@code signature} lines (the parameter lists of
+ * kernels/signatures.cuh: one builder class per list, one typed setter per parameter, named as the kernel names it),
+ * and KernelFacts.java, the constants and the product's FDK and Joseph kernels, from its {@code constant} and
+ * {@code kernel} lines (kernels/fdk.cuh, kernels/joseph.cuh). Run by the gpu-executor build (exec-maven-plugin) before
+ * compiling, as a single-file program: {@code java KernelCallsGenerator.java MANIFEST OUTPUT_ROOT}. A parameter or
+ * constant renamed in kernels/ thus renames what the Java code uses, and code still using the old name does not
+ * compile.
  */
 public final class KernelCallsGenerator {
     private static final String PACKAGE = "org.tomospark.executor.backends.cuda";
@@ -22,9 +27,7 @@ public final class KernelCallsGenerator {
 
     record Signature(String id, String kernel, List<Param> params) {
         String className() {
-            StringBuilder b = new StringBuilder();
-            for (String part : id.split("_")) b.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
-            return b.toString();
+            return KernelCallsGenerator.className(id);
         }
 
         String factory() {
@@ -39,18 +42,98 @@ public final class KernelCallsGenerator {
             System.exit(2);
         }
         Path manifest = Path.of(args[0]);
-        List<Signature> signatures = parse(manifest);
-        Path out = Path.of(args[1]).resolve(PACKAGE.replace('.', '/')).resolve("KernelCalls.java");
-        Files.createDirectories(out.getParent());
-        // a KernelCalls of an earlier package, left in this generator's own output folder, would be compiled too
+        Path dir = Path.of(args[1]).resolve(PACKAGE.replace('.', '/'));
+        Files.createDirectories(dir);
+        // what an earlier package left in this generator's own output folder would be compiled too
         try (Stream<Path> files = Files.walk(Path.of(args[1]))) {
-            for (Path p : files.filter(p -> p.getFileName().toString().equals("KernelCalls.java") && !p.equals(out)).toList())
-                Files.delete(p);
+            for (Path p : files.filter(p -> Files.isRegularFile(p) && !p.getParent().equals(dir)).toList()) Files.delete(p);
         }
-        String text = render(signatures);
-        // an unchanged file keeps its time stamp, so the compiler sees nothing new
+        write(dir.resolve("KernelCalls.java"), render(parse(manifest)));
+        write(dir.resolve("KernelFacts.java"), renderFacts(manifest));
+    }
+
+    /** Writes text unless the file holds it already (an unchanged file keeps its time stamp: nothing new to compile). */
+    private static void write(Path out, String text) throws IOException {
         if (Files.exists(out) && Files.readString(out).equals(text)) return;
         Files.writeString(out, text, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * KernelFacts.java from the manifest's {@code constant NAME VALUE} lines (int constants) and {@code kernel FAMILY NAME
+     * key=value ...} lines (per family a record of the name and the keys, ints where every line's value is a number, and
+     * the list of the family's kernels in the manifest's order).
+     */
+    static String renderFacts(Path manifest) throws IOException {
+        StringBuilder constants = new StringBuilder();
+        Map<String, List<String[]>> families = new LinkedHashMap<>();
+        int lineNo = 0;
+        for (String line : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
+            lineNo++;
+            String where = manifest + ", line " + lineNo + ": ";
+            String[] parts = line.trim().split("\\s+");
+            if (line.startsWith("constant ")) {
+                if (parts.length != 3 || !parts[2].matches("-?[0-9]+"))
+                    throw new IllegalArgumentException(where + "expected 'constant NAME INTEGER'");
+                constants.append("    static final int ").append(parts[1]).append(" = ").append(parts[2]).append(";\n");
+            } else if (line.startsWith("kernel ")) {
+                if (parts.length < 3) throw new IllegalArgumentException(where + "expected 'kernel FAMILY NAME key=value ...'");
+                families.computeIfAbsent(parts[1], f -> new ArrayList<>()).add(parts);
+            }
+        }
+        if (constants.length() == 0 || families.isEmpty())
+            throw new IllegalArgumentException(manifest + ": no 'constant' or 'kernel' lines (built by an older manifest.cpp?)");
+        StringBuilder b = new StringBuilder();
+        b.append("package ").append(PACKAGE).append(";\n\n");
+        b.append("import java.util.List;\n\n");
+        b.append("/**\n * The CUDA kernels' constants and the product's kernels outside the back-projection variants (kernels/fdk.cuh,\n")
+                .append(" * kernels/joseph.cuh), as kernels/manifest.cpp prints them. Generated by the build from the variant manifest\n")
+                .append(" * (gpu-executor/src/build/KernelCallsGenerator.java): not to be edited.\n */\n");
+        b.append("final class KernelFacts {\n");
+        b.append(constants).append('\n');
+        b.append("    private KernelFacts() {\n    }\n");
+        for (Map.Entry<String, List<String[]>> e : families.entrySet()) {
+            String record = className(e.getKey()) + "Kernel";
+            String[] first = e.getValue().get(0);
+            List<String> keys = new ArrayList<>();
+            List<Boolean> numeric = new ArrayList<>();
+            for (int i = 3; i < first.length; i++) {
+                keys.add(first[i].substring(0, first[i].indexOf('=')));
+                numeric.add(true);
+            }
+            for (String[] row : e.getValue()) {
+                if (row.length != first.length) throw new IllegalArgumentException("kernel " + row[2] + ": not the keys of " + first[2]);
+                for (int i = 3; i < row.length; i++) {
+                    int eq = row[i].indexOf('=');
+                    if (eq <= 0 || !row[i].substring(0, eq).equals(keys.get(i - 3)))
+                        throw new IllegalArgumentException("kernel " + row[2] + ": '" + row[i] + "' where " + first[2] + " has "
+                                + keys.get(i - 3) + "=");
+                    if (!row[i].substring(eq + 1).matches("-?[0-9]+")) numeric.set(i - 3, false);
+                }
+            }
+            b.append("\n    /** A kernel of the family ").append(e.getKey()).append(": its name and facts. */\n");
+            b.append("    record ").append(record).append("(String name");
+            for (int i = 0; i < keys.size(); i++) b.append(", ").append(numeric.get(i) ? "int " : "String ").append(keys.get(i));
+            b.append(") {\n    }\n\n");
+            b.append("    /** The product's kernels of the family ").append(e.getKey()).append(", in the manifest's order. */\n");
+            b.append("    static final List<").append(record).append("> ").append(e.getKey()).append("_KERNELS = List.of(\n");
+            for (int r = 0; r < e.getValue().size(); r++) {
+                String[] row = e.getValue().get(r);
+                b.append("            new ").append(record).append("(\"").append(row[2]).append('"');
+                for (int i = 3; i < row.length; i++) {
+                    String v = row[i].substring(row[i].indexOf('=') + 1);
+                    b.append(", ").append(numeric.get(i - 3) ? v : '"' + v + '"');
+                }
+                b.append(r + 1 < e.getValue().size() ? "),\n" : "));\n");
+            }
+        }
+        b.append("}\n");
+        return b.toString();
+    }
+
+    private static String className(String id) {
+        StringBuilder b = new StringBuilder();
+        for (String part : id.split("_")) b.append(part.charAt(0)).append(part.substring(1).toLowerCase(Locale.ROOT));
+        return b.toString();
     }
 
     static List<Signature> parse(Path manifest) throws IOException {

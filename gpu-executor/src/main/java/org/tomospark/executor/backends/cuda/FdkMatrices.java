@@ -14,8 +14,8 @@ import java.util.List;
  * column of voxels.
  */
 final class FdkMatrices {
-    /** Matrices in constant memory at once (FDK_MAX_PROJECTIONS of kernels/fdk.cu). */
-    static final int CONSTANT_PROJECTIONS = 512;
+    /** Matrices in constant memory at once (FDK_MAX_PROJECTIONS of kernels/fdk.cuh). */
+    static final int CONSTANT_PROJECTIONS = KernelFacts.FDK_MAX_PROJECTIONS;
     /**
      * Projections of one launch unless the kernel takes more (FdkVariant.launchProjections): its blocks hold
      * FdkVariant.LOCAL_BYTES of shared memory for each.

@@ -3,8 +3,8 @@ package org.tomospark.executor.backends.cuda;
 import java.util.List;
 
 /**
- * A back-projection kernel of kernels/fdk.cu and the facts its launch needs (the constants of that file; FdkVariantTest
- * reads them from the source). The column kernels give a thread {@code columns} (x, y) columns of {@code z} voxels
+ * A back-projection kernel of kernels/fdk.cu and the facts its launch needs (kernels/fdk.cuh, through the manifest:
+ * {@link KernelFacts}). The column kernels give a thread {@code columns} (x, y) columns of {@code z} voxels
  * of a block of {@link #TILE_X} × {@link #TILE_Y}·columns columns and z slices; of every {@code tiles + textured}
  * projections, {@code tiles} are interpolated on the ALU from shared-memory copies of the block's footprint and
  * {@code textured} by the texture unit. The texture mode's kernels ({@link Kind#halfPrecision}) read tiles of
@@ -22,29 +22,29 @@ import java.util.List;
  * @param blocks   blocks an SM its launch bounds are built for (the name's {@code _m} suffix; 0: none asked)
  */
 record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int textured, int blocks) {
-    /** Threads of every FDK kernel's block (FDK_THREADS). */
-    static final int THREADS = 256;
-    /** Columns of a column kernel's block along x, and along y per column of a thread (FDK_TILE_X, FDK_TILE_Y). */
-    static final int TILE_X = 32, TILE_Y = 8;
+    /** Threads of every FDK kernel's block. */
+    static final int THREADS = KernelFacts.FDK_THREADS;
+    /** Columns of a column kernel's block along x, and along y per column of a thread. */
+    static final int TILE_X = KernelFacts.FDK_TILE_X, TILE_Y = KernelFacts.FDK_TILE_Y;
     /** Columns of a texture-mode column kernel's block along y per column of a thread (its halves take the same ones). */
-    static final int SPLIT_TILE_Y = 4;
+    static final int SPLIT_TILE_Y = KernelFacts.FDK_SPLIT_TILE_Y;
     /**
      * Footprints (pixels) from which the texture mode's column kernel gives the texture unit four projections of every
      * seven rather than one of two: copying a large tile costs the tile half more per voxel update (H200: 8584-pixel
      * footprints 46.2 against 49.2 ms, 6000 pixels a tie, 4284 pixels 144 against 139 ms).
      */
     static final int LARGE_FOOTPRINT = 7000;
-    /** Voxels of the naive kernel's block along x, y and z (FDK_NAIVE_X, FDK_NAIVE_Y, FDK_NAIVE_Z). */
-    static final int NAIVE_X = 8, NAIVE_Y = 4, NAIVE_Z = 8;
+    /** Voxels of the naive kernel's block along x, y and z. */
+    static final int NAIVE_X = KernelFacts.FDK_NAIVE_X, NAIVE_Y = KernelFacts.FDK_NAIVE_Y, NAIVE_Z = KernelFacts.FDK_NAIVE_Z;
     /** Bytes of a block's view of one projection in shared memory (struct FdkLocal). */
-    static final int LOCAL_BYTES = 64;
+    static final int LOCAL_BYTES = KernelFacts.FDK_LOCAL_BYTES;
     /**
      * Rows of zeros before and after each projection's entries in the band's pairs (FDK_PAIR_GUARD), and the rows of a
      * tensor copy's box.
      */
-    static final int PAIR_GUARD = 8;
-    /** Bytes the tensor-copy kernel may skip to start its tiles on a 128-byte boundary. */
-    static final int TENSOR_ALIGNMENT = 128;
+    static final int PAIR_GUARD = KernelFacts.FDK_PAIR_GUARD;
+    /** Bytes the tensor-copy kernel may skip to start its tiles on an aligned boundary. */
+    static final int TENSOR_ALIGNMENT = KernelFacts.FDK_TENSOR_ALIGNMENT;
 
     /** What a kernel computes. */
     enum Kind {
@@ -79,27 +79,35 @@ record FdkVariant(String name, Kind kind, int z, int columns, int tiles, int tex
 
         /**
          * Whether its kernels read the band's half-precision pairs and scaled texture (the texture mode): parameters
-         * KernelCalls.Signature.FDK_PAIRS.
+         * the parameter list FDK_PAIRS.
          */
         boolean halfPrecision() {
             return !exact;
         }
     }
 
-    static final FdkVariant NAIVE = new FdkVariant("fdk_naive", Kind.NAIVE, NAIVE_Z, 1, 0, 0, 0);
-    static final FdkVariant COLUMNS = new FdkVariant("fdk_col_z16_c2_b1_m3", Kind.COLUMNS, 16, 2, 1, 0, 3);
-    static final FdkVariant GENERAL = new FdkVariant("fdk_gen_z8_c4_b1_m3", Kind.GENERAL, 8, 4, 1, 0, 3);
-    static final FdkVariant HYBRID = new FdkVariant("fdk_split_z16_c4_b1_t1_m2", Kind.HYBRID, 16, 4, 1, 1, 2);
-    static final FdkVariant HYBRID_LARGE_TILES = new FdkVariant("fdk_split_z16_c4_b3_t4_m2", Kind.HYBRID, 16, 4, 3, 4, 2);
+    static final FdkVariant NAIVE = product("NAIVE");
+    static final FdkVariant COLUMNS = product("COLUMNS");
+    static final FdkVariant GENERAL = product("GENERAL");
+    static final FdkVariant HYBRID = product("HYBRID");
+    static final FdkVariant HYBRID_LARGE_TILES = product("HYBRID_LARGE_TILES");
     /**
      * The texture mode's column kernel on devices with tensor copies, where the module has it (sm_90 code) and the
      * detector's rows are whole 16-byte words: one projection in two through the texture, whatever the footprint (H200,
      * RabbitCT's geometry: 512³ 40.5 ms against 46.2 for {@link #HYBRID_LARGE_TILES}, 1024³ 292 against 301 for
      * {@link #HYBRID}; four in seven and seven in thirteen 43.6 and 42.2 ms).
      */
-    static final FdkVariant TENSOR_SPLIT = new FdkVariant("fdk_tsplit_z16_c4_b1_t1_m2", Kind.TENSOR_HYBRID, 16, 4, 1, 1, 2);
-    static final FdkVariant TEXTURE = new FdkVariant("fdk_htex_z8_c1_m3", Kind.TEXTURE, 8, 1, 0, 1, 3);
-    static final FdkVariant GENERAL_TEXTURE = new FdkVariant("fdk_ghtex_z8_c1_m3", Kind.GENERAL_TEXTURE, 8, 1, 0, 1, 3);
+    static final FdkVariant TENSOR_SPLIT = product("TENSOR_SPLIT");
+    static final FdkVariant TEXTURE = product("TEXTURE");
+    static final FdkVariant GENERAL_TEXTURE = product("GENERAL_TEXTURE");
+
+    /** The product's kernel that plays this part (its role in kernels/fdk.cuh). */
+    private static FdkVariant product(String role) {
+        for (KernelFacts.FdkKernel k : KernelFacts.FDK_KERNELS)
+            if (k.role().equals(role))
+                return new FdkVariant(k.name(), Kind.valueOf(k.kind()), k.z(), k.columns(), k.tiles(), k.textured(), k.blocks());
+        throw new IllegalStateException("kernels/fdk.cuh has no product kernel playing " + role);
+    }
 
     /**
      * The kernel to run where this one's tiles do not fit (a footprint larger than a block's shared memory, or a block

@@ -25,7 +25,7 @@ import static jcuda.driver.JCudaDriver.cuModuleUnload;
  * only; one caller at a time.
  */
 final class JosephKernels implements AutoCloseable {
-    static final int THREADS = 256;
+    static final int THREADS = KernelFacts.JOSEPH_THREADS;
 
     /**
      * A kernel of the family: C slices a thread, U rays (forward) or R image rows (adjoint) a thread, A projections a
@@ -37,17 +37,11 @@ final class JosephKernels implements AutoCloseable {
         }
     }
 
-    /** Preference order; the last of each fits every k up to {@link #THREADS} (kernels/joseph.cu, "the product set"). */
-    static final List<Variant> FORWARD = List.of(
-            new Variant("joseph_forward_c8_u2_a2_b4", 8, 2, 2, 4),
-            new Variant("joseph_forward_c4_u4_a2_b8", 4, 4, 2, 8),
-            new Variant("joseph_forward_c2_u4_a2_b4", 2, 4, 2, 4),
-            new Variant("joseph_forward_c1_u4_a2_b1", 1, 4, 2, 1));
-    static final List<Variant> BACK = List.of(
-            new Variant("joseph_back_c8_r4_b8", 8, 4, 1, 8),
-            new Variant("joseph_back_c4_r4_b16", 4, 4, 1, 16),
-            new Variant("joseph_back_c2_r4_b8", 2, 4, 1, 8),
-            new Variant("joseph_back_c1_r4_b1", 1, 4, 1, 1));
+    /** Preference order; the last of each fits every k up to {@link #THREADS} (kernels/joseph.cuh, the product set). */
+    static final List<Variant> FORWARD = KernelFacts.JOSEPH_FORWARD_KERNELS.stream()
+            .map(v -> new Variant(v.name(), v.c(), v.u(), v.a(), v.b())).toList();
+    static final List<Variant> BACK = KernelFacts.JOSEPH_BACK_KERNELS.stream()
+            .map(v -> new Variant(v.name(), v.c(), v.r(), 1, v.b())).toList();
 
     static Variant choose(List<Variant> family, int k) {
         for (Variant v : family) if (v.fits(k)) return v;

@@ -15,14 +15,16 @@ import org.tomospark.executor.geometry.ProjectionTables;
  * </ul>
  */
 final class JosephTables {
-    /** Fields per projection of {@link #tab} and {@link #ftab}, and their indices: keep in sync with kernels/joseph.cu. */
-    static final int TAB = 8, FTAB = 4;
-    static final int VOFF = 0, VCOS = 1, VSTEP = 2, VSGN = 3, FPOS0 = 4, FRAY = 5, FLINE = 6, FFLAGS = 7;
-    static final int IG = 0, IG2 = 1, W = 2;
+    /** Fields per projection of {@link #tab} and {@link #ftab}, and their indices (kernels/joseph.cuh). */
+    static final int TAB = KernelFacts.JOSEPH_TAB, FTAB = KernelFacts.JOSEPH_FTAB;
+    static final int VOFF = KernelFacts.JT_VOFF, VCOS = KernelFacts.JT_VCOS, VSTEP = KernelFacts.JT_VSTEP, VSGN = KernelFacts.JT_VSGN;
+    static final int FPOS0 = KernelFacts.JT_FPOS0, FRAY = KernelFacts.JT_FRAY, FLINE = KernelFacts.JT_FLINE;
+    static final int FFLAGS = KernelFacts.JT_FFLAGS;
+    static final int IG = KernelFacts.JF_IG, IG2 = KernelFacts.JF_IG2, W = KernelFacts.JF_W;
     /** FFLAGS bits: the ray crosses image rows (|cos| ≥ |sin|); the position falls as the detector bin rises. */
-    static final int FLAT = 1, NEGATIVE = 2;
-    /** Fraction bits of the fixed-point fields (JOSEPH_FRACTION_BITS): the integer part is the high 32-bit word. */
-    static final int FRACTION_BITS = 32;
+    static final int FLAT = KernelFacts.JT_FLAT, NEGATIVE = KernelFacts.JT_NEGATIVE;
+    /** Fraction bits of the fixed-point fields: the integer part is the high 32-bit word. */
+    static final int FRACTION_BITS = KernelFacts.JOSEPH_FRACTION_BITS;
     static final double ONE = Math.scalb(1.0, FRACTION_BITS);
 
     final long[] tab;

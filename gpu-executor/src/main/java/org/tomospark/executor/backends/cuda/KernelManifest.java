@@ -58,6 +58,8 @@ record KernelManifest(Set<String> compiled, List<Row> rows) {
                     checkSignature(l);
                     continue;
                 }
+                // the FDK and Joseph kernels' facts: compiled into KernelFacts from the packaged manifest
+                if (l.startsWith("constant ") || l.startsWith("kernel ")) continue;
                 rows.add(row(l));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("cuda variant manifest, line " + lineNo + ": " + e.getMessage(), e);

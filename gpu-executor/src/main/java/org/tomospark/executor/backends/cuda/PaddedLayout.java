@@ -21,7 +21,8 @@ import static jcuda.driver.JCudaDriver.cuMemsetD2D32;
  * its unpadded size in one transfer, and is (un)padded by a two-dimensional copy on the device. Driver calls only.
  */
 final class PaddedLayout {
-    static final int GUARD = 2;
+    /** Guard pixels around every line (JOSEPH_GUARD: the Joseph kernels read them as zeros). */
+    static final int GUARD = KernelFacts.JOSEPH_GUARD;
 
     /**
      * The four kinds of vector: lines × length pixels (bins) of k floats, plus the guards; a weight image has the

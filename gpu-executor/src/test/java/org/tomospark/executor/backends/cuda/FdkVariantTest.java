@@ -2,10 +2,7 @@ package org.tomospark.executor.backends.cuda;
 
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,78 +12,59 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The facts FdkVariant and FdkMatrices launch the FDK kernels by, against kernels/fdk.cu (read, not restated): the
- * block and constant-memory sizes, the layout of a block's view of a projection, and each product kernel's
- * instantiation with its tile, slices, columns and texture share, in the product set rather than the exploration one.
+ * The facts FdkVariant and FdkMatrices launch the FDK kernels by, as kernels/fdk.cuh states them (through the manifest,
+ * KernelFacts): the block shapes agree with each other and with the view's layout, each product kernel's name spells
+ * the facts it is launched with, and every part the host logic plays has its kernel.
  */
 class FdkVariantTest {
 
-    private static String source() throws Exception {
-        Path p = Path.of("..", "kernels", "fdk.cu");
-        if (!Files.exists(p)) p = Path.of("kernels", "fdk.cu");  // run from the repository root
-        return Files.readString(p);
-    }
-
-    private static int define(String src, String name) {
-        Matcher m = Pattern.compile("#define " + name + " (\\d+)").matcher(src);
-        assertTrue(m.find(), "no #define " + name + " in kernels/fdk.cu");
-        return Integer.parseInt(m.group(1));
-    }
-
     @Test
-    void constantsMatchTheKernelSource() throws Exception {
-        String src = source();
-        assertEquals(FdkVariant.THREADS, define(src, "FDK_THREADS"));
-        assertEquals(FdkVariant.TILE_X, define(src, "FDK_TILE_X"));
-        assertEquals(FdkVariant.TILE_Y, define(src, "FDK_TILE_Y"));
-        assertEquals(FdkVariant.NAIVE_X, define(src, "FDK_NAIVE_X"));
-        assertEquals(FdkVariant.NAIVE_Y, define(src, "FDK_NAIVE_Y"));
-        assertEquals(FdkVariant.NAIVE_Z, define(src, "FDK_NAIVE_Z"));
-        assertEquals(FdkMatrices.CONSTANT_PROJECTIONS, define(src, "FDK_MAX_PROJECTIONS"));
-        assertEquals(FdkVariant.PAIR_GUARD, define(src, "FDK_PAIR_GUARD"));
-        // struct FdkLocal: 12 floats and 4 ints
-        Matcher m = Pattern.compile("struct FdkLocal \\{\\s*float m\\[12\\];[^\\n]*\\n\\s*int u0, v0;[^\\n]*\\n\\s*int w, h;").matcher(src);
-        assertTrue(m.find(), "struct FdkLocal is not 12 floats and 4 ints");
-        assertEquals(12 * 4 + 4 * 4, FdkVariant.LOCAL_BYTES);
+    void blockShapesAndTheViewLayoutAgree() {
+        // a column kernel's block: 32 x 8 columns, a thread each; the split kernels' halves: 32 x 4 each
+        assertEquals(FdkVariant.THREADS, FdkVariant.TILE_X * FdkVariant.TILE_Y);
+        assertEquals(FdkVariant.TILE_Y, 2 * FdkVariant.SPLIT_TILE_Y);
+        assertEquals(FdkVariant.THREADS, FdkVariant.NAIVE_X * FdkVariant.NAIVE_Y * FdkVariant.NAIVE_Z);
+        // struct FdkLocal: a 3 x 4 float matrix and four ints
+        assertEquals(12 * Float.BYTES + 4 * Integer.BYTES, FdkVariant.LOCAL_BYTES);
+        assertEquals(0, FdkVariant.TENSOR_ALIGNMENT & (FdkVariant.TENSOR_ALIGNMENT - 1), "a power of two");
+        assertTrue(FdkMatrices.CONSTANT_PROJECTIONS >= FdkMatrices.LAUNCH_PROJECTIONS);
     }
 
-    /** Each product variant: its instantiation macro's arguments, before the exploration set. */
+    /** Each product kernel's name (fdk_KIND_zZ_cC[_bB][_tT]_mM) spells the facts it is launched with. */
     @Test
-    void productVariantsAreTheProductInstantiations() throws Exception {
-        String src = source();
-        int explore = src.indexOf("#ifdef FDK_EXPLORE");
-        assertTrue(explore > 0, "no exploration set in kernels/fdk.cu");
-        String product = src.substring(0, explore);
-        List<String> found = new ArrayList<>();
-        Matcher m = Pattern.compile("(?m)^FDK_(COL|GEN|SPLIT|HTEX|GHTEX)\\(([\\d, ]+)\\)$").matcher(product);
-        while (m.find()) {
-            int[] a = Arrays.stream(m.group(2).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
-            FdkVariant v = switch (m.group(1)) {
-                case "COL" -> new FdkVariant("fdk_col_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.COLUMNS,
-                        a[0], a[1], a[2], 0, a[3]);
-                case "GEN" -> new FdkVariant("fdk_gen_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_m" + a[3], FdkVariant.Kind.GENERAL,
-                        a[0], a[1], a[2], 0, a[3]);
-                case "SPLIT" -> new FdkVariant("fdk_split_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
-                        FdkVariant.Kind.HYBRID, a[0], a[1], a[2], a[3], a[4]);
-                case "HTEX" -> new FdkVariant("fdk_htex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.TEXTURE, a[0], a[1], 0, 1,
-                        a[2]);
-                default -> new FdkVariant("fdk_ghtex_z" + a[0] + "_c" + a[1] + "_m" + a[2], FdkVariant.Kind.GENERAL_TEXTURE, a[0], a[1],
-                        0, 1, a[2]);
+    void productKernelNamesSpellTheirFacts() {
+        Pattern grammar = Pattern.compile("fdk_(col|gen|split|tsplit|htex|ghtex)_z(\\d+)_c(\\d+)(?:_b(\\d+))?(?:_t(\\d+))?_m(\\d+)");
+        List<FdkVariant> all = new ArrayList<>(FdkVariant.PRODUCT);
+        all.add(FdkVariant.TENSOR_SPLIT);
+        for (FdkVariant v : all) {
+            if (v.kind() == FdkVariant.Kind.NAIVE) {
+                assertEquals("fdk_naive", v.name());
+                assertEquals(FdkVariant.NAIVE_Z, v.z());
+                continue;
+            }
+            Matcher m = grammar.matcher(v.name());
+            assertTrue(m.matches(), v.name());
+            assertEquals(Integer.parseInt(m.group(2)), v.z(), v.name());
+            assertEquals(Integer.parseInt(m.group(3)), v.columns(), v.name());
+            assertEquals(m.group(4) == null ? 0 : Integer.parseInt(m.group(4)), v.tiles(), v.name());
+            int textured = m.group(5) != null ? Integer.parseInt(m.group(5)) : m.group(1).endsWith("tex") ? 1 : 0;
+            assertEquals(textured, v.textured(), v.name());
+            assertEquals(Integer.parseInt(m.group(6)), v.blocks(), v.name());
+            FdkVariant.Kind kind = switch (m.group(1)) {
+                case "col" -> FdkVariant.Kind.COLUMNS;
+                case "gen" -> FdkVariant.Kind.GENERAL;
+                case "split" -> FdkVariant.Kind.HYBRID;
+                case "tsplit" -> FdkVariant.Kind.TENSOR_HYBRID;
+                case "htex" -> FdkVariant.Kind.TEXTURE;
+                default -> FdkVariant.Kind.GENERAL_TEXTURE;
             };
-            found.add(v.name());
-            assertTrue(FdkVariant.PRODUCT.contains(v), "kernels/fdk.cu's product kernel " + v + " is not a FdkVariant constant");
+            assertEquals(kind, v.kind(), v.name());
         }
-        for (FdkVariant v : FdkVariant.PRODUCT)
-            if (v.kind() != FdkVariant.Kind.NAIVE) assertTrue(found.contains(v.name()), v.name() + " is not in the product set");
-        assertTrue(product.contains("fdk_naive("), "fdk_naive");
-        // the tensor-copy kernel (sm_90 code only, so outside PRODUCT, whose kernels every module has)
-        Matcher t = Pattern.compile("(?m)^FDK_TSPLIT\\(([\\d, ]+)\\)$").matcher(product);
-        assertTrue(t.find(), "no FDK_TSPLIT in the product set");
-        int[] a = Arrays.stream(t.group(1).split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
-        assertEquals(new FdkVariant("fdk_tsplit_z" + a[0] + "_c" + a[1] + "_b" + a[2] + "_t" + a[3] + "_m" + a[4],
-                FdkVariant.Kind.TENSOR_HYBRID, a[0], a[1], a[2], a[3], a[4]), FdkVariant.TENSOR_SPLIT);
-        assertTrue(!t.find(), "one FDK_TSPLIT in the product set");
+        // one kernel of every kind; the tensor-copy one (sm_90 code only) outside PRODUCT, whose kernels every module has
+        assertEquals(List.of(FdkVariant.Kind.values()), all.stream().map(FdkVariant::kind).distinct().sorted().toList());
         assertTrue(!FdkVariant.PRODUCT.contains(FdkVariant.TENSOR_SPLIT));
+        assertEquals(FdkVariant.Kind.HYBRID, FdkVariant.HYBRID_LARGE_TILES.kind());
+        assertTrue(FdkVariant.HYBRID_LARGE_TILES.textured() > FdkVariant.HYBRID.textured(), "the larger texture share");
     }
 
     /**

@@ -7,12 +7,9 @@ import org.tomospark.executor.geometry.ProjectionTables;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Map;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -22,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * joseph.cu) reproduce the detector position t = off + j·cos − i·sin of every pixel (adjoint) and the position where a
  * ray crosses each image line (forward), computed here from ProjectionTables in double, over the
  * whole grid within 1e-7 pixel (a step is exact to 2^-33, a walk here takes at most 333 of them); the steps stay in
- * the ranges the kernels' windows rely on; the field indices match the kernel source.
+ * the ranges the kernels' windows rely on; the fields distinct places of the table.
  */
 class JosephTablesTest {
     private static final double ONE = JosephTables.ONE;
@@ -65,25 +62,29 @@ class JosephTablesTest {
         }
     }
 
+    /** The table's fields (kernels/joseph.cuh) are distinct places of their table, and its flags distinct bits. */
     @Test
-    void fieldIndicesMatchTheKernelSource() throws Exception {
-        Path p = Path.of("..", "kernels", "joseph.cu");
-        if (!Files.exists(p)) p = Path.of("kernels", "joseph.cu");
-        String src = Files.readString(p);
-        Map<String, Integer> expected = Map.ofEntries(Map.entry("JOSEPH_TAB", JosephTables.TAB),
-                Map.entry("JOSEPH_FTAB", JosephTables.FTAB),
-                Map.entry("JT_VOFF", JosephTables.VOFF), Map.entry("JT_VCOS", JosephTables.VCOS),
-                Map.entry("JT_VSTEP", JosephTables.VSTEP), Map.entry("JT_VSGN", JosephTables.VSGN),
-                Map.entry("JT_FPOS0", JosephTables.FPOS0), Map.entry("JT_FRAY", JosephTables.FRAY),
-                Map.entry("JT_FLINE", JosephTables.FLINE), Map.entry("JT_FFLAGS", JosephTables.FFLAGS),
-                Map.entry("JF_IG", JosephTables.IG), Map.entry("JF_IG2", JosephTables.IG2), Map.entry("JF_W", JosephTables.W),
-                Map.entry("JOSEPH_GUARD", PaddedLayout.GUARD), Map.entry("JOSEPH_FRACTION_BITS", JosephTables.FRACTION_BITS),
-                Map.entry("JOSEPH_THREADS", JosephKernels.THREADS));
-        for (Map.Entry<String, Integer> e : expected.entrySet()) {
-            Matcher m = Pattern.compile("#define " + e.getKey() + " (\\d+)").matcher(src);
-            assertTrue(m.find(), e.getKey() + " is not defined in kernels/joseph.cu");
-            assertEquals(e.getValue().intValue(), Integer.parseInt(m.group(1)), e.getKey());
-        }
+    void fieldsAreDistinctPlacesOfTheirTable() {
+        List<Integer> tab = List.of(JosephTables.VOFF, JosephTables.VCOS, JosephTables.VSTEP, JosephTables.VSGN, JosephTables.FPOS0,
+                JosephTables.FRAY, JosephTables.FLINE, JosephTables.FFLAGS);
+        assertEquals(tab.size(), new HashSet<>(tab).size());
+        for (int f : tab) assertTrue(f >= 0 && f < JosephTables.TAB, "field " + f);
+        List<Integer> ftab = List.of(JosephTables.IG, JosephTables.IG2, JosephTables.W);
+        assertEquals(ftab.size(), new HashSet<>(ftab).size());
+        for (int f : ftab) assertTrue(f >= 0 && f < JosephTables.FTAB, "field " + f);
+        assertEquals(1, Integer.bitCount(JosephTables.FLAT));
+        assertEquals(1, Integer.bitCount(JosephTables.NEGATIVE));
+        assertTrue(JosephTables.FLAT != JosephTables.NEGATIVE);
+        assertEquals(Math.scalb(1.0, JosephTables.FRACTION_BITS), JosephTables.ONE);
+    }
+
+    /** Each product kernel's name (joseph_forward_cC_uU_aA_bB, joseph_back_cC_rR_bB) spells the facts it is chosen by. */
+    @Test
+    void kernelNamesSpellTheirFacts() {
+        for (JosephKernels.Variant v : JosephKernels.FORWARD)
+            assertEquals("joseph_forward_c" + v.c() + "_u" + v.perThread() + "_a" + v.a() + "_b" + v.b(), v.name());
+        for (JosephKernels.Variant v : JosephKernels.BACK)
+            assertEquals("joseph_back_c" + v.c() + "_r" + v.perThread() + "_b" + v.b(), v.name());
     }
 
     @Test

@@ -70,7 +70,9 @@ class KernelParameterRenameTest {
         try (Stream<Path> s = Files.list(moduleDir().resolve("src/main/java/org/tomospark/executor/backends/cuda"))) {
             s.filter(p -> p.toString().endsWith(".java")).forEach(p -> sources.add(p.toFile()));
         }
-        sources.add(generated.resolve("org/tomospark/executor/backends/cuda/KernelCalls.java").toFile());
+        try (Stream<Path> s = Files.list(generated.resolve("org/tomospark/executor/backends/cuda"))) {
+            s.forEach(p -> sources.add(p.toFile()));
+        }
 
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
