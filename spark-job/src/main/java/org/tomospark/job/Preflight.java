@@ -159,7 +159,7 @@ public final class Preflight {
 
     /** MLTR needs the flats (its counts are flat − dark times the transmission), and subsets need enough projections. */
     static void checkIterative(ProjectionSource src, ReconstructionParams params) {
-        IterativeParams it = params.iterative();
+        IterativeParams it = params.algorithm().iterative();
         if (!it.iterative()) return;
         ScanMetadata meta = src.metadata();
         if (it.algorithm() == Algorithm.MLTR && meta.numFlats() == 0)

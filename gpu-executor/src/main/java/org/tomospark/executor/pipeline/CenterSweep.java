@@ -103,7 +103,7 @@ public final class CenterSweep {
                 sino = w.apply(band.projections(), band.fields(), band.haloAbove(), band.haloBelow(), src.dataName(), src.flatName())
                         .sinograms()[0];
             ScanGeometry g = w.effective();
-            List<Image> one = reconstruct(sino, g, slice, params.filter(), new double[]{g.centerOfRotation()}, backend);
+            List<Image> one = reconstruct(sino, g, slice, params.algorithm().filter(), new double[]{g.centerOfRotation()}, backend);
             Image im = one.get(0);
             out.add(new Image(c, im.pixels(), im.width(), im.height()));
         }

@@ -28,7 +28,7 @@ public final class ConeResolution {
      * and an input without /geometry, or geometry=parallel).
      */
     public static ReconstructionParams resolve(ProjectionSource src, ReconstructionParams p) {
-        ConeParams c = p.cone();
+        ConeParams c = p.scan().cone();
         if (c == null || c.resolved()) return p;
         HdfFile hdf = src instanceof DataExchangeSource dx ? dx.hdf() : null;
         if (!c.required() && !ConeGeometryReader.present(hdf)) return p.toBuilder().cone(null).build();

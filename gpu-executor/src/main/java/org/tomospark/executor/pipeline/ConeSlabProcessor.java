@@ -45,9 +45,9 @@ final class ConeSlabProcessor implements AutoCloseable {
         this.vol = cone.volume();
         this.maxSlices = Math.min(maxSlices, vol.nz());
         this.preprocessor = params.preprocessor();
-        this.filter = cone.prefiltered() ? null : new FdkFilter(g, params.filter(), ConeResolution.ANGLES);
+        this.filter = cone.prefiltered() ? null : new FdkFilter(g, params.algorithm().filter(), ConeResolution.ANGLES);
         this.bp = Backends.offering(backend.id(), Operation.FDK, "geometry=cone")
-                .openFdk(g, vol, SlabPlanner.maxRows(g, vol, this.maxSlices), this.maxSlices, params.backendOptions());
+                .openFdk(g, vol, SlabPlanner.maxRows(g, vol, this.maxSlices), this.maxSlices, params.algorithm().backendOptions());
     }
 
     String description() {

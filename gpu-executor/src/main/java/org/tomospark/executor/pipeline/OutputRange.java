@@ -14,7 +14,7 @@ public final class OutputRange {
 
     /** {@code p} with its output range found, or {@code p} itself if it needs none. */
     public static ReconstructionParams resolve(ProjectionSource src, ReconstructionParams p) {
-        SampleCoding coding = p.outputCoding();
+        SampleCoding coding = p.output().coding();
         if (!coding.pending()) return p;
         int[] range = p.rowRange(src.metadata());
         int bin = p.workflow().binRows();

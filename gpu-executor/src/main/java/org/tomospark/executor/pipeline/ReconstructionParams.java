@@ -16,85 +16,34 @@ import org.tomospark.executor.iterative.StopRule;
 import org.tomospark.executor.preprocess.Preprocessor;
 
 import java.io.Serializable;
-import java.util.Locale;
 
 /**
- * Every algorithm parameter of a reconstruction, independent of where the data live. Immutable; build with
- * {@link #builder()}. Geometry is resolved against the scan's metadata with {@link #scanGeometry} and
- * {@link #sliceGeometry}.
+ * Every parameter of a reconstruction, independent of where the data live, in parts as ASTRA keeps them apart: the
+ * scan's geometry ({@link ScanSettings}), the output volume ({@link VolumeSettings}), the flat/dark correction
+ * ({@link CorrectionSettings}), the workflow stages ({@link WorkflowParams}), the algorithm and where it runs
+ * ({@link AlgorithmSettings}), and the output files ({@link OutputSettings}). Immutable; build with {@link #builder()}.
+ * Geometry is resolved against the scan's metadata with {@link #scanGeometry} and {@link #sliceGeometry}.
  *
- * @param backend          backend id (auto, java, cuda, opencl)
- * @param backendOptions   interpolation, slices per pass, sample format, threads, device, variant
- * @param filter           ramp filter window, cutoff and padding
- * @param center           centre of rotation in detector pixels, or NaN for the detector centre (width−1)/2
- * @param angleStartDeg    first angle if the angles are given as start/step, NaN to read them from the data
- * @param angleStepDeg     angle step in degrees (with angleStartDeg)
- * @param axisCorrection   per-projection axis shift in pixels (seed paper's c_a), or null
- * @param sliceSize        output slice edge in pixels, 0 for the detector width
- * @param roi              {col, row, cols, rows} within the slice, or null for the full slice
- * @param rowStart         first detector row (slice) to reconstruct
- * @param rowEnd           one past the last row, or -1 for all rows
- * @param groupRows        rows (slices) per slice group, 0 to let the planner choose
- * @param denominatorFloor flat − dark values below this are clamped
- * @param transmissionFloor transmissions below this are clamped before −log
- * @param maxRepairFraction the largest fraction of clamped/repaired values accepted before the input is rejected
- * @param workflow         centre finding, stripe removal, phase retrieval, half acquisition, binning
- * @param sliceGrid        where the slice's pixels lie around the rotation axis
- * @param outputCoding     how the slices' values are stored (float32, float16, uint16 over a range)
- * @param outputFormat     the files the slices go to: TIFFs, one Zarr array, or one HDF5 file
- * @param zarrCompression  how a Zarr output's chunks are compressed
- * @param iterative        filtered back-projection (the default) or an iterative method and its stopping rule
- * @param cone             cone-beam settings, resolved against the input by {@link ConeResolution}; null for parallel beam.
- *                         In a cone-beam run the output slices are the volume's z slices: {@code rowStart}/{@code rowEnd}
- *                         select slices of the volume and {@code groupRows} is the slices per slab (one task)
+ * @param scan       the scan's geometry: from the data, with overrides; cone-beam settings
+ * @param volume     which slices, and their grid
+ * @param correction the flat/dark correction's limits
+ * @param workflow   centre finding, stripe removal, phase retrieval, half acquisition, binning
+ * @param algorithm  backend, its options, the ramp filter, the algorithm
+ * @param output     the slices' coding and files
+ * @param groupRows  rows (slices) per slice group, 0 to let the planner choose; in cone beam the slices per slab (one task)
  */
-public record ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
-                                   double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
-                                   int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
-                                   float transmissionFloor, double maxRepairFraction, WorkflowParams workflow,
-                                   SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
-                                   ZarrCompression zarrCompression, IterativeParams iterative, ConeParams cone)
+public record ReconstructionParams(ScanSettings scan, VolumeSettings volume, CorrectionSettings correction,
+                                   WorkflowParams workflow, AlgorithmSettings algorithm, OutputSettings output, int groupRows)
         implements Serializable {
 
-    /** The parameters on the {@link SliceGrid#ASTRA} grid, float32 TIFF slices. */
-    public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
-                                double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
-                                int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
-                                float transmissionFloor, double maxRepairFraction, WorkflowParams workflow) {
-        this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi,
-                rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, workflow,
-                SliceGrid.ASTRA, SampleCoding.FLOAT32, OutputFormat.TIFF, ZarrCompression.NONE, IterativeParams.FBP, null);
-    }
-
-    /** The parameters without workflow options: a plain filtered back-projection at a given centre. */
-    public ReconstructionParams(String backend, BackendOptions backendOptions, FilterSpec filter, double center,
-                                double angleStartDeg, double angleStepDeg, double[] axisCorrection, int sliceSize,
-                                int[] roi, int rowStart, int rowEnd, int groupRows, float denominatorFloor,
-                                float transmissionFloor, double maxRepairFraction) {
-        this(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg, axisCorrection, sliceSize, roi, rowStart,
-                rowEnd, groupRows, denominatorFloor, transmissionFloor, maxRepairFraction, WorkflowParams.NONE);
-    }
-
     public ReconstructionParams {
-        if (backend == null || backend.isBlank()) backend = "auto";
-        if (backendOptions == null) backendOptions = BackendOptions.defaults();
-        if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
+        if (scan == null) scan = ScanSettings.FROM_DATA;
+        if (volume == null) volume = VolumeSettings.WHOLE;
+        if (correction == null) correction = CorrectionSettings.DEFAULTS;
         if (workflow == null) workflow = WorkflowParams.NONE;
-        if (sliceGrid == null) sliceGrid = SliceGrid.ASTRA;
-        if (outputCoding == null) outputCoding = SampleCoding.FLOAT32;
-        if (outputFormat == null) outputFormat = OutputFormat.TIFF;
-        if (zarrCompression == null) zarrCompression = ZarrCompression.NONE;
-        if (zarrCompression != ZarrCompression.NONE && outputFormat != OutputFormat.ZARR)
-            throw new IllegalArgumentException("output.zarr.compression=" + zarrCompression.id() + " compresses Zarr "
-                    + "chunks; output.format is " + outputFormat.id());
-        if (iterative == null) iterative = IterativeParams.FBP;
-        // gridrec runs on the host's cores: backend auto means the java backend for it, a GPU backend is refused
-        if (iterative.algorithm() == Algorithm.GRIDREC) {
-            if ("auto".equals(backend)) backend = "java";
-            else if (!"java".equals(backend))
-                throw new IllegalArgumentException("config key algorithm=gridrec runs on CPUs (the java backend), not backend="
-                        + backend + ": set backend=java (or auto), or algorithm=fbp for " + backend);
-        }
+        if (algorithm == null) algorithm = AlgorithmSettings.DEFAULTS;
+        if (output == null) output = OutputSettings.TIFF;
+        IterativeParams iterative = algorithm.iterative();
         // MLTR and the discrepancy rule model the counts of each detector pixel: stages that combine pixels or replace the
         // counts are refused
         if (!countsKept(workflow)) {
@@ -106,17 +55,28 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
                         + "detector pixel: it cannot be combined with phase retrieval (phase.*), halfAcquisition or binning "
                         + "(bin.*); use change");
         }
-        if (sliceSize < 0) throw new IllegalArgumentException("slice.size must be >= 0, got " + sliceSize);
-        if (roi != null && roi.length != 4) throw new IllegalArgumentException("slice.roi must be COL,ROW,COLS,ROWS");
-        if (rowStart < 0) throw new IllegalArgumentException("slices: start row must be >= 0, got " + rowStart);
-        if (rowEnd != -1 && rowEnd <= rowStart)
-            throw new IllegalArgumentException("slices: end " + rowEnd + " must be greater than start " + rowStart);
         if (groupRows < 0) throw new IllegalArgumentException("group.rows must be >= 0, got " + groupRows);
-        if (!Double.isNaN(angleStartDeg) && !(Double.isFinite(angleStepDeg) && angleStepDeg != 0))
-            throw new IllegalArgumentException("angles.step must be a non-zero number when angles.start is given");
-        roi = roi == null ? null : roi.clone();
-        axisCorrection = axisCorrection == null ? null : axisCorrection.clone();
-        new Preprocessor(denominatorFloor, transmissionFloor, maxRepairFraction, true); // validates
+    }
+
+    /**
+     * The parameters as runs record them: one flat list under the names every version has written (report.json,
+     * manifest.json, and the run signature that {@code --resume} and {@code reprocess} recognise an output by), so that
+     * outputs written before the parameters were kept in parts are still recognised as the same run's.
+     */
+    public record Recorded(String backend, BackendOptions backendOptions, FilterSpec filter, double center, double angleStartDeg,
+                           double angleStepDeg, double[] axisCorrection, int sliceSize, int[] roi, int rowStart, int rowEnd,
+                           int groupRows, float denominatorFloor, float transmissionFloor, double maxRepairFraction,
+                           WorkflowParams workflow, SliceGrid sliceGrid, SampleCoding outputCoding, OutputFormat outputFormat,
+                           ZarrCompression zarrCompression, IterativeParams iterative, ConeParams cone) {
+    }
+
+    /** This run's parameters as runs record them. */
+    public Recorded recorded() {
+        return new Recorded(algorithm.backend(), algorithm.backendOptions(), algorithm.filter(), scan.center(),
+                scan.angleStartDeg(), scan.angleStepDeg(), scan.axisCorrection(), volume.sliceSize(), volume.roi(),
+                volume.rowStart(), volume.rowEnd(), groupRows, correction.denominatorFloor(), correction.transmissionFloor(),
+                correction.maxRepairFraction(), workflow, volume.sliceGrid(), output.coding(), output.format(),
+                output.zarrCompression(), algorithm.iterative(), scan.cone());
     }
 
     /** Fewest projections at which algorithm=auto takes gridrec: its accuracy was measured from 24 angles up (docs/gridrec.md). */
@@ -131,11 +91,11 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
      * otherwise. The driver decides once for the whole run (tasks never decide it apart). Other algorithms are kept.
      */
     public ReconstructionParams resolveAlgorithm(String backendId, int projections, int columns) {
-        if (iterative.algorithm() != Algorithm.AUTO) return this;
+        if (algorithm.iterative().algorithm() != Algorithm.AUTO) return this;
         boolean gridrec = "java".equals(backendId) && coneBeam() == null && projections >= GRIDREC_AUTO_MIN_PROJECTIONS
                 && columns >= GRIDREC_AUTO_MIN_COLUMNS;
         IterativeParams it = gridrec ? IterativeParams.GRIDREC : IterativeParams.FBP;
-        return toBuilder().iterative(it).build();
+        return new ReconstructionParams(scan, volume, correction, workflow, algorithm.withIterative(it), output, groupRows);
     }
 
     public static Builder builder() {
@@ -144,28 +104,28 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
 
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.backend = backend;
-        b.backendOptions = backendOptions;
-        b.filter = filter;
-        b.center = center;
-        b.angleStartDeg = angleStartDeg;
-        b.angleStepDeg = angleStepDeg;
-        b.axisCorrection = axisCorrection;
-        b.sliceSize = sliceSize;
-        b.roi = roi;
-        b.rowStart = rowStart;
-        b.rowEnd = rowEnd;
+        b.backend = algorithm.backend();
+        b.backendOptions = algorithm.backendOptions();
+        b.filter = algorithm.filter();
+        b.iterative = algorithm.iterative();
+        b.center = scan.center();
+        b.angleStartDeg = scan.angleStartDeg();
+        b.angleStepDeg = scan.angleStepDeg();
+        b.axisCorrection = scan.axisCorrection();
+        b.cone = scan.cone();
+        b.sliceSize = volume.sliceSize();
+        b.roi = volume.roi();
+        b.rowStart = volume.rowStart();
+        b.rowEnd = volume.rowEnd();
+        b.sliceGrid = volume.sliceGrid();
         b.groupRows = groupRows;
-        b.denominatorFloor = denominatorFloor;
-        b.transmissionFloor = transmissionFloor;
-        b.maxRepairFraction = maxRepairFraction;
+        b.denominatorFloor = correction.denominatorFloor();
+        b.transmissionFloor = correction.transmissionFloor();
+        b.maxRepairFraction = correction.maxRepairFraction();
         b.workflow = workflow;
-        b.sliceGrid = sliceGrid;
-        b.outputCoding = outputCoding;
-        b.outputFormat = outputFormat;
-        b.zarrCompression = zarrCompression;
-        b.iterative = iterative;
-        b.cone = cone;
+        b.outputCoding = output.coding();
+        b.outputFormat = output.format();
+        b.zarrCompression = output.zarrCompression();
         return b;
     }
 
@@ -174,29 +134,17 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         ConeParams c = coneBeam();
         if (c != null)
             return ValueUnit.imageDescription("1/mm", "linear attenuation coefficient per millimetre",
-                    "tomospark.voxelSizeMm=" + c.volume().voxel() + "\n") + outputCoding.imageDescription();
-        return workflow.sliceDescription() + outputCoding.imageDescription();
+                    "tomospark.voxelSizeMm=" + c.volume().voxel() + "\n") + output.coding().imageDescription();
+        return workflow.sliceDescription() + output.coding().imageDescription();
     }
 
     public Preprocessor preprocessor() {
-        return new Preprocessor(denominatorFloor, transmissionFloor, maxRepairFraction, true);
+        return correction.preprocessor();
     }
 
     /** The acquisition geometry for a scan: angles from the data unless given, centre, axis correction. */
     public ScanGeometry scanGeometry(ScanMetadata meta) {
-        ScanGeometry.Builder b = ScanGeometry.builder().detectorWidth(meta.width());
-        if (!Double.isNaN(angleStartDeg)) b.anglesStartStep(angleStartDeg, angleStepDeg, meta.numProjections());
-        else if (meta.anglesDeg() != null) b.anglesDeg(meta.anglesDeg());
-        else throw new IllegalArgumentException(meta.source() + ": the scan has no angles (" + meta.anglesSource()
-                    + "); give angles.start and angles.step");
-        if (!Double.isNaN(center)) {
-            if (!(center >= 0 && center <= meta.width() - 1))
-                throw CoreKeys.CENTER.invalid(center == Math.rint(center) ? String.format(Locale.ROOT, "%.0f", center)
-                        : Double.toString(center), "outside the detector [0, " + (meta.width() - 1) + "]", null);
-            b.centerOfRotation(center);
-        }
-        if (axisCorrection != null) b.axisCorrection(axisCorrection);
-        return b.build();
+        return scan.scanGeometry(meta);
     }
 
     /**
@@ -214,11 +162,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
 
     /** The output grid for a detector (after binning/stitching) {@code detectorWidth} wide. */
     public SliceGeometry sliceGeometry(int detectorWidth) {
-        ConeParams c = coneBeam();
-        if (c != null) return SliceGeometry.square(c.volume().n());
-        int n = sliceSize == 0 ? detectorWidth : sliceSize;
-        SliceGeometry g = SliceGeometry.square(n).withGrid(sliceGrid);
-        return roi == null ? g : g.withRoi(roi[0], roi[1], roi[2], roi[3]);
+        return volume.sliceGeometry(detectorWidth, coneBeam());
     }
 
     /**
@@ -226,26 +170,23 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
      * has not been looked at: {@link ConeResolution#resolve} decides).
      */
     public ConeParams coneBeam() {
-        if (cone == null) return null;
-        if (cone.resolved()) return cone;
-        if (cone.required())
-            throw new IllegalStateException("the cone-beam geometry has not been resolved against the input (ConeResolution.resolve)");
-        return null;
+        return scan.coneBeam();
     }
 
     /** Refuses the settings FDK does not take, naming the key. */
     public void checkConeCompatible() {
         String bad = null;
-        if (iterative.algorithm() != Algorithm.FBP && iterative.algorithm() != Algorithm.AUTO)
-            bad = "algorithm=" + iterative.algorithm().id();
+        Algorithm a = algorithm.iterative().algorithm();
+        if (a != Algorithm.FBP && a != Algorithm.AUTO)
+            bad = "algorithm=" + a.id();
         else if (workflow.halfAcquisition()) bad = "halfAcquisition";
         else if (workflow.binning()) bad = "bin.*";
         else if (workflow.paganin() != null) bad = "phase.*";
         else if (workflow.stripe().active()) bad = "stripe.method";
-        else if (workflow.centerMethod() != null || !Double.isNaN(center)) bad = "center (cone.cu places the central ray)";
-        else if (sliceSize != 0) bad = "slice.size (cone.volume.size sets the volume)";
-        else if (roi != null) bad = "slice.roi";
-        else if (axisCorrection != null) bad = "an axis correction";
+        else if (workflow.centerMethod() != null || !Double.isNaN(scan.center())) bad = "center (cone.cu places the central ray)";
+        else if (volume.sliceSize() != 0) bad = "slice.size (cone.volume.size sets the volume)";
+        else if (volume.roi() != null) bad = "slice.roi";
+        else if (scan.axisCorrection() != null) bad = "an axis correction";
         else if (workflow.unit().kind() != ValueUnit.Kind.PIXEL) bad = "output.unit (FDK's values are in 1/mm)";
         if (bad != null)
             throw new IllegalArgumentException("config key " + bad + " does not apply to a cone-beam (FDK) reconstruction");
@@ -256,20 +197,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
      * the volume in cone beam.
      */
     public int[] rowRange(ScanMetadata meta) {
-        ConeParams c = coneBeam();
-        if (c != null) {
-            int nz = c.volume().nz();
-            int end = rowEnd == -1 ? nz : rowEnd;
-            if (rowStart >= nz || end > nz)
-                throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + nz + " slices of the volume "
-                        + "(cone.volume.slices)");
-            return new int[]{rowStart, end};
-        }
-        int end = rowEnd == -1 ? meta.rows() : rowEnd;
-        if (rowStart >= meta.rows() || end > meta.rows())
-            throw new IllegalArgumentException("slices " + rowStart + ":" + end + " outside the " + meta.rows() + " detector rows of "
-                    + meta.source());
-        return new int[]{rowStart, end};
+        return volume.rowRange(meta, coneBeam());
     }
 
     /** Builder with the defaults documented in conf/. */
@@ -319,9 +247,11 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
         public Builder cone(ConeParams c) { this.cone = c; return this; }
 
         public ReconstructionParams build() {
-            return new ReconstructionParams(backend, backendOptions, filter, center, angleStartDeg, angleStepDeg,
-                    axisCorrection, sliceSize, roi, rowStart, rowEnd, groupRows, denominatorFloor, transmissionFloor,
-                    maxRepairFraction, workflow, sliceGrid, outputCoding, outputFormat, zarrCompression, iterative, cone);
+            return new ReconstructionParams(new ScanSettings(center, angleStartDeg, angleStepDeg, axisCorrection, cone),
+                    new VolumeSettings(sliceSize, roi, rowStart, rowEnd, sliceGrid),
+                    new CorrectionSettings(denominatorFloor, transmissionFloor, maxRepairFraction), workflow,
+                    new AlgorithmSettings(backend, backendOptions, filter, iterative),
+                    new OutputSettings(outputCoding, outputFormat, zarrCompression), groupRows);
         }
     }
 
@@ -335,6 +265,7 @@ public record ReconstructionParams(String backend, BackendOptions backendOptions
      * rule that may use them, and TV (its default weight takes the noise from them).
      */
     public boolean iterativeNeedsCounts() {
+        IterativeParams iterative = algorithm.iterative();
         return iterative.algorithm() == Algorithm.MLTR
                 || (iterative.mayUseCounts() || iterative.algorithm() == Algorithm.TV) && countsKept(workflow);
     }

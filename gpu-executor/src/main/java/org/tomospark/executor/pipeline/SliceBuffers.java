@@ -65,9 +65,9 @@ public final class SliceBuffers {
      * are encoded into a writer's buffer anyway.
      */
     public static int frameRoom(ReconstructionParams p, SliceGeometry g) {
-        if (p.outputCoding().type() != OutputType.FLOAT32) return 0;
-        return switch (p.outputFormat()) {
-            case TIFF -> TiffEncoder.pixelOffset(g.roiCols(), g.roiRows(), p.sliceDescription(), p.outputCoding());
+        if (p.output().coding().type() != OutputType.FLOAT32) return 0;
+        return switch (p.output().format()) {
+            case TIFF -> TiffEncoder.pixelOffset(g.roiCols(), g.roiRows(), p.sliceDescription(), p.output().coding());
             case ZARR, HDF5 -> 0;
         };
     }

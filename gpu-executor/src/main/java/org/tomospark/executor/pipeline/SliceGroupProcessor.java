@@ -75,12 +75,12 @@ public final class SliceGroupProcessor implements AutoCloseable {
         this.frames = new GroupFrames(buffers != null ? buffers : backend.fillsDirectFrames()
                 ? SliceBuffers.direct(slice.pixels(), maxSlices, SliceBuffers.frameRoom(params, slice))
                 : new SliceBuffers(slice.pixels(), maxSlices), backend);
-        int threads = params.backendOptions().effectiveThreads();
+        int threads = params.algorithm().backendOptions().effectiveThreads();
         this.pool = threads == ForkJoinPool.commonPool().getParallelism() ? null : new ForkJoinPool(threads);
         ConeParams coneBeam = params.coneBeam();
         this.cone = coneBeam == null ? null : new ConeSlabProcessor(coneBeam, params, backend, maxSlices);
         this.requisition = cone != null ? new Requisition(1, 0, 0, false, cone.description())
-                : backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.filter()));
+                : backend.validate(new BackprojectionJob(this.scan, slice, maxSlices, params.algorithm().filter()));
         if (cone != null) {
             this.fbp = null;
             this.method = null;
@@ -90,17 +90,18 @@ public final class SliceGroupProcessor implements AutoCloseable {
         // algorithm=auto is decided by the engine's driver for the whole run; a path that leaves it (a sweep, in one JVM)
         // gets the same decision here, from the backend this processor runs on
         Algorithm algorithm = params.resolveAlgorithm(backend.id(), this.scan.numProjections(), this.scan.detectorWidth())
-                .iterative().algorithm();
-        boolean iterative = params.iterative().iterative(), gridrec = !iterative && algorithm == Algorithm.GRIDREC;
+                .algorithm().iterative().algorithm();
+        boolean iterative = params.algorithm().iterative().iterative(), gridrec = !iterative && algorithm == Algorithm.GRIDREC;
         RampFilter filter = iterative || gridrec || requisition.filtersOnDevice() ? null
-                : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.filter());
+                : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.algorithm().filter());
         this.fbp = new FbpMethod(this.scan, slice, backend, filter, frames, pool, rowBin);
         if (iterative)
-            this.method = new IterativeMethod(new IterativeReconstructor(this.scan, slice, params.iterative(),
-                    iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.filter()),
+            this.method = new IterativeMethod(new IterativeReconstructor(this.scan, slice, params.algorithm().iterative(),
+                    iterativePass(backend, params, this.scan, slice, maxSlices), projectors(backend, params), params.algorithm().filter()),
                     params.iterativeNeedsCounts(), preprocessor, this.scan, slice, frames, pool, rowBin);
         else if (gridrec)
-            this.method = new GridrecMethod(new Gridrec(this.scan, slice, params.filter()), this.scan, slice, frames, pool, rowBin);
+            this.method = new GridrecMethod(new Gridrec(this.scan, slice, params.algorithm().filter()), this.scan, slice, frames, pool,
+                    rowBin);
         else
             this.method = fbp;
     }
@@ -199,18 +200,18 @@ public final class SliceGroupProcessor implements AutoCloseable {
      */
     static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
         BackendProvider provider = Backends.offering(backend.id(), Operation.PROJECTOR_PAIR,
-                "algorithm=" + params.iterative().algorithm().id());
-        BackendOptions options = params.backendOptions();
+                "algorithm=" + params.algorithm().iterative().algorithm().id());
+        BackendOptions options = params.algorithm().backendOptions();
         return (scan, grid, k) -> provider.openSolverOps(scan, grid, k, options);
     }
 
     /** Slices per iterative pass: backend.slicesPerPass when set, else the backend's choice for this group and solver. */
     private static int iterativePass(BackprojectionBackend backend, ReconstructionParams params, ScanGeometry scan,
                                      SliceGeometry slice, int maxSlices) {
-        int k = params.backendOptions().slicesPerPass();
+        int k = params.algorithm().backendOptions().slicesPerPass();
         if (k > 0) return k;
         return Backends.of(backend.id()).iterativeSlicesPerPass(scan, slice.withRoi(0, 0, slice.width(), slice.height()),
-                params.iterative().solver(scan.numProjections()).footprint(), maxSlices, params.backendOptions());
+                params.algorithm().iterative().solver(scan.numProjections()).footprint(), maxSlices, params.algorithm().backendOptions());
     }
 
     /**

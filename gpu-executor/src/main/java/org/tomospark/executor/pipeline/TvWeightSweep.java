@@ -96,7 +96,7 @@ public final class TvWeightSweep {
             blanks[i] = new float[scan.detectorWidth()];
             System.arraycopy(den, band.haloAbove() * scan.detectorWidth(), blanks[i], 0, scan.detectorWidth());
         }
-        IterativeParams base = params.iterative();
+        IterativeParams base = params.algorithm().iterative();
         Image[][] made = new Image[rows.length][factors.length];
         for (int fi = 0; fi < factors.length; fi++) {
             double f = factors[fi];
@@ -105,7 +105,7 @@ public final class TvWeightSweep {
                     base.stop(), base.relaxation(), weight, base.fbpStart());
             float[][] px = new float[rows.length][slice.pixels()];
             try (IterativeReconstructor r = new IterativeReconstructor(scan, slice, it, rows.length,
-                    SliceGroupProcessor.projectors(backend, params), params.filter())) {
+                    SliceGroupProcessor.projectors(backend, params), params.algorithm().filter())) {
                 r.reconstruct(sinos, counts ? blanks : null, px);
             }
             for (int i = 0; i < rows.length; i++)

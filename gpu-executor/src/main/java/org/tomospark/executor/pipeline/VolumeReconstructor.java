@@ -109,9 +109,10 @@ public final class VolumeReconstructor {
      * that finds some groups done (a resume) may take fewer.
      */
     public static int lanes(ReconstructionParams p, ScanMetadata meta, int[] range, int rowBin, int requested) {
-        if (requested <= 1 || p.coneBeam() != null || p.iterative().iterative()) return 1;
+        if (requested <= 1 || p.coneBeam() != null || p.algorithm().iterative().iterative()) return 1;
         int groupRows = defaultGroupRows(p, meta, requested) * rowBin;
-        return lanesFor(requested, GroupPlanner.plan(range[0], range[1], groupRows, p.backendOptions().groupMultiple() * rowBin).size());
+        int multiple = p.algorithm().backendOptions().groupMultiple() * rowBin;
+        return lanesFor(requested, GroupPlanner.plan(range[0], range[1], groupRows, multiple).size());
     }
 
     /** Default rows per group when the parameters leave it to the planner (one group processed at a time). */
@@ -130,7 +131,7 @@ public final class VolumeReconstructor {
         if (p.groupRows() > 0) return p.groupRows();
         ConeParams cone = p.coneBeam();
         if (cone != null) return defaultSlabSlices(cone, meta);
-        int k = p.backendOptions().preferredGroupMultiple();
+        int k = p.algorithm().backendOptions().preferredGroupMultiple();
         int n = Math.max(1, lanes);
         long perRow = Math.max(1, meta.bytesPerRow());
         long perRowHeld = 2L * n * perRow + (n + 2L) * meta.width() * meta.width() * Float.BYTES;
@@ -171,7 +172,7 @@ public final class VolumeReconstructor {
 
     private static SliceGroupProcessor newProcessor(ScanGeometry scan, SliceGeometry slice, ReconstructionParams params, int groupRows,
                                                     SliceBuffers buffers) {
-        BackprojectionBackend backend = Backends.open(params.backend(), params.backendOptions());
+        BackprojectionBackend backend = Backends.open(params.algorithm().backend(), params.algorithm().backendOptions());
         try {
             return new SliceGroupProcessor(scan, slice, params, backend, groupRows, true, buffers);
         } catch (RuntimeException | Error e) {
@@ -233,7 +234,8 @@ public final class VolumeReconstructor {
         int requestedRows = range[1] - range[0];
         range = GroupPlanner.binnedRange(range, rb);
         int groupRows = defaultGroupRows(params, meta, lanes) * rb;
-        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, params.backendOptions().groupMultiple() * rb);
+        int multiple = params.algorithm().backendOptions().groupMultiple() * rb;
+        List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows, multiple);
         int total = (range[1] - range[0]) / rb;
         long start = System.nanoTime();
         int done = 0, skipped = 0;
@@ -254,7 +256,7 @@ public final class VolumeReconstructor {
         }
         // FBP groups only: a cone-beam slab and an iterative solve size their device memory for the GPU alone
         boolean shareable = (anyBackend || Backends.of(backend.id()).overlapsGroups()) && params.coneBeam() == null
-                && !params.iterative().iterative();
+                && !params.algorithm().iterative().iterative();
         int running = shareable ? lanesFor(lanes, toRun.size()) : 1;
         ReconstructionParams p = params;
         // a conveyor: the next group is read while this one is processed, and the sink may commit slices on threads of

@@ -123,12 +123,12 @@ public final class Workflow {
             sinos = pre.sinograms();
             stats = pre.stats();
         } else {
-            Preprocessor.Result pre = new Preprocessor(params.denominatorFloor(), params.transmissionFloor(),
-                    params.maxRepairFraction(), false).apply(band, fields, dataName, flatName);
+            Preprocessor.Result pre = new Preprocessor(params.correction().denominatorFloor(), params.correction().transmissionFloor(),
+                    params.correction().maxRepairFraction(), false).apply(band, fields, dataName, flatName);
             float[][] tr = pre.sinograms(); // [row incl. halo][p·m + c], transmission
             int all = tr.length;
             Paganin pg = new Paganin(wp.paganin());
-            float floor = params.transmissionFloor();
+            float floor = params.correction().transmissionFloor();
             long[] clamped = new long[1];
             sinos = new float[rows][n * m];
             float[][] out = sinos;

@@ -70,7 +70,7 @@ public final class WorkflowReport {
     private static Map<String, Object> center(ReconstructionParams p, Workflow wf, CenterFinder.Result found, long centerNanos) {
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("value", wf.raw().centerOfRotation());
-        c.put("source", found == null ? (Double.isNaN(p.center()) ? "detector centre" : "given") : "auto");
+        c.put("source", found == null ? (Double.isNaN(p.scan().center()) ? "detector centre" : "given") : "auto");
         if (found != null) {
             c.put("method", found.method().id());
             if (!Double.isNaN(found.score())) c.put("score", found.score());

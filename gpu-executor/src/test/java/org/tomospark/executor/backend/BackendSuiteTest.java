@@ -44,7 +44,7 @@ class BackendSuiteTest {
     private static float[][] reconstruct(DemoDataset d, ReconstructionParams p) {
         float[][] got = new float[d.spec().rows()][];
         VolumeReconstructor.Summary s = VolumeReconstructor.run(d.asSource(), p, (row, px, w, h) -> got[row] = px.toArray(), null, null);
-        assertEquals(p.backend(), s.backend(), "the backend that ran");
+        assertEquals(p.algorithm().backend(), s.backend(), "the backend that ran");
         return got;
     }
 

@@ -29,9 +29,9 @@ class IterativeSettingsTest {
 
     @Test
     void defaultsToFilteredBackProjection() {
-        assertEquals(Algorithm.FBP, params().iterative().algorithm());
+        assertEquals(Algorithm.FBP, params().algorithm().iterative().algorithm());
         IterativeParams p = params("algorithm", "MLTR", "iterative.iterations", "7", "iterative.subsets", "5",
-                "iterative.tolerance", "0.02").iterative();
+                "iterative.tolerance", "0.02").algorithm().iterative();
         assertEquals(new IterativeParams(Algorithm.MLTR, 7, 5, 0.02), p);
     }
 
@@ -53,7 +53,7 @@ class IterativeSettingsTest {
         refused("algorithm", "algorithm", "art");
         // every backend has its projector pair
         for (String backend : new String[]{"java", "cuda", "opencl", "auto"})
-            assertEquals(Algorithm.CGLS, params("algorithm", "cgls", "backend", backend).iterative().algorithm(), backend);
+            assertEquals(Algorithm.CGLS, params("algorithm", "cgls", "backend", backend).algorithm().iterative().algorithm(), backend);
         refused("algorithm=mltr", "algorithm", "mltr", "bin.columns", "2");
         refused("algorithm=mltr", "algorithm", "mltr", "halfAcquisition", "true");
     }

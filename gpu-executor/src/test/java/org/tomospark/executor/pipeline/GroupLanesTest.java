@@ -121,7 +121,8 @@ class GroupLanesTest {
         SliceGeometry slice = p.sliceGeometry(wf.effective().detectorWidth());
         List<GroupPlanner.Group> groups = GroupPlanner.plan(0, 10, 2, 1);
         Map<Integer, float[]> got = new ConcurrentHashMap<>();
-        try (SliceGroupProcessor first = new SliceGroupProcessor(scan, slice, p, Backends.open("java", p.backendOptions()), 2, true);
+        try (SliceGroupProcessor first = new SliceGroupProcessor(scan, slice, p, Backends.open("java", p.algorithm().backendOptions()), 2,
+                true);
              BandPrefetcher reads = new BandPrefetcher(src, wf, groups, 3)) {
             GroupLoop loop = new GroupLoop(reads, (row, px, w, h) -> got.put(row, px.toArray()), null, null, 10, 0, 0,
                     System.nanoTime(), src.dataName(), src.flatName());

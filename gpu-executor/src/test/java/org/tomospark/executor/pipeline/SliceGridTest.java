@@ -111,7 +111,7 @@ class SliceGridTest {
     @EnumSource(SliceGrid.class)
     void theKeyChoosesTheGrid(SliceGrid grid) {
         ReconstructionParams p = CoreKeys.params(Settings.empty().with(CoreKeys.SLICE_GRID.name(), grid.id()));
-        assertEquals(grid, p.sliceGrid());
+        assertEquals(grid, p.volume().sliceGrid());
         SliceGeometry g = p.sliceGeometry(N);
         assertEquals(grid == SliceGrid.ASTRA ? 63.5 : 64.0, g.centerX());
         assertEquals(63.0, p.toBuilder().sliceSize(127).build().sliceGeometry(N).centerY(), "odd N: both grids agree");

@@ -112,10 +112,10 @@ public final class OutputCommit {
      */
     public static Map<String, Object> signed(Map<String, Object> identity, ReconstructionParams p) {
         ReconstructionParams q = p.toBuilder().rows(0, -1).groupRows(0)
-                .backendOptions(Backends.outputDefining(p.backend(), p.backendOptions())).build();
+                .backendOptions(Backends.outputDefining(p.algorithm().backend(), p.algorithm().backendOptions())).build();
         Map<String, Object> m = new TreeMap<>();
         m.put("input", identity.get("fingerprint"));
-        m.put("params", Json.describe(q));
+        m.put("params", Json.describe(q.recorded()));
         return m;
     }
 

@@ -11,7 +11,7 @@ import org.tomospark.executor.io.SliceTiff;
 import org.tomospark.executor.io.TiffEncoder;
 import org.tomospark.executor.io.ZarrCompression;
 import org.tomospark.executor.memory.SliceFrame;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.pipeline.OutputSettings;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -51,9 +51,9 @@ public record SliceFiles(OutputFormat format, ZarrCompression compression, int o
         this(format, ZarrCompression.NONE, 0);
     }
 
-    /** The slices' files of a run with these parameters whose first output slice is {@code first}. */
-    public static SliceFiles of(ReconstructionParams p, int first) {
-        return new SliceFiles(p.outputFormat(), p.zarrCompression(), first);
+    /** The slices' files of a run with these output settings whose first output slice is {@code first}. */
+    public static SliceFiles of(OutputSettings output, int first) {
+        return new SliceFiles(output.format(), output.zarrCompression(), first);
     }
 
     /** The same files in a volume whose Zarr array begins at output slice {@code first}. */

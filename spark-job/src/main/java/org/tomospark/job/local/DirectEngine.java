@@ -200,7 +200,7 @@ public final class DirectEngine {
      */
     private Result runSweep(JobRequest req, String mode, Set<String> images, String sheet, SweepBody body) {
         ReconstructionParams p = req.params();
-        Backends.resolve(p.backend());
+        Backends.resolve(p.algorithm().backend());
         OutputOwnership.checkInputsOutside(List.of(Inputs.path(req.input())), req.input(), req.output(), hadoopConf);
         OutputOwnership.checkNotInsideAnother(req.output(), hadoopConf);
         OutputCommit out = new OutputCommit(req.output(), hadoopConf);
@@ -210,7 +210,7 @@ public final class DirectEngine {
             prepareSweepOutput(req, out, images, sheet);
             SliceWriter writer = out.writer();
             long t0 = System.nanoTime();
-            try (BackprojectionBackend backend = Backends.open(p.backend(), p.backendOptions())) {
+            try (BackprojectionBackend backend = Backends.open(p.algorithm().backend(), p.algorithm().backendOptions())) {
                 Sweep made = body.run(backend);
                 cancel.check(mode + " of " + req.input()); // computed but not written: the folder keeps no image of it
                 String description = p.workflow().sliceDescription();
@@ -299,7 +299,7 @@ public final class DirectEngine {
         ReconstructionParams p = req.params();
         // the GPU's context and kernels open while the input is opened, its flats read and the output claimed
         if (req.settings().get(CoreKeys.CENTER_SWEEP) == null && req.settings().get(CoreKeys.TV_WEIGHT_SWEEP) == null)
-            DeviceWarmUp.forBackend(p.backend(), p.backendOptions());
+            DeviceWarmUp.forBackend(p.algorithm().backend(), p.algorithm().backendOptions());
         InputOptions inputOptions = InputKeys.inputOptions(req.settings());
         try (ProjectionSource src = ProjectionInputs.open(req.input(), inputOptions, hadoopConf)) {
             ScanMetadata meta = src.metadata();
@@ -307,8 +307,8 @@ public final class DirectEngine {
             p.scanGeometry(meta);
             p = ConeResolution.resolve(src, p);
             // algorithm auto decided once, from the backend the run's slices are computed on
-            if (p.iterative().algorithm() == Algorithm.AUTO)
-                p = p.resolveAlgorithm(Backends.resolve(p.backend()).id(), meta.numProjections(), meta.width());
+            if (p.algorithm().iterative().algorithm() == Algorithm.AUTO)
+                p = p.resolveAlgorithm(Backends.resolve(p.algorithm().backend()).id(), meta.numProjections(), meta.width());
             int[] range = p.rowRange(meta);
             if (req.settings().get(CoreKeys.TV_WEIGHT_SWEEP) != null) {
                 return tvWeightSweep(new JobRequest(req.input(), req.output(), p, req.overwrite(), req.resume(), false,
@@ -319,7 +319,7 @@ public final class DirectEngine {
                 if (p.coneBeam() != null)
                     throw new IllegalArgumentException("config key center.sweep: a cone-beam scan has no centre to sweep "
                             + "(cone.cu places the central ray)");
-                Backends.resolve(p.backend());
+                Backends.resolve(p.algorithm().backend());
                 FlatDark fields = src.readFlatDark(range[0], range[1] - range[0]);
                 Preflight.check(src, p, fields, new int[]{range[0], range[0] + 1}, 1);
                 return runSweep(req, src, sweep, range);
@@ -338,7 +338,7 @@ public final class DirectEngine {
             int requestedRows = range[1] - range[0];
             range = GroupPlanner.binnedRange(range, rb);
             // groups processed at once on a GPU, each with a processor of its own whose pipeline is sized for sharing it
-            int lanes = Backends.mayRunOnCuda(rp.backend())
+            int lanes = Backends.mayRunOnCuda(rp.algorithm().backend())
                     ? VolumeReconstructor.lanes(rp, meta, range, rb, req.settings().get(JobKeys.DIRECT_GROUPS_PER_DEVICE)) : 1;
             ReconstructionParams runParams = lanes > 1 ? sharingTheDevice(rp, lanes) : rp;
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta, lanes) * rb;
@@ -347,7 +347,7 @@ public final class DirectEngine {
             // one being written and the writers' queue (one group); on a GPU direct frames, which the device fills and the
             // writers write from as they are
             int frames = (lanes + 2) * Math.max(1, groupRows / rb);
-            String backendId = rp.backend();
+            String backendId = rp.algorithm().backend();
             SliceBuffers buffers = Backends.mayRunOnCuda(backendId)
                     ? SliceBuffers.direct(sg.pixels(), frames, SliceBuffers.frameRoom(rp, sg), () -> fillsDirectFrames(backendId))
                     : new SliceBuffers(sg.pixels(), frames);
@@ -360,7 +360,7 @@ public final class DirectEngine {
                 // the flats and darks are read while the preflight reads the projection rows it checks
                 Preflight.start(src, rp, hb.from(), hb.count()).check(range, groupRows);
                 steps.done("flats, darks and preflight");
-                Backends.resolve(rp.backend()); // a backend that cannot run here fails now, not after the output exists
+                Backends.resolve(rp.algorithm().backend()); // a backend that cannot run here fails now, not after the output exists
                 steps.done("backend");
                 List<String> inputWarnings = InputWarnings.of(src);
                 // the same output protocol as the Spark engine: claim, run signature, per-slice markers, then the finish
@@ -381,7 +381,8 @@ public final class DirectEngine {
                     log.println("Input " + meta + "; reconstructing " + (rp.coneBeam() != null ? "cone-beam slices " : "rows ") + range[0]
                             + ".." + (range[1] - 1) + " into "
                             + sg.roiCols() + "x" + sg.roiRows() + " slices" + (cr.found() != null
-                            ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px", cr.found().method().id(), rp.center()) : ""));
+                            ? String.format(Locale.ROOT, "; centre: auto (%s) %.2f px", cr.found().method().id(),
+                                    rp.scan().center()) : ""));
                     try {
                         // the run gets the centre already resolved: the report says how it was found (auto, method, score, time)
                         Map<String, Object> workflow = WorkflowReport.describe(rp, wf, cr.found(), centerNs, groupRows, requestedRows,
@@ -422,7 +423,7 @@ public final class DirectEngine {
         SliceCommitPool.Timings writes;
         OutputLock lock = output.lock();
         try (SliceCommitPool pool = SliceCommitPool.shared(output.commit(), NodeCores.count(), queue,
-                rp.sliceDescription(), rp.outputCoding(), row -> lock.ensureHeld(), buffers::give)) {
+                rp.sliceDescription(), rp.output().coding(), row -> lock.ensureHeld(), buffers::give)) {
             s0 = VolumeReconstructor.run(src, lanes.params(), (row, px, w, h) -> {
                 if (preview != null) cosmetic.run(RunFinisher.PREVIEW, () -> preview.accept(row, px.floats(), w, h));
                 pool.submit(row, px, w, h); // the pool owns the pixels from here
@@ -493,7 +494,7 @@ public final class DirectEngine {
      * (cuda.processorsPerDevice), unless the user set it. The bytes computed are the same.
      */
     private static ReconstructionParams sharingTheDevice(ReconstructionParams rp, int lanes) {
-        BackendOptions bo = rp.backendOptions();
+        BackendOptions bo = rp.algorithm().backendOptions();
         String key = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
         if (bo.extra().containsKey(key)) return rp;
         return rp.toBuilder().backendOptions(bo.withExtra(key, Integer.toString(lanes))).build();

@@ -103,15 +103,15 @@ public final class RunFinisher {
         output.lock().ensureHeld();
         SliceGeometry sg = run.summary().slice();
         if (plan.rawVolume())
-            RawVolume.write(out, plan.first(), plan.end(), sg.roiCols(), sg.roiRows(), req.params().outputCoding(), cancel);
+            RawVolume.write(out, plan.first(), plan.end(), sg.roiCols(), sg.roiRows(), req.params().output().coding(), cancel);
         if (run.preview() != null)
             cosmetic.run(PREVIEW, () -> writePreview(run, out));
         if (run.preview() != null && run.summary().convergence().iterations() > 0)
             cosmetic.run(CONVERGENCE, () -> out.writeFile(CONVERGENCE, ConvergencePlot.png(run.summary().convergence().relative(),
-                    req.params().iterative().algorithm().id() + ": relative residual |Ax - p| / |p|")));
+                    req.params().algorithm().iterative().algorithm().id() + ": relative residual |Ax - p| / |p|")));
         Map<String, Object> report = RunReport.build(req, run.summary(), plan.engine(), run.times());
-        if (req.params().outputFormat() == OutputFormat.ZARR) writeZarrMetadata(run, out, report);
-        if (req.params().outputFormat() == OutputFormat.HDF5) writeHdf5(run, out, slices, report);
+        if (req.params().output().format() == OutputFormat.ZARR) writeZarrMetadata(run, out, report);
+        if (req.params().output().format() == OutputFormat.HDF5) writeHdf5(run, out, slices, report);
         engine.addTo(report);
         cosmetic.addTo(report);
         // the finish up to its report: the raw volume, the preview, the Zarr metadata or the HDF5 file
@@ -120,8 +120,8 @@ public final class RunFinisher {
         output.lock().ensureHeld();
         out.writeFile(OutputCommit.REPORT, Json.write(report));
         out.finish(Json.write(RunManifest.build(Version.get(), plan.engine(), output.signature(), output.identity(),
-                Json.describe(plan.inputOptions()), Json.describe(req.params()), req.settings().asMap(), run.meta(),
-                run.summary().scan(), sg, slices, plan.rawVolume(), req.params().outputCoding(), out.files(),
+                Json.describe(plan.inputOptions()), Json.describe(req.params().recorded()), req.settings().asMap(), run.meta(),
+                run.summary().scan(), sg, slices, plan.rawVolume(), req.params().output().coding(), out.files(),
                 report)));
         String summary = RunReport.summary(req, run.summary()) + engine.summaryLines(report) + filesLine(run.preview() != null);
         return new Finished(report, summary);
@@ -145,7 +145,7 @@ public final class RunFinisher {
     private void writePreview(Computed run, OutputCommit out) {
         OrthoPreview preview = run.preview();
         RunOutput.Plan plan = output.plan();
-        SampleCoding coding = plan.request().params().outputCoding();
+        SampleCoding coding = plan.request().params().output().coding();
         SliceGeometry sg = run.summary().slice();
         for (int row : run.reused().keySet())
             if (!run.computed().containsKey(row)) readBack(out, row, preview, sg, coding);
@@ -175,18 +175,18 @@ public final class RunFinisher {
         attrs.put("reconstructedRows", List.of(plan.first(), plan.end()));
         attrs.put("geometry", report.get("geometry"));
         attrs.put("unit", report.get("unit"));
-        attrs.put("values", p.outputCoding().describe());
-        attrs.put("sliceGrid", p.sliceGrid().id());
+        attrs.put("values", p.output().coding().describe());
+        attrs.put("sliceGrid", p.volume().sliceGrid().id());
         attrs.put("software", "tomospark " + Version.get());
         return attrs;
     }
 
     private void writeZarrMetadata(Computed run, OutputCommit out, Map<String, Object> report) {
         SliceGeometry sg = run.summary().slice();
-        SampleCoding coding = output.plan().request().params().outputCoding();
+        SampleCoding coding = output.plan().request().params().output().coding();
         out.writeFile(ZarrMetadata.ZATTRS, ZarrMetadata.zattrs(volumeAttributes(report)));
         out.writeFile(ZarrMetadata.ZARRAY, ZarrMetadata.zarray(output.plan().slices(), sg.roiRows(), sg.roiCols(), coding,
-                output.plan().request().params().zarrCompression()));
+                output.plan().request().params().output().zarrCompression()));
     }
 
     /** volume.h5 from the committed slices, its length and checksum into the report. */
@@ -198,7 +198,7 @@ public final class RunFinisher {
         slices.forEach((row, s) -> sums.put(row, s.committed().checksum()));
         Map<String, Object> attrs = volumeAttributes(report);
         Hdf5Volume.Written w = Hdf5Volume.write(out, plan.first(), plan.end(), sg.roiCols(),
-                sg.roiRows(), plan.request().params().outputCoding(), sums, attrs, new String(Json.write(attrs),
+                sg.roiRows(), plan.request().params().output().coding(), sums, attrs, new String(Json.write(attrs),
                         StandardCharsets.UTF_8), cancel);
         report.put(Hdf5Volume.REPORT_KEY, w.describe());
     }
@@ -218,10 +218,10 @@ public final class RunFinisher {
     private String filesLine(boolean previewWanted) {
         List<String> files = new ArrayList<>(List.of(OutputCommit.MANIFEST, OutputCommit.REPORT));
         if (previewWanted && !cosmetic.failed(PREVIEW)) files.add(PREVIEW);
-        if (previewWanted && output.plan().request().params().iterative().iterative() && !cosmetic.failed(CONVERGENCE))
+        if (previewWanted && output.plan().request().params().algorithm().iterative().iterative() && !cosmetic.failed(CONVERGENCE))
             files.add(CONVERGENCE);
         if (output.plan().rawVolume()) files.add(RawVolume.NAME);
-        if (output.plan().request().params().outputFormat() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
+        if (output.plan().request().params().output().format() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
         files.add(OutputCommit.SUCCESS);
         return "  files: " + String.join(", ", files) + "\n";
     }

@@ -83,7 +83,7 @@ public final class RunOutput implements AutoCloseable {
         OutputOwnership.checkInputsOutside(InputIdentity.files(req.input(), plan.format(), plan.inputOptions(), conf),
                 req.input(), req.output(), conf);
         OutputOwnership.checkNotInsideAnother(req.output(), conf);
-        OutputCommit out = new OutputCommit(req.output(), conf, SliceFiles.of(req.params(), plan.first()));
+        OutputCommit out = new OutputCommit(req.output(), conf, SliceFiles.of(req.params().output(), plan.first()));
         Duration staleAfter = Duration.ofSeconds(req.settings().get(JobKeys.LOCK_TIMEOUT));
         OutputLock lock = out.claim(staleAfter, claimant + ", " + req.input());
         return new RunOutput(plan, out, lock, identity);
@@ -175,7 +175,7 @@ public final class RunOutput implements AutoCloseable {
         JobRequest req = plan.request();
         Map<String, Object> runInfo = new TreeMap<>();
         runInfo.put("input", identity);
-        runInfo.put("params", Json.describe(req.params()));
+        runInfo.put("params", Json.describe(req.params().recorded()));
         out.prepare(req.overwrite(), req.resume(), req.names(), signed, runInfo, record());
         prepared = true;
         return req.resume() ? out.verifiedCommitted(plan.first(), plan.end()) : Map.of();
@@ -187,11 +187,11 @@ public final class RunOutput implements AutoCloseable {
         ReconstructionParams p = req.params();
         Set<String> files = new TreeSet<>(List.of(OutputCommit.MANIFEST, OutputCommit.REPORT, OutputCommit.SUCCESS));
         if (req.preview()) files.add(RunFinisher.PREVIEW);
-        if (req.preview() && p.iterative().iterative()) files.add(RunFinisher.CONVERGENCE);
+        if (req.preview() && p.algorithm().iterative().iterative()) files.add(RunFinisher.CONVERGENCE);
         if (plan.rawVolume()) files.add(RawVolume.NAME);
-        if (p.outputFormat() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
-        if (p.outputFormat() == OutputFormat.ZARR) files.addAll(List.of(ZarrMetadata.ZARRAY, ZarrMetadata.ZATTRS));
-        return OutputRecord.reconstruction(plan.first(), plan.end(), p.outputFormat(), files);
+        if (p.output().format() == OutputFormat.HDF5) files.add(Hdf5Volume.NAME);
+        if (p.output().format() == OutputFormat.ZARR) files.addAll(List.of(ZarrMetadata.ZARRAY, ZarrMetadata.ZATTRS));
+        return OutputRecord.reconstruction(plan.first(), plan.end(), p.output().format(), files);
     }
 
     /**

@@ -61,11 +61,12 @@ public final class RunReport {
         m.put("settings", req.settings().asMap());
         m.put("geometry", geometry(req.params().coneBeam(), s));
         m.put("unit", req.params().workflow().unit().describe(req.params().workflow().binColumns()));
-        m.put("outputFormat", req.params().outputFormat().id());
-        m.put("outputType", req.params().outputCoding().describe());
-        m.put("filter", Map.of("window", req.params().filter().window().id(), "cutoff", req.params().filter().cutoff(),
-                "padding", req.params().filter().padding().name().toLowerCase()));
-        IterativeParams it = req.params().iterative();
+        m.put("outputFormat", req.params().output().format().id());
+        m.put("outputType", req.params().output().coding().describe());
+        m.put("filter", Map.of("window", req.params().algorithm().filter().window().id(), "cutoff",
+                req.params().algorithm().filter().cutoff(),
+                "padding", req.params().algorithm().filter().padding().name().toLowerCase()));
+        IterativeParams it = req.params().algorithm().iterative();
         m.put("algorithm", it.algorithm().id());
         if (it.iterative()) m.put("iterative", iterative(it, s.convergence(), s.scan().numProjections()));
         if (it.algorithm() == Algorithm.GRIDREC) m.put("gridrec", Gridrec.description());
@@ -215,11 +216,12 @@ public final class RunReport {
      */
     static String autoChoice(JobRequest req) {
         if (req.settings().get(CoreKeys.ALGORITHM) != Algorithm.AUTO) return null;
-        return req.params().iterative().algorithm() == Algorithm.GRIDREC
+        return req.params().algorithm().iterative().algorithm() == Algorithm.GRIDREC
                 ? "auto: gridrec, the slices being computed on CPUs (java backend) from at least "
                         + ReconstructionParams.GRIDREC_AUTO_MIN_PROJECTIONS + " projections of at least "
                         + ReconstructionParams.GRIDREC_AUTO_MIN_COLUMNS + " columns, where it is within 0.3 dB of fbp (docs/gridrec.md)"
-                : "auto: " + req.params().iterative().algorithm().id() + ", the slices being computed on a GPU backend, by FDK, or "
+                : "auto: " + req.params().algorithm().iterative().algorithm().id()
+                        + ", the slices being computed on a GPU backend, by FDK, or "
                         + "from fewer projections or columns than gridrec's accuracy was measured on (docs/gridrec.md)";
     }
 
@@ -229,14 +231,15 @@ public final class RunReport {
                 s.slices() - s.skipped(), s.skipped(), s.slice().roiCols(), s.slice().roiRows(), s.scan().numProjections(),
                 s.elapsedNanos() / 1e9));
         sb.append(String.format("  backend %s (%s; %s)%n", s.backend(), s.device(), s.variant()));
-        IterativeParams it = req.params().iterative();
+        IterativeParams it = req.params().algorithm().iterative();
         if (s.workflow().get("coneBeam") instanceof Map<?, ?> cone)
             sb.append(String.format(Locale.ROOT, "  cone beam FDK (%s, %s), filter %s, volume %s, values in 1/mm%n", cone.get("trajectory"),
-                    cone.get("redundancyWeights"), req.params().filter().window().id(), cone.get("volume")));
+                    cone.get("redundancyWeights"), req.params().algorithm().filter().window().id(), cone.get("volume")));
         else {
             String method = it.iterative() ? iterativeLine(it, s.convergence(), s.scan().numProjections())
-                    : it.algorithm() == Algorithm.GRIDREC ? "gridrec (Fourier regridding), filter " + req.params().filter().window().id()
-                    : "filter " + req.params().filter().window().id();
+                    : it.algorithm() == Algorithm.GRIDREC ? "gridrec (Fourier regridding), filter "
+                            + req.params().algorithm().filter().window().id()
+                    : "filter " + req.params().algorithm().filter().window().id();
             if (autoChoice(req) != null) method += " (algorithm auto)";
             sb.append(String.format("  centre %s, %s, values in %s%n", centerLine(s), method, req.params().workflow().unit().symbol()));
         }

@@ -97,7 +97,8 @@ public final class GroupTask {
             t0 = System.nanoTime();
             // the band is read on as many of the node's cores as are free: the read slots are shared by the executor's tasks
             ReadOptions.nodeCores(NodeCores.count());
-            ReadOptions reads = ReadOptions.threads(Math.max(plan.params().backendOptions().effectiveThreads(), NodeCores.count()));
+            ReadOptions reads = ReadOptions.threads(Math.max(plan.params().algorithm().backendOptions().effectiveThreads(),
+                    NodeCores.count()));
             try (ProjectionSource src = ProjectionInputs.reopen(plan.input(), plan.format(), plan.inputOptions(), conf, reads)) {
                 band = src.readProjections(hb.from(), hb.count());
             }
@@ -112,7 +113,7 @@ public final class GroupTask {
             if (permits != null) permits.release();
         }
         GroupResult res = p.result();
-        OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params(), plan.rowStart() / plan.rowBin()));
+        OutputCommit out = new OutputCommit(plan.output(), conf, SliceFiles.of(plan.params().output(), plan.rowStart() / plan.rowBin()));
         List<SliceProfile> profiles = new ArrayList<>();
         Map<Integer, OutputCommit.Committed> written;
         String writers;
@@ -120,7 +121,7 @@ public final class GroupTask {
         // the group's slices are already in memory: the task's threads encode, hash and commit them side by side
         // on the node's writers, shared with the executor's other tasks: a group whose slices are ready has them all
         try (SliceCommitPool pool = SliceCommitPool.shared(out, NodeCores.count(), res.slices().length,
-                plan.params().sliceDescription(), plan.params().outputCoding(), failWrite(plan, g, out, res.slices().length, conf),
+                plan.params().sliceDescription(), plan.params().output().coding(), failWrite(plan, g, out, res.slices().length, conf),
                 p.processor()::recycle)) {
             for (int i = 0; i < res.slices().length; i++) {
                 int index = res.firstRow() + i; // output slice index: detector row, or row bin
@@ -154,7 +155,7 @@ public final class GroupTask {
 
     /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */
     private static int conveyorDepth(JobPlan plan) {
-        String backend = plan.params().backend();
+        String backend = plan.params().algorithm().backend();
         int gpus = ExecutorResources.gpusOfThisJvm(plan.spark().devices());
         if (backend.equals("java") || (backend.equals("auto") && gpus == 0)) return 0;
         return Conveyor.depth(Math.max(1, gpus), plan.spark().tasksPerDevice());
@@ -205,16 +206,16 @@ public final class GroupTask {
         long setup0 = System.nanoTime();
         ExecutorResources.Assignment dev = ExecutorResources.acquireDevice(plan.spark().devices(), plan.spark().tasksPerDevice());
         try {
-            String backend = ExecutorResources.backendFor(plan.params().backend(), dev.device());
+            String backend = ExecutorResources.backendFor(plan.params().algorithm().backend(), dev.device());
             ScanGeometry scan = plan.params().scanGeometry(plan.meta());
             SliceGeometry slice = plan.params().sliceGeometry(plan.meta());
             // the processor's own device work (the iterative solvers, cone-beam back-projection) runs on the assigned device
             ReconstructionParams params = plan.params().toBuilder()
-                    .backendOptions(plan.params().backendOptions().withDevice(dev.device())).build();
+                    .backendOptions(plan.params().algorithm().backendOptions().withDevice(dev.device())).build();
             ExecutorResources.Lease lease = ExecutorResources.lease(backend, dev.device(), plan.signature(),
                     plan.spark().tasksPerDevice(),
                     b -> new SliceGroupProcessor(scan, slice, params, b, plan.groupRows(), true),
-                    () -> plan.params().backendOptions());
+                    () -> plan.params().algorithm().backendOptions());
             long setupNanos = System.nanoTime() - setup0;
             boolean ok = false;
             try {

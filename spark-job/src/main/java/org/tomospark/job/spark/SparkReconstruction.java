@@ -278,9 +278,9 @@ public final class SparkReconstruction {
                 if (gpu.isDefined()) devices = List.of(gpu.get().addresses());
             }
             // the GPUs' CUDA opened while the driver plans
-            if (!devices.isEmpty() && Backends.mayRunOnCuda(params.backend()))
+            if (!devices.isEmpty() && Backends.mayRunOnCuda(params.algorithm().backend()))
                 DeviceWarmUp.cuda(devices);
-            if (params.backend().equals("auto") && devices.isEmpty())
+            if (params.algorithm().backend().equals("auto") && devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
                         + "using java");
         } else {
@@ -291,9 +291,9 @@ public final class SparkReconstruction {
             ScanMetadata meta = src.metadata();
             params = ConeResolution.resolve(src, params);
             // algorithm auto decided once for every task, from where the groups will run
-            if (params.iterative().algorithm() == Algorithm.AUTO) {
-                String onto = params.backend().equals("auto") ? (usesGpus(params, local, devices, sconf) ? "cuda" : "java")
-                        : params.backend();
+            if (params.algorithm().iterative().algorithm() == Algorithm.AUTO) {
+                String onto = params.algorithm().backend().equals("auto") ? (usesGpus(params, local, devices, sconf) ? "cuda" : "java")
+                        : params.algorithm().backend();
                 params = params.resolveAlgorithm(onto, meta.numProjections(), meta.width());
             }
             long c0 = System.nanoTime();
@@ -312,19 +312,20 @@ public final class SparkReconstruction {
             Preflight.Ahead fieldsAhead = Preflight.start(src, params, hb.from(), hb.count()).readRows(range);
             // cuda without a GPU: a clear error here, before the output is touched (checked while the flats are read, so
             // that the driver's CUDA initialisation, begun by the warm-up, overlaps the read)
-            if (local && !params.backend().equals("auto")) Backends.resolve(params.backend());
+            if (local && !params.algorithm().backend().equals("auto")) Backends.resolve(params.algorithm().backend());
             boolean gpus = usesGpus(params, local, devices, sconf);
-            String planned = params.backend().equals("auto") ? (gpus ? "cuda" : "java") : params.backend();
+            String planned = params.algorithm().backend().equals("auto") ? (gpus ? "cuda" : "java") : params.algorithm().backend();
             if (gpus && !ExecutorGpuPlugin.registered(sconf))
                 LOG.warn("spark.plugins does not name {}: executors will neither close their GPU processors at shutdown nor "
                         + "stop after a sticky CUDA error (README, Running on Spark)", ExecutorGpuPlugin.class.getName());
             boolean correctedOnDevice = planned.equals("cuda") && wf.correctionOnly()
                     && meta.sampleType() == ScanMetadata.SampleType.UINT16
-                    && params.backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
+                    && params.algorithm().backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
             // the plan needs what the running context knows (its cores, its executors): the first wait for it
             SparkContext sc = start.context();
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
-                    wf.haloRows(), gpus, devices.size(), Backends.groupShape(planned, params.backendOptions()), correctedOnDevice);
+                    wf.haloRows(), gpus, devices.size(), Backends.groupShape(planned, params.algorithm().backendOptions()),
+                            correctedOnDevice);
             ConeParams cone = params.coneBeam();
             if (cone != null)
                 mp = conePlan(cone, meta, mp, params.groupRows(), VolumeReconstructor.defaultGroupRows(params, meta), range[1] - range[0],
@@ -332,8 +333,8 @@ public final class SparkReconstruction {
             int groupRows = mp.groupRows() * rb;
             FlatDark fields = fieldsAhead.check(range, groupRows);
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
-                    params.backendOptions().groupMultiple() * rb);
-            BackendOptions bo = params.backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));
+                    params.algorithm().backendOptions().groupMultiple() * rb);
+            BackendOptions bo = params.algorithm().backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));
             // every executor computes the same bytes: the fallback table's kernel, unless the user asks for tuning
             if (!bo.extra().containsKey(BackendKeys.CUDA_AUTOTUNE.name())) bo = bo.withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "false");
             // tasks share a GPU (job.tasksPerDevice at a time): the backend sizes each processor's pipeline for that
@@ -512,7 +513,7 @@ public final class SparkReconstruction {
                 Map.of());
         RunFinisher.Computed run = new RunFinisher.Computed(sum, dp.meta(), computed, reused, preview, times);
         RunFinisher.Finished done;
-        if (output.plan().rawVolume() || dp.params().outputFormat() == OutputFormat.HDF5) {
+        if (output.plan().rawVolume() || dp.params().output().format() == OutputFormat.HDF5) {
             // volume.raw and volume.h5 are assembled from every slice, which takes long on a large volume: the finish
             // watches the job group meanwhile (other finishes take a fraction of a second, and leave the notebook's
             // progress bar on the finished job)
@@ -539,7 +540,7 @@ public final class SparkReconstruction {
                                    int rowBin, int haloRows, boolean gpus, int devices, GroupShape shape, boolean correctedOnDevice) {
         ReconstructionParams params = spec.params();
         SparkConf sconf = sc.getConf();
-        int k = params.backendOptions().slicesPerPass();
+        int k = params.algorithm().backendOptions().slicesPerPass();
         long execMem = local ? Runtime.getRuntime().maxMemory() : sconf.getSizeAsBytes("spark.executor.memory", "1g");
         int taskCpus = sconf.getInt("spark.task.cpus", 1);
         int execCores = local ? sc.defaultParallelism() : sconf.getInt("spark.executor.cores", 1);
@@ -586,7 +587,7 @@ public final class SparkReconstruction {
      * only where GPUs are assigned (local mode: job.devices or the driver's; a cluster: executor GPUs).
      */
     static boolean usesGpus(ReconstructionParams params, boolean local, List<String> devices, SparkConf sconf) {
-        return switch (params.backend()) {
+        return switch (params.algorithm().backend()) {
             case "java" -> false;
             case "auto" -> local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
             default -> true;
@@ -619,7 +620,7 @@ public final class SparkReconstruction {
      * when set.
      */
     static int taskThreads(SparkContext sc, ReconstructionParams params, boolean local, int groups) {
-        if (params.backendOptions().threads() > 0) return params.backendOptions().threads();
+        if (params.algorithm().backendOptions().threads() > 0) return params.algorithm().backendOptions().threads();
         int taskCpus = Math.max(1, sc.getConf().getInt("spark.task.cpus", 1));
         if (!local) return taskCpus;
         int cores = sc.defaultParallelism();

@@ -92,7 +92,7 @@ final class SparkReport implements RunFinisher.EngineReport {
         m.put("spark", Map.of("version", sc.version(), "master", sc.master(), "applicationId", sc.applicationId(),
                 "localMode", local, "localDevices", devices));
         m.put("scan", meta.toString());
-        m.put("params", Json.describe(params));
+        m.put("params", Json.describe(params.recorded()));
         Map<String, Object> g = new LinkedHashMap<>();
         g.put("rowsPerGroup", memory.groupRows());
         g.put("planned", plannedGroups);

@@ -126,7 +126,7 @@ class ConeBeamRunTest {
             for (int p = 0; p < np; p++)
                 for (int i = 0; i < rows * cols; i++)
                     proj[p][i] = (float) -Math.log((data.get(p * rows * cols + i) - dark[i]) / (flat[i] - dark[i]));
-            return new FdkReconstructor(g, vol, params().filter(), "/exchange/theta").slab(proj, 0, rows, 0, vol.nz());
+            return new FdkReconstructor(g, vol, params().algorithm().filter(), "/exchange/theta").slab(proj, 0, rows, 0, vol.nz());
         }
     }
 
@@ -230,7 +230,7 @@ class ConeBeamRunTest {
     void prefilteredProjectionsAreBackProjectedAsTheyAre() throws Exception {
         ConeGeometry g = SCAN.geometry();
         ConePhantom ph = SCAN.phantom();
-        FdkFilter filter = new FdkFilter(g, params().filter(), "/exchange/theta");
+        FdkFilter filter = new FdkFilter(g, params().algorithm().filter(), "/exchange/theta");
         int np = g.numProjections(), rows = g.rows(), cols = g.cols();
         float[][] q = new float[np][];
         float[][][] stack = new float[np][rows][cols];

@@ -20,19 +20,19 @@ class DriverPlanTest {
     void theBackendLearnsHowManyTasksShareAGpuAndComputesTheFallbackKernelsBytes() {
         SparkJobSpec spec = spec("plan-shared");
         ReconstructionParams p = SparkReconstruction.planDriver(SparkStart.of(TestScans.spark()), spec, new Configuration()).params();
-        assertEquals(spec.spark().tasksPerDevice(), p.backendOptions().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE));
-        assertFalse(p.backendOptions().get(BackendKeys.CUDA_AUTOTUNE), "every executor takes the fallback table's kernel");
+        assertEquals(spec.spark().tasksPerDevice(), p.algorithm().backendOptions().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE));
+        assertFalse(p.algorithm().backendOptions().get(BackendKeys.CUDA_AUTOTUNE), "every executor takes the fallback table's kernel");
     }
 
     @Test
     void aUsersOwnSettingIsKept() {
         SparkJobSpec spec = spec("plan-mine");
-        ReconstructionParams mine = spec.params().toBuilder().backendOptions(spec.params().backendOptions()
+        ReconstructionParams mine = spec.params().toBuilder().backendOptions(spec.params().algorithm().backendOptions()
                 .withExtra(BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name(), "1").withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "true"))
                 .build();
         ReconstructionParams p = SparkReconstruction.planDriver(SparkStart.of(TestScans.spark()), spec.withParams(mine),
                 new Configuration()).params();
-        assertEquals(1, p.backendOptions().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE));
-        assertTrue(p.backendOptions().get(BackendKeys.CUDA_AUTOTUNE));
+        assertEquals(1, p.algorithm().backendOptions().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE));
+        assertTrue(p.algorithm().backendOptions().get(BackendKeys.CUDA_AUTOTUNE));
     }
 }

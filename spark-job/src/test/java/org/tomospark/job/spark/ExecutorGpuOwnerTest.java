@@ -108,12 +108,12 @@ class ExecutorGpuOwnerTest {
         int before = ExecutorResources.processorsCreated();
         for (int i = 0; i < 2; i++) // the second task of the job reuses the first one's processor
             ExecutorResources.lease("java", "", job, 1, b -> new SliceGroupProcessor(scan, slice, params, b, 4, true),
-                    params::backendOptions).close();
+                    () -> params.algorithm().backendOptions()).close();
         assertEquals(before + 1, ExecutorResources.processorsCreated());
         owner.shutdown();
         // the cache is empty now: the next task builds a new processor
         ExecutorResources.lease("java", "", job, 1, b -> new SliceGroupProcessor(scan, slice, params, b, 4, true),
-                params::backendOptions).close();
+                () -> params.algorithm().backendOptions()).close();
         assertEquals(before + 2, ExecutorResources.processorsCreated());
     }
 

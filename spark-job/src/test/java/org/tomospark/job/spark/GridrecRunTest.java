@@ -89,7 +89,7 @@ class GridrecRunTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> gridrec(ReconstructionParams.builder().backend("cuda")));
         assertTrue(e.getMessage().contains("algorithm=gridrec") && e.getMessage().contains("backend=cuda"), e.getMessage());
-        assertEquals("java", gridrec(ReconstructionParams.builder().backend("auto")).backend());
+        assertEquals("java", gridrec(ReconstructionParams.builder().backend("auto")).algorithm().backend());
     }
 
     @Test
@@ -108,14 +108,14 @@ class GridrecRunTest {
     void autoTakesGridrecOnCpusWithinItsMeasuredRangeAndFbpElsewhere() {
         ReconstructionParams auto = ReconstructionParams.builder().backend("auto")
                 .iterative(new IterativeParams(Algorithm.AUTO, 0, 0, Double.NaN)).build();
-        assertEquals(Algorithm.GRIDREC, auto.resolveAlgorithm("java", 120, 96).iterative().algorithm());
-        assertEquals("java", auto.resolveAlgorithm("java", 120, 96).backend());
-        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("cuda", 120, 96).iterative().algorithm());
-        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("opencl", 120, 96).iterative().algorithm());
+        assertEquals(Algorithm.GRIDREC, auto.resolveAlgorithm("java", 120, 96).algorithm().iterative().algorithm());
+        assertEquals("java", auto.resolveAlgorithm("java", 120, 96).algorithm().backend());
+        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("cuda", 120, 96).algorithm().iterative().algorithm());
+        assertEquals(Algorithm.FBP, auto.resolveAlgorithm("opencl", 120, 96).algorithm().iterative().algorithm());
         assertEquals(Algorithm.FBP, auto.resolveAlgorithm("java", ReconstructionParams.GRIDREC_AUTO_MIN_PROJECTIONS - 1, 96)
-                .iterative().algorithm());
+                .algorithm().iterative().algorithm());
         assertEquals(Algorithm.FBP, auto.resolveAlgorithm("java", 120, ReconstructionParams.GRIDREC_AUTO_MIN_COLUMNS - 1)
-                .iterative().algorithm());
+                .algorithm().iterative().algorithm());
         ReconstructionParams fbp = TestScans.params();
         assertEquals(fbp, fbp.resolveAlgorithm("java", 120, 96), "only auto is decided");
     }

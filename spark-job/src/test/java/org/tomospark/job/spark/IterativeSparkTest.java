@@ -49,7 +49,7 @@ class IterativeSparkTest {
     @Timeout(300)
     void sparkTasksWriteTheDirectEnginesSlicesBitForBit() throws Exception {
         for (ReconstructionParams p : List.of(params(Algorithm.SIRT, 6, 1), params(Algorithm.MLTR, 3, 4))) {
-            String what = p.iterative().algorithm().id();
+            String what = p.algorithm().iterative().algorithm().id();
             Path d = TestScans.tmp("iter-direct-" + what).resolve("rec");
             Map<Integer, float[]> expected = direct(p, d);
             assertEquals(16, expected.size(), what);
@@ -67,7 +67,7 @@ class IterativeSparkTest {
                 assertEquals(what, rep.get("algorithm"));
                 Map<?, ?> it = (Map<?, ?>) rep.get("iterative");
                 List<?> res = (List<?>) it.get("relativeResidual");
-                assertEquals(p.iterative().iterations(), res.size(), what + " residual per iteration: " + res);
+                assertEquals(p.algorithm().iterative().iterations(), res.size(), what + " residual per iteration: " + res);
                 double first = ((Number) res.get(0)).doubleValue(), last = ((Number) res.get(res.size() - 1)).doubleValue();
                 assertTrue(last < first && last > 0 && first < 1, what + ": the residual falls: " + res);
                 BufferedImage plot = ImageIO.read(out.resolve("convergence.png").toFile());

@@ -267,7 +267,7 @@ class NotebookWorkflowTest {
         assertEquals(30, wf.paganin().energyKeV());
         assertEquals(2, wf.binRows());
         assertTrue(wf.halfAcquisition());
-        assertEquals(40, b.params().roi()[2]);
+        assertEquals(40, b.params().volume().roi()[2]);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.stripe("median"));
         assertTrue(e.getMessage().contains("stripe.method"), e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> b.binning(0, 1, 1));

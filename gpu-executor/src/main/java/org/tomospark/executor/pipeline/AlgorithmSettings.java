@@ -1,0 +1,43 @@
+package org.tomospark.executor.pipeline;
+
+import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.filter.FilterSpec;
+import org.tomospark.executor.filter.FilterWindow;
+import org.tomospark.executor.iterative.Algorithm;
+import org.tomospark.executor.iterative.IterativeParams;
+
+import java.io.Serializable;
+
+/**
+ * How the slices are computed: the method and where it runs.
+ *
+ * @param backend        backend id (auto, java, cuda, opencl)
+ * @param backendOptions interpolation, slices per pass, sample format, threads, device, variant
+ * @param filter         ramp filter window, cutoff and padding
+ * @param iterative      filtered back-projection (the default), gridrec, or an iterative method and its stopping rule
+ */
+public record AlgorithmSettings(String backend, BackendOptions backendOptions, FilterSpec filter, IterativeParams iterative)
+        implements Serializable {
+
+    /** FBP with the ramp filter on the backend auto picks. */
+    public static final AlgorithmSettings DEFAULTS = new AlgorithmSettings("auto", null, null, null);
+
+    public AlgorithmSettings {
+        if (backend == null || backend.isBlank()) backend = "auto";
+        if (backendOptions == null) backendOptions = BackendOptions.defaults();
+        if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
+        if (iterative == null) iterative = IterativeParams.FBP;
+        // gridrec runs on the host's cores: backend auto means the java backend for it, a GPU backend is refused
+        if (iterative.algorithm() == Algorithm.GRIDREC) {
+            if ("auto".equals(backend)) backend = "java";
+            else if (!"java".equals(backend))
+                throw new IllegalArgumentException("config key algorithm=gridrec runs on CPUs (the java backend), not backend="
+                        + backend + ": set backend=java (or auto), or algorithm=fbp for " + backend);
+        }
+    }
+
+    /** These settings with another algorithm. */
+    public AlgorithmSettings withIterative(IterativeParams it) {
+        return new AlgorithmSettings(backend, backendOptions, filter, it);
+    }
+}
