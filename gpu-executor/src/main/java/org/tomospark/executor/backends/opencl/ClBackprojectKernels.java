@@ -2,7 +2,6 @@ package org.tomospark.executor.backends.opencl;
 
 import org.jocl.cl_command_queue;
 import org.jocl.cl_event;
-import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,14 +11,12 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.Padding;
 import org.tomospark.executor.geometry.SliceGeometry;
 
-import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clEnqueueNDRangeKernel;
-import static org.jocl.CL.clReleaseKernel;
 
 /**
  * The FBP kernels of one plan on one context: the back-projection (kernels/bp_image.cl or kernels/bp_alu.cl) and, where
  * the ramp filter runs on the device, kernels/ramp_filter.cl. Built with the plan's {@code -D} options (programs cached
- * per context), launched with their arguments set in the order of their signatures ({@link ClArgs}) and their
+ * per context), launched with their arguments set by the names the kernel sources give them ({@link ClArgs}) and their
  * work-group shapes.
  */
 final class ClBackprojectKernels implements AutoCloseable {
@@ -31,8 +28,8 @@ final class ClBackprojectKernels implements AutoCloseable {
     private final int imageGroup;
     private final int nfft;
     private final int filterLocal;
-    private cl_kernel bp;
-    private cl_kernel filter;
+    private ClKernel bp;
+    private ClKernel filter;
 
     private ClBackprojectKernels(ClPlan plan, int aluGroup, int aluPix, int imageGroup, int nfft, int filterLocal) {
         this.plan = plan;
@@ -76,7 +73,7 @@ final class ClBackprojectKernels implements AutoCloseable {
         ClBackprojectKernels ks = new ClBackprojectKernels(plan, aluGroup, aluPix, ctx.maxWorkGroup >= 256 ? 16 : 8, nfft, filterLocal);
         try {
             if (plan.kind() == ClPlan.Kind.IMAGE) {
-                ks.bp = clCreateKernel(ctx.program("bp_image.cl", KernelSources.get("bp_image.cl"), common), "bp_image", null);
+                ks.bp = ClKernel.create(ctx.program("bp_image.cl", KernelSources.get("bp_image.cl"), common), "bp_image");
             } else {
                 int pchunk = 16;
                 long localBytes = aluLocalBytes(pchunk, aluGroup, aluPix, k);
@@ -89,13 +86,13 @@ final class ClBackprojectKernels implements AutoCloseable {
                             + " bytes of local memory but " + device + " has " + ctx.localMem + "; lower opencl.alu.pix");
                 String opts = common + " -DHALF_STORAGE=" + (plan.half() ? 1 : 0) + " -DGROUP=" + aluGroup + " -DPIX=" + aluPix
                         + " -DPCHUNK=" + pchunk;
-                ks.bp = clCreateKernel(ctx.program("bp_alu.cl", KernelSources.get("bp_alu.cl"), opts), "bp_alu", null);
+                ks.bp = ClKernel.create(ctx.program("bp_alu.cl", KernelSources.get("bp_alu.cl"), opts), "bp_alu");
             }
             if (nfft > 0) {
                 String opts = "-DNFFT=" + nfft + " -DLOG2N=" + Integer.numberOfTrailingZeros(nfft) + " -DCHANNELS=" + k
                         + " -DEDGE_PAD=" + (deviceFilter.padding() == Padding.EDGE ? 1 : 0) + " -DOUT_HALF=" + (plan.half() ? 1 : 0)
                         + (extraDefs.isBlank() ? "" : " " + extraDefs.trim());
-                ks.filter = clCreateKernel(ctx.program("ramp_filter.cl", KernelSources.get("ramp_filter.cl"), opts), "ramp_filter", null);
+                ks.filter = ClKernel.create(ctx.program("ramp_filter.cl", KernelSources.get("ramp_filter.cl"), opts), "ramp_filter");
             }
             return ks;
         } catch (RuntimeException e) {
@@ -124,10 +121,11 @@ final class ClBackprojectKernels implements AutoCloseable {
      */
     void enqueueFilter(cl_command_queue q, cl_mem raw, cl_mem target, cl_mem response, int width, int nproj, cl_event waitFor,
                        cl_event done) {
-        new ClArgs(filter).mem(raw).mem(target).mem(response).i32(width).local((long) nfft * 8);
+        filter.args().mem("raw", raw).mem("out", target).mem("response", response).i32("width", width).local("buf", (long) nfft * 8)
+                .complete();
         long[] global = {(long) filterLocal * nproj * plan.channels()};
         long[] local = {filterLocal};
-        clEnqueueNDRangeKernel(q, filter, 1, null, global, local, 1, new cl_event[]{waitFor}, done);
+        clEnqueueNDRangeKernel(q, filter.handle(), 1, null, global, local, 1, new cl_event[]{waitFor}, done);
     }
 
     /**
@@ -138,11 +136,11 @@ final class ClBackprojectKernels implements AutoCloseable {
      */
     void enqueueBackprojection(cl_command_queue q, cl_mem sino, cl_mem consts, cl_mem dconsts, int nproj, int width, SliceGeometry g,
                                cl_mem out, cl_event waitFor, cl_event done) {
-        ClArgs a = new ClArgs(bp).mem(sino).mem(consts);
-        if (plan.coordDouble()) a.mem(dconsts);
-        a.i32(nproj);
-        if (plan.kind() == ClPlan.Kind.ALU) a.i32(width);
-        a.i32(g.roiCols()).i32(g.roiRows()).mem(out);
+        ClArgs a = bp.args().mem("sino", sino).mem("consts", consts);
+        if (plan.coordDouble()) a.mem("dconsts", dconsts);
+        a.i32("nproj", nproj);
+        if (plan.kind() == ClPlan.Kind.ALU) a.i32("width", width);
+        a.i32("cols", g.roiCols()).i32("rows", g.roiRows()).mem("out", out).complete();
         long[] global, local;
         if (plan.kind() == ClPlan.Kind.IMAGE) {
             global = new long[]{roundUp(g.roiCols(), imageGroup), roundUp(g.roiRows(), imageGroup)};
@@ -152,7 +150,7 @@ final class ClBackprojectKernels implements AutoCloseable {
             global = new long[]{(long) ((g.roiCols() + tile - 1) / tile) * aluGroup, (long) ((g.roiRows() + tile - 1) / tile) * aluGroup};
             local = new long[]{aluGroup, aluGroup};
         }
-        clEnqueueNDRangeKernel(q, bp, 2, null, global, local, 1, new cl_event[]{waitFor}, done);
+        clEnqueueNDRangeKernel(q, bp.handle(), 2, null, global, local, 1, new cl_event[]{waitFor}, done);
     }
 
     private static long roundUp(int v, int m) {
@@ -161,8 +159,8 @@ final class ClBackprojectKernels implements AutoCloseable {
 
     @Override
     public void close() {
-        if (bp != null) clReleaseKernel(bp);
-        if (filter != null) clReleaseKernel(filter);
+        if (bp != null) bp.release();
+        if (filter != null) filter.release();
         bp = filter = null;
     }
 }

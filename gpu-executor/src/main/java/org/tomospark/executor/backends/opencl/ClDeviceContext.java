@@ -47,6 +47,8 @@ import static org.jocl.CL.clReleaseProgram;
  */
 public final class ClDeviceContext {
     private static final Logger LOG = LoggerFactory.getLogger(ClDeviceContext.class);
+    /** The build option that keeps the kernels' parameter names and types for {@link ClKernel}. */
+    static final String KERNEL_ARG_INFO = "-cl-kernel-arg-info";
 
     private final ClRuntime.DeviceInfo info;
     private final cl_context context;
@@ -142,7 +144,8 @@ public final class ClDeviceContext {
         // the driver counting bytes)
         cl_program p = clCreateProgramWithSource(context, 1, new String[]{source}, null, null);
         try {
-            clBuildProgram(p, 1, new cl_device_id[]{info.device()}, options, null, null);
+            // with the kernels' parameter names and types kept: ClArgs binds arguments by name (ClKernel)
+            clBuildProgram(p, 1, new cl_device_id[]{info.device()}, options + " " + KERNEL_ARG_INFO, null, null);
         } catch (CLException e) {
             String log = buildLog(p);
             clReleaseProgram(p);

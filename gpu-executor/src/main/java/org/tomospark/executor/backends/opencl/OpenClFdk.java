@@ -10,7 +10,6 @@ import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
-import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_program;
 
@@ -23,14 +22,12 @@ import static org.jocl.CL.CL_MEM_READ_ONLY;
 import static org.jocl.CL.CL_MEM_READ_WRITE;
 import static org.jocl.CL.CL_TRUE;
 import static org.jocl.CL.clCreateCommandQueue;
-import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clEnqueueFillBuffer;
 import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clEnqueueWriteBufferRect;
 import static org.jocl.CL.clGetKernelWorkGroupInfo;
 import static org.jocl.CL.clReleaseCommandQueue;
-import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseMemObject;
 
 /**
@@ -88,7 +85,7 @@ public final class OpenClFdk implements ConeBackprojector {
     private final long[] local = new long[3];
     private final float[] slice;
     private cl_command_queue queue;
-    private cl_kernel kernel;
+    private ClKernel kernel;
     private cl_mem proj;
     private cl_mem slab;
     private cl_mem[] mats;
@@ -144,7 +141,7 @@ public final class OpenClFdk implements ConeBackprojector {
             queue = clCreateCommandQueue(ctx.context(), info.device(), 0, null);
             String options = "-DZB=" + slicesPerItem + (fp64 ? " -DUSE_DOUBLE" : "");
             cl_program p = ctx.program("fdk.cl", KernelSources.get("fdk.cl"), options);
-            kernel = clCreateKernel(p, kernelName, null);
+            kernel = ClKernel.create(p, kernelName, fp64);
             groupSize();
             proj = memory.buffer("buffer of the projections' bands (" + nproj + " x " + (maxBandRows + 2) + " rows x " + (cols + 2)
                     + " pixels, padded)", CL_MEM_READ_ONLY, projBytes, null);
@@ -192,7 +189,7 @@ public final class OpenClFdk implements ConeBackprojector {
     /** The work-group: 16 × 8 voxel columns, halved while the kernel allows fewer work-items. */
     private void groupSize() {
         long[] most = new long[1];
-        clGetKernelWorkGroupInfo(kernel, info.device(), CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(most), null);
+        clGetKernelWorkGroupInfo(kernel.handle(), info.device(), CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(most), null);
         long x = GROUP_X, y = GROUP_Y;
         while (x * y > Math.min(most[0], ctx.maxWorkGroup) && x * y > 1) {
             if (y >= x) y /= 2;
@@ -240,12 +237,11 @@ public final class OpenClFdk implements ConeBackprojector {
             long[] global = {roundUp(n, local[0]), roundUp(n, local[1]), ceilDiv(k0 % slicesPerItem + nz, slicesPerItem)};
             for (int c = 0; c < mats.length; c++) {
                 int p0 = c * perLaunch, np = Math.min(nproj, p0 + perLaunch) - p0;
-                // fdk_columns / fdk_general(proj, mats, np, p0, projStride, pitch, cols, bandFirst, vLo, vHi, n, nzSlab, k0,
-                //                           centreXy, centreZ, s, out, add)
-                new ClArgs(kernel, fp64).mem(proj).mem(mats[c]).i32(np).i32(p0).i32(stride).i32(pitch).i32(cols).i32(bandFirst)
-                        .i32(vLo).i32(vHi).i32(n).i32(nz).i32(k0).real((n - 1) / 2.0).real((vol.nz() - 1) / 2.0).real(vol.voxel())
-                        .mem(slab).i32(c == 0 ? 0 : 1);
-                clEnqueueNDRangeKernel(queue, kernel, 3, null, global, local, 0, null, null);
+                kernel.args().mem("proj", proj).mem("mats", mats[c]).i32("np", np).i32("p0", p0).i32("projStride", stride)
+                        .i32("pitch", pitch).i32("cols", cols).i32("bandFirst", bandFirst).i32("vLo", vLo).i32("vHi", vHi).i32("n", n)
+                        .i32("nzSlab", nz).i32("k0", k0).real("centreXy", (n - 1) / 2.0).real("centreZ", (vol.nz() - 1) / 2.0)
+                        .real("s", vol.voxel()).mem("out", slab).i32("add", c == 0 ? 0 : 1).complete();
+                clEnqueueNDRangeKernel(queue, kernel.handle(), 3, null, global, local, 0, null, null);
             }
             step = "reading the slab back";
             long plane = (long) n * n * Sizeof.cl_float;
@@ -326,7 +322,7 @@ public final class OpenClFdk implements ConeBackprojector {
         first = release(proj, first);
         first = release(slab, first);
         try {
-            if (kernel != null) clReleaseKernel(kernel);
+            if (kernel != null) kernel.release();
         } catch (CLException e) {
             first = first == null ? e : first;
         }

