@@ -9,7 +9,7 @@ needs_build() {
   [ "$ROOT/submit/env.sh" -nt "$CPFILE" ] && return 0
   # rebuild when any source, resource or pom is newer than the jar
   [ -n "$(find "$ROOT/pom.xml" "$ROOT/gpu-executor/pom.xml" "$ROOT/spark-job/pom.xml" "$ROOT/gpu-executor/src/main" \
-          "$ROOT/spark-job/src/main" "$ROOT/kernels" -newer "$JAR" -type f 2>/dev/null | head -1)" ]
+          "$ROOT/gpu-executor/src/build" "$ROOT/spark-job/src/main" "$ROOT/kernels" -newer "$JAR" -type f 2>/dev/null | head -1)" ]
 }
 
 if needs_build; then

@@ -32,7 +32,7 @@ final class ClArgs {
         ClKernel.Param p = kernel.params().get(i);
         if (p.local() || !(p.type().endsWith("*") || p.type().startsWith("image"))) throw mismatch(p, "a memory object");
         clSetKernelArg(kernel.handle(), i, Sizeof.cl_mem, Pointer.to(m));
-        return this;
+        return done(i);
     }
 
     ClArgs i32(String name, int v) {
@@ -40,7 +40,7 @@ final class ClArgs {
         ClKernel.Param p = kernel.params().get(i);
         if (!p.type().equals("int")) throw mismatch(p, "an int");
         clSetKernelArg(kernel.handle(), i, Sizeof.cl_int, Pointer.to(new int[]{v}));
-        return this;
+        return done(i);
     }
 
     /** Local memory of {@code bytes} for a {@code __local} parameter. */
@@ -49,7 +49,7 @@ final class ClArgs {
         ClKernel.Param p = kernel.params().get(i);
         if (!p.local()) throw mismatch(p, "local memory");
         clSetKernelArg(kernel.handle(), i, bytes, null);
-        return this;
+        return done(i);
     }
 
     /** A real argument, of the kernel's declared type: double, float, or REAL (as the program was built). */
@@ -65,7 +65,7 @@ final class ClArgs {
             }
             default -> throw mismatch(p, "a real (float, double or REAL)");
         }
-        return this;
+        return done(i);
     }
 
     /** Checks that every parameter has its argument, before the launch. */
@@ -78,15 +78,20 @@ final class ClArgs {
         return this;
     }
 
+    /** The parameter's index, not set yet; marked set by the caller once its argument is checked ({@link #done}). */
     private int index(String name, String what) {
         for (int i = 0; i < set.length; i++) {
             if (!kernel.params().get(i).name().equals(name)) continue;
             if (set[i]) throw new IllegalArgumentException("OpenCL kernel " + kernel.name() + ": parameter '" + name + "' set twice");
-            set[i] = true;
             return i;
         }
         throw new IllegalArgumentException("OpenCL kernel " + kernel.name() + " has no parameter '" + name + "' (given " + what
                 + "); it declares " + names());
+    }
+
+    private ClArgs done(int i) {
+        set[i] = true;
+        return this;
     }
 
     private IllegalArgumentException mismatch(ClKernel.Param p, String given) {

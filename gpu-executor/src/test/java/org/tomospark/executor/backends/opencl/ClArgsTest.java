@@ -76,8 +76,11 @@ class ClArgsTest {
         ClKernel k = rampFilter(KernelSources.get("ramp_filter.cl"));
         cl_mem m = clCreateBuffer(ctx.context(), CL_MEM_READ_WRITE, 256, null, null);
         try {
-            IllegalArgumentException kind = assertThrows(IllegalArgumentException.class, () -> k.args().i32("raw", 1));
+            ClArgs args = k.args();
+            IllegalArgumentException kind = assertThrows(IllegalArgumentException.class, () -> args.i32("raw", 1));
             assertTrue(kind.getMessage().contains("'raw'") && kind.getMessage().contains("given an int"), kind.getMessage());
+            // a refused argument leaves its parameter unset: the right one is taken after it
+            args.mem("raw", m).mem("out", m).mem("response", m).i32("width", 64).local("buf", 64L * 8).complete();
             assertThrows(IllegalArgumentException.class, () -> k.args().mem("buf", m), "buf is __local");
             assertThrows(IllegalArgumentException.class, () -> k.args().local("width", 8));
             IllegalArgumentException twice = assertThrows(IllegalArgumentException.class,
