@@ -8,7 +8,7 @@
  * chunk, then CACHE consecutive bins from hm on are copied into __local memory, then every item
  * interpolates its pixels from that cache with the ALUs.
  *
- * Variants, all with -D:
+ * Variants, chosen at build time with the options of kernels/opencl.def (every one required):
  *   CHANNELS=1|2|4   slices interleaved per bin (float, float2, float4 per bin)
  *   HALF_STORAGE=1   bins stored as IEEE half (read with vload_half*, no cl_khr_fp16 needed)
  *   LINEAR=1|0       linear interpolation or nearest bin
@@ -20,25 +20,25 @@
  * Input layout: sino[(p*width + bin)*CHANNELS + s]. Output: CHANNELS planes of rows*cols floats.
  */
 #ifndef CHANNELS
-#define CHANNELS 1
+#error "bp_alu.cl: build option CHANNELS missing (kernels/opencl.def)"
 #endif
 #ifndef HALF_STORAGE
-#define HALF_STORAGE 0
+#error "bp_alu.cl: build option HALF_STORAGE missing (kernels/opencl.def)"
 #endif
 #ifndef LINEAR
-#define LINEAR 1
+#error "bp_alu.cl: build option LINEAR missing (kernels/opencl.def)"
 #endif
 #ifndef COORD_DOUBLE
-#define COORD_DOUBLE 0
+#error "bp_alu.cl: build option COORD_DOUBLE missing (kernels/opencl.def)"
 #endif
 #ifndef GROUP
-#define GROUP 16
+#error "bp_alu.cl: build option GROUP missing (kernels/opencl.def)"
 #endif
 #ifndef PIX
-#define PIX 2
+#error "bp_alu.cl: build option PIX missing (kernels/opencl.def)"
 #endif
 #ifndef PCHUNK
-#define PCHUNK 16
+#error "bp_alu.cl: build option PCHUNK missing (kernels/opencl.def)"
 #endif
 #ifdef BROKEN
 this is not OpenCL C;

@@ -2,12 +2,12 @@
  * tomospark OpenCL back-projection: texture (image2d_t) kernels, seed paper Algorithm 1 and
  * the multi-slice packing of sect. 5.2 / half storage of sect. 5.3.
  *
- * One source, variants chosen with -D at build time:
+ * One source, variants chosen at build time with the options of kernels/opencl.def (every one required):
  *   CHANNELS=1|2|4     slices packed in one texel (CL_R, CL_RG, CL_RGBA); 1 = the standard kernel
  *   LINEAR=1|0         detector interpolation: hardware linear filter or nearest bin
  *   COORD_DOUBLE=1     compute the detector coordinate in double (needs cl_khr_fp64): nearest then picks
  *                      exactly the Java backend's bin; linear still hands a float coordinate to the sampler
- *   BROKEN=1           a deliberate syntax error, used by the tests to check build-log reporting
+ *   BROKEN=1           (not in the table) a deliberate syntax error, used by the tests to check build-log reporting
  *
  * Geometry (same as the Java backend): for ROI pixel (row r, col c) and projection p,
  *   t = off[p] + c*cos[p] - r*sin[p];
@@ -19,13 +19,13 @@
  * Output: CHANNELS planes of rows*cols floats, plane s holds slice s.
  */
 #ifndef CHANNELS
-#define CHANNELS 1
+#error "bp_image.cl: build option CHANNELS missing (kernels/opencl.def)"
 #endif
 #ifndef LINEAR
-#define LINEAR 1
+#error "bp_image.cl: build option LINEAR missing (kernels/opencl.def)"
 #endif
 #ifndef COORD_DOUBLE
-#define COORD_DOUBLE 0
+#error "bp_image.cl: build option COORD_DOUBLE missing (kernels/opencl.def)"
 #endif
 #ifdef BROKEN
 this is not OpenCL C;

@@ -40,7 +40,7 @@ mkdir -p "$tmp/ptx"
 
 # what the modules are built from: one hash of every kernel source, beside the PTX and the fatbins, so that the Java side
 # can tell fatbins left by an earlier build of other sources from current ones (KernelBuild)
-(cd "$here" && cat $(ls *.cu *.cuh *.def manifest.cpp | LC_ALL=C sort) | sha256sum | cut -d' ' -f1) > "$tmp/ptx/sources.sha256"
+(cd "$here" && cat $(ls *.cu *.cuh variants.def manifest.cpp | LC_ALL=C sort) | sha256sum | cut -d' ' -f1) > "$tmp/ptx/sources.sha256"
 
 # the manifest: a host program that prints every row of variants.def with the facts the kernels are compiled with
 (cd "$here" && "$NVCC" -std=c++17 -x cu -I "$here" manifest.cpp -o "$tmp/manifest")

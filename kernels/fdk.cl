@@ -4,7 +4,7 @@
 // isocentre). Voxel (i, j, k) of an n x n x nzVol volume of edge s has its centre at
 // ((i - (n-1)/2)*s, (j - (n-1)/2)*s, (k - (nzVol-1)/2)*s).
 //
-// Build options: REAL, the type of the per-column terms (double with -DUSE_DOUBLE, else float); ZB, the slices one
+// Build options (kernels/opencl.def, every one required): REAL, the type of the per-column terms (double with USE_DOUBLE=1, else float); ZB, the slices one
 // work-item covers. Per voxel only small offsets from the block's first voxel are evaluated, in float, about the
 // pixel that voxel projects into, so that float keeps the accuracy of the per-column terms at any detector size;
 // samples, weights and sums are float.
@@ -25,7 +25,10 @@
 // the zero padding, and no read is tested. Beyond those bounds a voxel reads zero.
 //
 // out holds the slab's slices [k0, k0 + nzSlab) of the volume, slice after slice, image[j*n + i] in each.
-#ifdef USE_DOUBLE
+#ifndef USE_DOUBLE
+#error "fdk.cl: build option USE_DOUBLE missing (kernels/opencl.def)"
+#endif
+#if USE_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double REAL;
 #else
@@ -33,7 +36,7 @@ typedef float REAL;
 #endif
 
 #ifndef ZB
-#define ZB 8
+#error "fdk.cl: build option ZB missing (kernels/opencl.def)"
 #endif
 
 // The bilinear sample at column iu + fu of the band, row iv + fv (iv relative to the band's first padded row).

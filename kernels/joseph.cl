@@ -1,8 +1,14 @@
-// Joseph's projector pair for the iterative methods, K interleaved slices per pass (K, REAL set at build time).
+// Joseph's projector pair for the iterative methods, K interleaved slices per pass (K and USE_DOUBLE, the options of kernels/opencl.def).
 // The same matrix as the Java JosephProjector: a(p,u; i,j) = hat((u - t)/g)/g with t = off[p] + j*cos[p] - i*sin[p]
 // and g = max(|cos|, |sin|). Images and sinograms come with GUARD zero pixels (bins) at both ends of every line, so
 // neither kernel tests the edges of the image or the detector.
-#ifdef USE_DOUBLE
+#ifndef USE_DOUBLE
+#error "joseph.cl: build option USE_DOUBLE missing (kernels/opencl.def)"
+#endif
+#ifndef K
+#error "joseph.cl: build option K missing (kernels/opencl.def)"
+#endif
+#if USE_DOUBLE
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 typedef double REAL;
 #else

@@ -4,7 +4,7 @@
  * response of RampFilter.response() (scale included) and transforms back. The result equals
  * RampFilter.filterRow up to float rounding.
  *
- * -D options:
+ * Build options (kernels/opencl.def, every one required):
  *   NFFT      padded FFT length (power of two >= 2*width, FilterSpec.paddedLength)
  *   LOG2N     log2(NFFT)
  *   CHANNELS  slices interleaved per bin, as in the back-projection kernels
@@ -14,14 +14,20 @@
  * raw and out: [(p*width + col)*CHANNELS + s]. response: NFFT/2+1 floats. Launch: global = (L*rows), local = L,
  * rows = nproj*CHANNELS, group g filters projection g / CHANNELS, slice g % CHANNELS.
  */
+#ifndef NFFT
+#error "ramp_filter.cl: build option NFFT missing (kernels/opencl.def)"
+#endif
+#ifndef LOG2N
+#error "ramp_filter.cl: build option LOG2N missing (kernels/opencl.def)"
+#endif
 #ifndef CHANNELS
-#define CHANNELS 1
+#error "ramp_filter.cl: build option CHANNELS missing (kernels/opencl.def)"
 #endif
 #ifndef EDGE_PAD
-#define EDGE_PAD 0
+#error "ramp_filter.cl: build option EDGE_PAD missing (kernels/opencl.def)"
 #endif
 #ifndef OUT_HALF
-#define OUT_HALF 0
+#error "ramp_filter.cl: build option OUT_HALF missing (kernels/opencl.def)"
 #endif
 #ifdef BROKEN
 this is not OpenCL C;

@@ -65,15 +65,13 @@ final class ClBackprojectKernels implements AutoCloseable {
                                       int nfft) {
         int k = plan.channels();
         int aluGroup = o.get(BackendKeys.OPENCL_ALU_GROUP), aluPix = o.get(BackendKeys.OPENCL_ALU_PIX);
-        String coordOpt = plan.coordDouble() ? " -DCOORD_DOUBLE=1" : "";
         String extraDefs = o.get(BackendKeys.OPENCL_DEFINE);
-        String common = "-cl-mad-enable -DLINEAR=" + (plan.linear() ? 1 : 0) + " -DCHANNELS=" + k + coordOpt
-                + (extraDefs.isBlank() ? "" : " " + extraDefs.trim());
         int filterLocal = nfft == 0 ? 0 : (int) Math.min(256, Math.min(ctx.maxWorkGroup, nfft / 2));
         ClBackprojectKernels ks = new ClBackprojectKernels(plan, aluGroup, aluPix, ctx.maxWorkGroup >= 256 ? 16 : 8, nfft, filterLocal);
         try {
             if (plan.kind() == ClPlan.Kind.IMAGE) {
-                ks.bp = ClKernel.create(ctx.program("bp_image.cl", KernelSources.get("bp_image.cl"), common), "bp_image");
+                ClProgramSpec image = ClPrograms.bpImage().linear(plan.linear()).channels(k).coordDouble(plan.coordDouble()).build();
+                ks.bp = ClKernel.create(ctx.program(image.withExtra(extraDefs)), ClPrograms.BpImage.BP_IMAGE);
             } else {
                 int pchunk = 16;
                 long localBytes = aluLocalBytes(pchunk, aluGroup, aluPix, k);
@@ -84,15 +82,14 @@ final class ClBackprojectKernels implements AutoCloseable {
                 if (localBytes > ctx.localMem)
                     throw new OpenClException("opencl alu kernel: a " + aluGroup * aluPix + "-pixel tile needs " + localBytes
                             + " bytes of local memory but " + device + " has " + ctx.localMem + "; lower opencl.alu.pix");
-                String opts = common + " -DHALF_STORAGE=" + (plan.half() ? 1 : 0) + " -DGROUP=" + aluGroup + " -DPIX=" + aluPix
-                        + " -DPCHUNK=" + pchunk;
-                ks.bp = ClKernel.create(ctx.program("bp_alu.cl", KernelSources.get("bp_alu.cl"), opts), "bp_alu");
+                ClProgramSpec alu = ClPrograms.bpAlu().linear(plan.linear()).channels(k).coordDouble(plan.coordDouble())
+                        .halfStorage(plan.half()).group(aluGroup).pix(aluPix).pchunk(pchunk).build();
+                ks.bp = ClKernel.create(ctx.program(alu.withExtra(extraDefs)), ClPrograms.BpAlu.BP_ALU);
             }
             if (nfft > 0) {
-                String opts = "-DNFFT=" + nfft + " -DLOG2N=" + Integer.numberOfTrailingZeros(nfft) + " -DCHANNELS=" + k
-                        + " -DEDGE_PAD=" + (deviceFilter.padding() == Padding.EDGE ? 1 : 0) + " -DOUT_HALF=" + (plan.half() ? 1 : 0)
-                        + (extraDefs.isBlank() ? "" : " " + extraDefs.trim());
-                ks.filter = ClKernel.create(ctx.program("ramp_filter.cl", KernelSources.get("ramp_filter.cl"), opts), "ramp_filter");
+                ClProgramSpec filter = ClPrograms.rampFilter().nfft(nfft).log2n(Integer.numberOfTrailingZeros(nfft)).channels(k)
+                        .edgePad(deviceFilter.padding() == Padding.EDGE).outHalf(plan.half()).build();
+                ks.filter = ClKernel.create(ctx.program(filter.withExtra(extraDefs)), ClPrograms.RampFilter.RAMP_FILTER);
             }
             return ks;
         } catch (RuntimeException e) {

@@ -120,6 +120,11 @@ public final class ClDeviceContext {
      * The program for this source and options, built on first request and cached for the context.
      * A build failure throws with the compiler's build log.
      */
+    cl_program program(ClProgramSpec spec) {
+        return program(spec.file(), KernelSources.get(spec.file()), spec.options());
+    }
+
+    /** Builds (or takes from the cache) a program from this source text and options: tests build altered sources. */
     cl_program program(String name, String source, String options) {
         String key = sha256(source) + "|" + options;
         cl_program p = programs.get(key);

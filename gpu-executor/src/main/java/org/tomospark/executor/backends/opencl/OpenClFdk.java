@@ -120,7 +120,7 @@ public final class OpenClFdk implements ConeBackprojector {
         this.ctx = ClRuntime.context(info);
         this.memory = new ClMemory(ctx, info, "opencl fdk");
         this.fp64 = ctx.hasExtension("cl_khr_fp64") && !tuning.floatTerms();
-        this.kernelName = tuning.general() || !columnsApply(g) ? "fdk_general" : "fdk_columns";
+        this.kernelName = tuning.general() || !columnsApply(g) ? ClPrograms.Fdk.FDK_GENERAL : ClPrograms.Fdk.FDK_COLUMNS;
         int item = tuning.slicesPerItem() > 0 ? Math.min(tuning.slicesPerItem(), MAX_SLICES_PER_ITEM) : MAX_SLICES_PER_ITEM;
         // slices per work-item: the blocks of the largest slab as even as they can be
         int blocks = ceilDiv(maxSlices, item);
@@ -139,8 +139,7 @@ public final class OpenClFdk implements ConeBackprojector {
         this.slice = new float[vol.pixels()];
         try {
             queue = clCreateCommandQueue(ctx.context(), info.device(), 0, null);
-            String options = "-DZB=" + slicesPerItem + (fp64 ? " -DUSE_DOUBLE" : "");
-            cl_program p = ctx.program("fdk.cl", KernelSources.get("fdk.cl"), options);
+            cl_program p = ctx.program(ClPrograms.fdk().zb(slicesPerItem).useDouble(fp64).build());
             kernel = ClKernel.create(p, kernelName, fp64);
             groupSize();
             proj = memory.buffer("buffer of the projections' bands (" + nproj + " x " + (maxBandRows + 2) + " rows x " + (cols + 2)

@@ -67,9 +67,9 @@ public final class OpenClProjector implements Projector, AutoCloseable {
         this.fp64 = ctx.hasExtension("cl_khr_fp64");
         try {
             queue = clCreateCommandQueue(ctx.context(), info.device(), 0, null);
-            cl_program p = ctx.program("joseph.cl", KernelSources.get("joseph.cl"), "-DK=" + k + (fp64 ? " -DUSE_DOUBLE" : ""));
-            forward = ClKernel.create(p, "joseph_forward", fp64);
-            back = ClKernel.create(p, "joseph_back", fp64);
+            cl_program p = ctx.program(ClPrograms.joseph().k(k).useDouble(fp64).build());
+            forward = ClKernel.create(p, ClPrograms.Joseph.JOSEPH_FORWARD, fp64);
+            back = ClKernel.create(p, ClPrograms.Joseph.JOSEPH_BACK, fp64);
             ProjectionTables t = new ProjectionTables(scan, slice);
             double[] c = new double[nproj], s = new double[nproj], o = new double[nproj];
             for (int i = 0; i < nproj; i++) {

@@ -5,23 +5,12 @@ import jcuda.Pointer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
+import org.tomospark.executor.testing.GeneratedBuild;
 
-import javax.tools.Diagnostic;
-import javax.tools.DiagnosticCollector;
-import javax.tools.JavaCompiler;
-import javax.tools.JavaFileObject;
-import javax.tools.StandardJavaFileManager;
-import javax.tools.ToolProvider;
-import java.io.File;
 import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -46,10 +35,9 @@ class KernelParameterRenameTest {
         String renamed = manifest.replace(FILTER_LINE, FILTER_LINE.replace(",width:", ",rowWidth:"));
         assertNotEquals(manifest, renamed);
 
-        List<Diagnostic<? extends JavaFileObject>> asCommitted = compile(manifest, tmp.resolve("committed"));
-        assertEquals(List.of(), errors(asCommitted), "the backend compiles against the committed manifest");
+        assertEquals(List.of(), compile(manifest, tmp.resolve("committed")), "the backend compiles against the committed manifest");
 
-        List<String> errors = errors(compile(renamed, tmp.resolve("renamed")));
+        List<String> errors = compile(renamed, tmp.resolve("renamed"));
         assertFalse(errors.isEmpty(), "the backend must not compile once the kernel's parameter is renamed");
         // every error is a caller still passing the old name (the ramp filter is launched from two places)
         for (String e : errors) assertTrue(e.contains("width(int)") && e.contains("Filter"), e);
@@ -77,59 +65,16 @@ class KernelParameterRenameTest {
     }
 
     /** Generates KernelCalls from this manifest, then compiles the CUDA backend's sources with it. */
-    private static List<Diagnostic<? extends JavaFileObject>> compile(String manifest, Path dir) throws Exception {
+    private static List<String> compile(String manifest, Path dir) throws Exception {
         Path manifestFile = dir.resolve("variants.manifest");
-        Path generated = dir.resolve("generated");
-        Path classes = dir.resolve("classes");
-        Files.createDirectories(classes);
+        Files.createDirectories(dir);
         Files.writeString(manifestFile, manifest);
-        generate(manifestFile, generated);
-
-        List<File> sources = new ArrayList<>();
-        try (Stream<Path> s = Files.list(moduleDir().resolve("src/main/java/org/tomospark/executor/backends/cuda"))) {
-            s.filter(p -> p.toString().endsWith(".java")).forEach(p -> sources.add(p.toFile()));
-        }
-        try (Stream<Path> s = Files.list(generated.resolve("org/tomospark/executor/backends/cuda"))) {
-            s.forEach(p -> sources.add(p.toFile()));
-        }
-
-        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
-        String classpath = String.join(File.pathSeparator, moduleDir().resolve("target/classes").toString(),
-                locationOf(Pointer.class), locationOf(Logger.class), locationOf(Memory.class));
-        try (StandardJavaFileManager files = javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8)) {
-            List<String> options = List.of("-d", classes.toString(), "-classpath", classpath, "-proc:none", "-implicit:none");
-            javac.getTask(null, files, diagnostics, options, null, files.getJavaFileObjectsFromFiles(sources)).call();
-        }
-        return diagnostics.getDiagnostics();
+        generate(manifestFile, dir.resolve("generated"));
+        return GeneratedBuild.compileErrors("org/tomospark/executor/backends/cuda", dir.resolve("generated"), dir.resolve("classes"),
+                Pointer.class, Logger.class, Memory.class);
     }
 
-    /** The errors as "File.java: message". */
-    private static List<String> errors(List<Diagnostic<? extends JavaFileObject>> diagnostics) {
-        List<String> l = new ArrayList<>();
-        for (Diagnostic<? extends JavaFileObject> d : diagnostics) {
-            if (d.getKind() != Diagnostic.Kind.ERROR) continue;
-            String file = d.getSource() == null ? "?" : Path.of(d.getSource().toUri()).getFileName().toString();
-            l.add(file + ": " + d.getMessage(null).replace('\n', ' '));
-        }
-        return l;
-    }
-
-    /** Runs the build's generator as the build does: a single-file program of src/build. */
     private static void generate(Path manifest, Path out) throws IOException, InterruptedException {
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process p = new ProcessBuilder(java.toString(), moduleDir().resolve("src/build/KernelCallsGenerator.java").toString(),
-                manifest.toString(), out.toString()).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the generator did not finish");
-        assertEquals(0, p.exitValue(), output);
-    }
-
-    private static Path moduleDir() {
-        return Files.exists(Path.of("src/build")) ? Path.of("").toAbsolutePath() : Path.of("gpu-executor").toAbsolutePath();
-    }
-
-    private static String locationOf(Class<?> c) throws URISyntaxException {
-        return Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        GeneratedBuild.generate("KernelCallsGenerator", manifest, out);
     }
 }

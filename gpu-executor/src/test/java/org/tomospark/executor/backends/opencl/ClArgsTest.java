@@ -29,8 +29,8 @@ class ClArgsTest {
     }
 
     private ClKernel rampFilter(String source) {
-        String opts = "-DNFFT=64 -DLOG2N=6 -DCHANNELS=1 -DEDGE_PAD=0 -DOUT_HALF=0";
-        return ClKernel.create(ctx.program("ramp_filter.cl", source, opts), "ramp_filter");
+        String opts = ClPrograms.rampFilter().nfft(64).log2n(6).channels(1).edgePad(false).outHalf(false).build().options();
+        return ClKernel.create(ctx.program("ramp_filter.cl", source, opts), ClPrograms.RampFilter.RAMP_FILTER);
     }
 
     @Test
@@ -100,8 +100,7 @@ class ClArgsTest {
     void realParametersFollowTheProgramsPrecision() {
         for (boolean fp64 : new boolean[]{false, true}) {
             if (fp64 && !ctx.hasExtension("cl_khr_fp64")) continue;
-            ClKernel k = ClKernel.create(ctx.program("fdk.cl", KernelSources.get("fdk.cl"), "-DZB=4" + (fp64 ? " -DUSE_DOUBLE" : "")),
-                    "fdk_columns", fp64);
+            ClKernel k = ClKernel.create(ctx.program(ClPrograms.fdk().zb(4).useDouble(fp64).build()), ClPrograms.Fdk.FDK_COLUMNS, fp64);
             try {
                 ClKernel.Param centre = k.params().stream().filter(p -> p.name().equals("centreXy")).findFirst().orElseThrow();
                 assertTrue(List.of("REAL", fp64 ? "double" : "float").contains(centre.type()), centre.type());
