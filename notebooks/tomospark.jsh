@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.job.api.Reconstruction;
+import org.tomospark.notebook.Reconstruction;
 
 var spark = new SparkContext(new SparkConf().setMaster("local[2]").setAppName("tomospark-jshell").
         set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1").

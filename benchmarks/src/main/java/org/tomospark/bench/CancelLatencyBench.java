@@ -5,7 +5,7 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.api.Reconstruction;
+import org.tomospark.notebook.Reconstruction;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,7 +9,7 @@ import java.io.Serializable;
 public record OptionNames(String input, String output, String overwrite, String resume) implements Serializable {
     /** The command line's and spark-submit's wording. */
     public static final OptionNames CLI = new OptionNames("--input", "--output", "--overwrite", "--resume");
-    /** The notebook API's wording ({@code org.tomospark.job.api.Reconstruction}'s builder methods). */
+    /** The notebook API's wording ({@code org.tomospark.notebook.Reconstruction}'s builder methods). */
     public static final OptionNames NOTEBOOK =
             new OptionNames(".input(...)", ".output(...)", ".overwrite()", ".resume()");
 }

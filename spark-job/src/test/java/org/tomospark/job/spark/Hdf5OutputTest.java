@@ -8,7 +8,6 @@ import org.tomospark.executor.io.OutputFormat;
 import org.tomospark.executor.io.SampleCoding;
 import org.tomospark.executor.testing.Checksums;
 import org.tomospark.executor.util.Cancellation;
-import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.io.Hdf5Volume;
 import org.tomospark.job.io.Json;
@@ -38,12 +37,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * description as attributes; --resume rebuilds a missing or damaged volume.h5 from the committed slices and redoes only
  * slices that are missing or damaged; an assembly that fails leaves no volume.h5.
  */
-class Hdf5OutputTest {
+public class Hdf5OutputTest {
     static CliRun run(String engine, Path out, String... extra) {
         return ZarrOutputTest.run(engine, out, extra);
     }
 
-    static String checkH5(Path tiffs, Path out) throws Exception {
+    public static String checkH5(Path tiffs, Path out) throws Exception {
         return PythonCheck.run("check_h5.py", tiffs.toString(), out.toString());
     }
 
@@ -74,20 +73,6 @@ class Hdf5OutputTest {
             assertEquals(Checksums.crc32c(Files.readAllBytes(out.resolve("volume.h5"))), file.get("checksum"));
             assertFalse(Files.exists(out.resolve("_temporary")), "no temporary file is left");
         }
-    }
-
-    @Test
-    void theNotebookApiFollowsTheFormat() throws Exception {
-        Path base = TestScans.tmp("h5-notebook");
-        Reconstruction.Builder b = NotebookApiTest.builder().slices(3, 13);
-        Reconstruction.Result tiff = b.output(base.resolve("tiff").toString()).run();
-        Reconstruction.Result h5 = b.output(base.resolve("hdf5").toString()).outputFormat("hdf5").run();
-        assertEquals(tiff.output(), tiff.volume());
-        assertEquals(base.resolve("hdf5/volume.h5").toString(), h5.volume());
-        assertEquals("hdf5", h5.report().text("outputFormat"));
-        assertEquals(Checksums.crc32c(Files.readAllBytes(Path.of(h5.volume()))), h5.report().text("volumeFile.checksum"));
-        assertEquals("/volume", h5.report().text("volumeFile.dataset"));
-        checkH5(base.resolve("tiff"), base.resolve("hdf5"));
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.tomospark.executor.io.ProjectionSource;
 import org.tomospark.executor.io.ReadOptions;
 import org.tomospark.executor.io.ReadPath;
 import org.tomospark.job.ExitCode;
-import org.tomospark.job.api.Reconstruction;
+import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.ScanOutcome;
 import org.tomospark.job.batch.ScanStatus;
@@ -146,9 +146,8 @@ class HdfsTest {
             t.write("file,group.rows\nscan_b.h5,4\n".getBytes(StandardCharsets.UTF_8));
         }
         String root = base + "/rec-batch";
-        Reconstruction.Builder b = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan")
-                .backend("java").table(base + "/beamline/table.csv");
-        BatchReport first = b.reprocess(root, base + "/beamline/2026-*/scan_*.h5");
+        List<String> scans = List.of(base + "/beamline/2026-*/scan_*.h5");
+        BatchReport first = ReprocessTest.reprocess(root, scans, System.out, BatchKeys.TABLE.name(), base + "/beamline/table.csv");
         assertEquals(ExitCode.OK, first.exitCode(), first.table());
         assertEquals(List.of("scan_a", "scan_b"), first.scans().stream().map(o -> o.scan().name()).toList());
         for (ScanOutcome o : first.scans()) {
@@ -163,7 +162,7 @@ class HdfsTest {
         assertEquals("4", ((Map<?, ?>) report.get("settings")).get("group.rows"), "the table's row reached scan_b");
         assertTrue(fs.exists(new Path(root, "batch-report.json")));
         assertFalse(fs.exists(new Path(root, "_lock")));
-        BatchReport again = b.reprocess(root, base + "/beamline/2026-*/scan_*.h5");
+        BatchReport again = ReprocessTest.reprocess(root, scans, System.out, BatchKeys.TABLE.name(), base + "/beamline/table.csv");
         assertEquals(List.of(ScanStatus.SKIPPED, ScanStatus.SKIPPED),
                 again.scans().stream().map(ScanOutcome::status).toList());
     }

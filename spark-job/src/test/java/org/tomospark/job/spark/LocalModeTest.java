@@ -4,13 +4,11 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.io.DataExchangeSource;
-import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.testing.Checksums;
-import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.io.InputOptions;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.io.OutputCommit;
@@ -197,22 +195,5 @@ class LocalModeTest {
         Map<?, ?> wf = (Map<?, ?>) r.report().get("workflow");
         assertEquals("auto", ((Map<?, ?>) wf.get("center")).get("source"));
         assertTrue(wf.containsKey("phaseRetrieval") && wf.containsKey("binning"), String.valueOf(wf));
-    }
-
-    @Test
-    void notebookBuilderRunsOnTheSessionContext() throws Exception {
-        Path out = TestScans.tmp("nb").resolve("rec");
-        Reconstruction.Result r = Reconstruction.builder(TestScans.spark())
-                .input(TestScans.hdf5().toString()).output(out.toString()).center(47.5).filter("shepp-logan").backend("java")
-                .slices(4, 12).run();
-        assertEquals(out.toString(), r.output());
-        assertEquals(8, r.slicesComputed());
-        Map<Integer, float[]> ref = new TreeMap<>(TestScans.reference());
-        ref.keySet().removeIf(k -> k < 4 || k >= 12);
-        TestScans.assertBitIdentical(ref, TestScans.readSlices(out.toString(), new Configuration()));
-        assertEquals(8, ((Map<?, ?>) r.report().get("slices")).get("computed"));
-        assertTrue(r.summary().contains("Reconstructed 8 slices"), r.summary());
-        FloatTiff.Image img = FloatTiff.decode(Files.readAllBytes(out.resolve("slice_00004.tif")));
-        assertEquals(96, img.width());
     }
 }

@@ -5,8 +5,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.ExitCode;
-import org.tomospark.job.api.Reconstruction;
+import org.tomospark.executor.config.Settings;
+import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.job.WorkflowSettings;
+import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.BatchReport;
+import org.tomospark.job.batch.Reprocess;
+import org.tomospark.job.batch.ScanInputs;
 import org.tomospark.job.batch.ScanOutcome;
 import org.tomospark.job.batch.ScanStatus;
 import org.tomospark.job.cli.CliRun;
@@ -241,8 +246,7 @@ class ReprocessTest {
         Path list = dir.resolve("two.txt");
         Files.writeString(list, scans.resolve("f_new.h5") + "\n" + scans.resolve("c_corrupt.h5") + "\n");
         Path root = dir.resolve("notebook-root");
-        BatchReport r = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan").backend("java")
-                .table(table.toString()).reprocess(root.toString(), "@" + list);
+        BatchReport r = reprocess(root.toString(), List.of("@" + list), System.out, BatchKeys.TABLE.name(), table.toString());
         assertEquals(ExitCode.SCANS_FAILED, r.exitCode());
         assertEquals(List.of("f_new", "c_corrupt"), r.scans().stream().map(o -> o.scan().name()).toList());
         ScanOutcome f = r.scans().get(0);
@@ -261,10 +265,9 @@ class ReprocessTest {
         Files.writeString(one, scans.resolve("e_new.h5") + "\n");
         ByteArrayOutputStream firstLog = new ByteArrayOutputStream();
         // the first batch's tasks wait a while, so that it still holds the root when the second starts
-        Reconstruction.Builder slow = Reconstruction.builder(TestScans.spark()).center(47.5).filter("shepp-logan")
-                .backend("java").conf("job.test.taskDelayMs", "3000").log(new PrintStream(firstLog, true));
-        CompletableFuture<BatchReport> first =
-                CompletableFuture.supplyAsync(() -> slow.reprocess(root.toString(), "@" + one));
+        PrintStream log = new PrintStream(firstLog, true);
+        CompletableFuture<BatchReport> first = CompletableFuture.supplyAsync(
+                () -> reprocess(root.toString(), List.of("@" + one), log, "job.test.taskDelayMs", "3000"));
         long deadline = System.currentTimeMillis() + 60_000;
         while (!Files.exists(root.resolve(OutputLock.NAME)) && !first.isDone()) {
             assertTrue(System.currentTimeMillis() < deadline, "the first batch never claimed the root");
@@ -284,6 +287,18 @@ class ReprocessTest {
                     s.map(p -> p.getFileName().toString()).sorted().toList(),
                     "the refused batch wrote nothing; the first gave up its claim");
         }
+    }
+
+    /**
+     * A batch as {@code tomospark reprocess} runs it, in this JVM on the tests' Spark context: centre 47.5, the
+     * Shepp-Logan filter and the java backend for every scan, then these config keys and values.
+     */
+    static BatchReport reprocess(String root, List<String> inputs, PrintStream log, String... keysAndValues) {
+        Settings s = WorkflowSettings.center(Settings.empty(), "47.5").with(CoreKeys.FILTER.name(), "shepp-logan")
+                .with(CoreKeys.BACKEND.name(), "java").with(BatchKeys.OUTPUT_ROOT.name(), root)
+                .with(BatchKeys.INPUTS.name(), ScanInputs.join(inputs));
+        for (int i = 0; i < keysAndValues.length; i += 2) s = s.with(keysAndValues[i], keysAndValues[i + 1]);
+        return Reprocess.run(TestScans.spark(), s, log);
     }
 
     private static Map<String, Object> report(Path root) throws IOException {

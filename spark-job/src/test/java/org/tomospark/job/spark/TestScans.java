@@ -28,9 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Shared fixtures: one small phantom scan, its single-machine reference, one local SparkContext per test JVM. */
-final class TestScans {
-    static final DemoDataset.Spec SPEC = DemoDataset.Spec.demo().withSize(96, 16, 120);
-    static final DemoDataset DATA = new DemoDataset(SPEC);
+public final class TestScans {
+    public static final DemoDataset.Spec SPEC = DemoDataset.Spec.demo().withSize(96, 16, 120);
+    public static final DemoDataset DATA = new DemoDataset(SPEC);
     // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
     private static java.nio.file.Path h5;
     private static Map<Integer, float[]> reference;
@@ -39,12 +39,12 @@ final class TestScans {
     private TestScans() {
     }
 
-    static ReconstructionParams params() {
+    public static ReconstructionParams params() {
         return ReconstructionParams.builder().backend("java").filter(FilterSpec.of(FilterWindow.SHEPP_LOGAN)).center(47.5).build();
     }
 
     // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
-    static java.nio.file.Path tmp(String name) {
+    public static java.nio.file.Path tmp(String name) {
         try {
             // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
             java.nio.file.Path base = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
@@ -56,7 +56,7 @@ final class TestScans {
     }
 
     // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
-    static synchronized java.nio.file.Path hdf5() {
+    public static synchronized java.nio.file.Path hdf5() {
         if (h5 == null) {
             h5 = tmp("scan").resolve("phantom.h5");
             DATA.writeHdf5(h5);
@@ -65,14 +65,14 @@ final class TestScans {
     }
 
     /** The core library's single-machine run on the same file: the expected slices, by row. */
-    static synchronized Map<Integer, float[]> reference() {
+    public static synchronized Map<Integer, float[]> reference() {
         if (reference == null) reference = reconstructDirect(hdf5(), params());
         return reference;
     }
 
     /** The core library's single-machine run of an HDF5 scan: the slices by row. */
     // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
-    static Map<Integer, float[]> reconstructDirect(java.nio.file.Path h5, ReconstructionParams p) {
+    public static Map<Integer, float[]> reconstructDirect(java.nio.file.Path h5, ReconstructionParams p) {
         Map<Integer, float[]> m = new TreeMap<>();
         try (DataExchangeSource src = DataExchangeSource.open(h5)) {
             VolumeReconstructor.run(src, p, (row, px, w, h) -> m.put(row, px.toArray()), null, null);
@@ -80,7 +80,7 @@ final class TestScans {
         return m;
     }
 
-    static synchronized SparkContext spark() {
+    public static synchronized SparkContext spark() {
         if (sc == null) {
             SparkConf conf = new SparkConf().setMaster("local[2]").setAppName("tomospark-test")
                     .set("spark.driver.host", "127.0.0.1").set("spark.driver.bindAddress", "127.0.0.1")
@@ -92,12 +92,12 @@ final class TestScans {
         return sc;
     }
 
-    static SparkJobSpec spec(String input, String output) {
+    public static SparkJobSpec spec(String input, String output) {
         return SparkJobSpec.of(input, output, params()).withSpark(SparkOptions.defaults().withProgress(false));
     }
 
     /** Reads every slice_NNNNN.tif of an output directory. */
-    static Map<Integer, float[]> readSlices(String output, Configuration conf) {
+    public static Map<Integer, float[]> readSlices(String output, Configuration conf) {
         Map<Integer, float[]> m = new TreeMap<>();
         try {
             Path dir = new Path(output);
@@ -116,7 +116,7 @@ final class TestScans {
     }
 
     // CHECKSTYLE.ALLOW InlineQualifiedName: Hadoop's Path and java.nio's Path meet here
-    static List<String> sliceFiles(java.nio.file.Path dir) {
+    public static List<String> sliceFiles(java.nio.file.Path dir) {
         List<String> l = new ArrayList<>();
         if (!Files.isDirectory(dir)) return l;
         try (var s = Files.list(dir)) {
@@ -128,7 +128,7 @@ final class TestScans {
     }
 
     /** Every slice present and bit-identical (same float bits) to the reference. */
-    static void assertBitIdentical(Map<Integer, float[]> expected, Map<Integer, float[]> actual) {
+    public static void assertBitIdentical(Map<Integer, float[]> expected, Map<Integer, float[]> actual) {
         assertEquals(expected.keySet(), actual.keySet(), "slice rows");
         for (var e : expected.entrySet()) {
             float[] a = actual.get(e.getKey());

@@ -1,4 +1,4 @@
-package org.tomospark.job.api;
+package org.tomospark.notebook;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.config.Settings;

@@ -2,7 +2,7 @@ package org.tomospark.job.spark;
 
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.ExitCode;
-import org.tomospark.job.api.Reconstruction;
+import org.tomospark.notebook.Reconstruction;
 import org.tomospark.job.cli.CliRun;
 
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package org.tomospark.job.api;
+package org.tomospark.notebook;
 
 import java.util.AbstractMap;
 import java.util.Collections;

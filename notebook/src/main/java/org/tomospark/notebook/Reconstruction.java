@@ -1,4 +1,4 @@
-package org.tomospark.job.api;
+package org.tomospark.notebook;
 
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;

@@ -1,7 +1,5 @@
-package org.tomospark.job.spark;
+package org.tomospark.notebook;
 
-import org.tomospark.job.api.Reconstruction;
-import org.tomospark.job.api.Report;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
-package org.tomospark.job.spark;
+package org.tomospark.notebook;
 
+import org.tomospark.job.spark.TestScans;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.pipeline.CenterSweep;
@@ -8,7 +9,6 @@ import org.tomospark.executor.io.Annotated;
 import org.tomospark.executor.io.DataExchangeWriter;
 import org.tomospark.executor.io.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.job.api.Reconstruction;
 import org.tomospark.job.cli.ReconstructCommand;
 import org.tomospark.job.io.Json;
 import picocli.CommandLine;

@@ -1,5 +1,6 @@
-package org.tomospark.job.spark;
+package org.tomospark.notebook;
 
+import org.tomospark.job.spark.TestScans;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SparkContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -11,7 +12,6 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.api.Reconstruction;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,9 +67,9 @@ class NotebookCancelTest {
         } finally {
             sc.removeSparkListener(cancelAfterFirstTask);
         }
-        assertEquals(group, sc.getLocalProperty(JobScope.GROUP), "the caller's job group is kept");
-        assertEquals("a notebook paragraph", sc.getLocalProperty(JobScope.DESCRIPTION));
-        assertEquals("false", sc.getLocalProperty(JobScope.INTERRUPT_ON_CANCEL));
+        assertEquals(group, sc.getLocalProperty("spark.jobGroup.id"), "the caller's job group is kept");
+        assertEquals("a notebook paragraph", sc.getLocalProperty("spark.job.description"));
+        assertEquals("false", sc.getLocalProperty("spark.job.interruptOnCancel"));
         sc.clearJobGroup();
         // the run's job, and the job that watched the group while the driver planned
         assertEquals(2, jobsInGroup.get(), "the run's jobs were in the caller's group");

@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.tomospark.job.ExitCode;
-import org.tomospark.job.api.Reconstruction;
+import org.tomospark.notebook.Reconstruction;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.io.Json;
 import org.tomospark.job.spark.OwnershipFixture.Engine;

@@ -1,8 +1,14 @@
-package org.tomospark.job.spark;
+package org.tomospark.notebook;
 
+import org.tomospark.job.spark.TestScans;
+import org.tomospark.job.spark.Hdf5OutputTest;
+import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.testing.Checksums;
+import org.apache.hadoop.conf.Configuration;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.tomospark.job.JobKeys;
-import org.tomospark.job.api.Reconstruction;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,5 +83,36 @@ class NotebookApiTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> b.conf("iterative.tvWeightSweep", "1,2").run());
         assertTrue(e.getMessage().contains("run it with tvWeightSweep(...)"), e.getMessage());
+    }
+
+    @Test
+    void notebookBuilderRunsOnTheSessionContext() throws Exception {
+        Path out = TestScans.tmp("nb").resolve("rec");
+        Reconstruction.Result r = Reconstruction.builder(TestScans.spark())
+                .input(TestScans.hdf5().toString()).output(out.toString()).center(47.5).filter("shepp-logan").backend("java")
+                .slices(4, 12).run();
+        assertEquals(out.toString(), r.output());
+        assertEquals(8, r.slicesComputed());
+        Map<Integer, float[]> ref = new TreeMap<>(TestScans.reference());
+        ref.keySet().removeIf(k -> k < 4 || k >= 12);
+        TestScans.assertBitIdentical(ref, TestScans.readSlices(out.toString(), new Configuration()));
+        assertEquals(8, ((Map<?, ?>) r.report().get("slices")).get("computed"));
+        assertTrue(r.summary().contains("Reconstructed 8 slices"), r.summary());
+        FloatTiff.Image img = FloatTiff.decode(Files.readAllBytes(out.resolve("slice_00004.tif")));
+        assertEquals(96, img.width());
+    }
+
+    @Test
+    void theNotebookApiFollowsTheFormat() throws Exception {
+        Path base = TestScans.tmp("h5-notebook");
+        Reconstruction.Builder b = builder().slices(3, 13);
+        Reconstruction.Result tiff = b.output(base.resolve("tiff").toString()).run();
+        Reconstruction.Result h5 = b.output(base.resolve("hdf5").toString()).outputFormat("hdf5").run();
+        assertEquals(tiff.output(), tiff.volume());
+        assertEquals(base.resolve("hdf5/volume.h5").toString(), h5.volume());
+        assertEquals("hdf5", h5.report().text("outputFormat"));
+        assertEquals(Checksums.crc32c(Files.readAllBytes(Path.of(h5.volume()))), h5.report().text("volumeFile.checksum"));
+        assertEquals("/volume", h5.report().text("volumeFile.dataset"));
+        Hdf5OutputTest.checkH5(base.resolve("tiff"), base.resolve("hdf5"));
     }
 }

@@ -1,5 +1,7 @@
-package org.tomospark.job.spark;
+package org.tomospark.notebook;
 
+import org.tomospark.job.spark.TestScans;
+import org.tomospark.job.spark.JobGroupWatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.JobExecutionStatus;
 import org.apache.spark.SparkJobInfo;
@@ -11,8 +13,6 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.api.Reconstruction;
-import org.tomospark.job.api.Report;
 import org.tomospark.job.io.Json;
 
 import java.io.PrintStream;
@@ -44,7 +44,7 @@ class NotebookNoteTest {
     static final double TRUE_CENTER = 296;
     static final Path NOTE = Path.of("../notebooks/tomospark-zeppelin.json");
     static final Path README = Path.of("../README.md");
-    static final Path SELF = Path.of("src/test/java/org/tomospark/job/spark/NotebookNoteTest.java");
+    static final Path SELF = Path.of("src/test/java/org/tomospark/notebook/NotebookNoteTest.java");
     static Path scan;
     static Map<Integer, float[]> reference;
 
@@ -212,9 +212,9 @@ class NotebookNoteTest {
         try {
             body.run();
         } finally {
-            assertEquals(id, spark.getLocalProperty(JobScope.GROUP), "the paragraph's job group after it ran");
-            assertEquals("false", spark.getLocalProperty(JobScope.INTERRUPT_ON_CANCEL));
-            assertEquals("zeppelin paragraph " + id, spark.getLocalProperty(JobScope.DESCRIPTION));
+            assertEquals(id, spark.getLocalProperty("spark.jobGroup.id"), "the paragraph's job group after it ran");
+            assertEquals("false", spark.getLocalProperty("spark.job.interruptOnCancel"));
+            assertEquals("zeppelin paragraph " + id, spark.getLocalProperty("spark.job.description"));
             spark.clearJobGroup();
         }
     }
