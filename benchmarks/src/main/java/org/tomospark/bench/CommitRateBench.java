@@ -1,11 +1,11 @@
 package org.tomospark.bench;
 
-import org.tomospark.executor.io.SampleCoding;
-import org.tomospark.executor.io.TiffEncoder;
-import org.tomospark.job.io.HadoopConf;
-import org.tomospark.job.io.OutputCommit;
-import org.tomospark.job.io.SliceCommitPool;
-import org.tomospark.job.io.SliceWriters;
+import org.tomospark.executor.outputs.SampleCoding;
+import org.tomospark.executor.outputs.TiffEncoder;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.outputs.OutputCommit;
+import org.tomospark.job.outputs.SliceCommitPool;
+import org.tomospark.job.outputs.SliceWriters;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

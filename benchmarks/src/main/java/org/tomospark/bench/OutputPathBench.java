@@ -1,6 +1,6 @@
 package org.tomospark.bench;
 
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.outputs.FloatTiff;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

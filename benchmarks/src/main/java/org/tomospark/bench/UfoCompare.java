@@ -11,7 +11,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.testing.Phantoms;
 
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package org.tomospark.notebook;
 
 import org.tomospark.executor.config.Settings;
-import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.inputs.InputOptions;
 
 import java.util.List;
 import java.util.Locale;

@@ -2,7 +2,7 @@ package org.tomospark.notebook;
 
 import org.tomospark.job.spark.TestScans;
 import org.tomospark.job.spark.Hdf5OutputTest;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.testing.Checksums;
 import org.apache.hadoop.conf.Configuration;
 import java.util.Map;

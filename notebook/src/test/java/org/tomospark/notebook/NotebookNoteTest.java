@@ -13,7 +13,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.io.PrintStream;
 import java.nio.file.Files;

@@ -5,12 +5,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.pipeline.CenterSweep;
 import org.tomospark.executor.pipeline.CoreKeys;
-import org.tomospark.executor.io.Annotated;
-import org.tomospark.executor.io.DataExchangeWriter;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.preview.Annotated;
+import org.tomospark.executor.inputs.DataExchangeWriter;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.cli.ReconstructCommand;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 import picocli.CommandLine;
 
 import javax.imageio.ImageIO;

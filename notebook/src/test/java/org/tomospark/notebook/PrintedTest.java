@@ -3,7 +3,7 @@ package org.tomospark.notebook;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
-import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.inputs.InputOptions;
 
 import java.util.List;
 import java.util.Map;

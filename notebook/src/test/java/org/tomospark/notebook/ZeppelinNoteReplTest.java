@@ -11,7 +11,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 import scala.Console$;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.tools.nsc.Settings;

@@ -4,7 +4,7 @@ import org.apache.hadoop.fs.FSError;
 import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.backends.cuda.CudaException;
 import org.tomospark.executor.backends.opencl.OpenClException;
-import org.tomospark.job.io.OutputBusyException;
+import org.tomospark.job.outputs.OutputBusyException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,8 +2,8 @@ package org.tomospark.job;
 
 import org.tomospark.executor.config.ConfigKey;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.job.io.InputOptions;
-import org.tomospark.job.io.TiffStackSource;
+import org.tomospark.job.inputs.InputOptions;
+import org.tomospark.job.inputs.TiffStackSource;
 
 import java.util.Locale;
 

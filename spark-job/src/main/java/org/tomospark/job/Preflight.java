@@ -1,7 +1,7 @@
 package org.tomospark.job;
 
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.iterative.StopRule;

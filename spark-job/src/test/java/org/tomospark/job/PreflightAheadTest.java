@@ -1,8 +1,8 @@
 package org.tomospark.job;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;

@@ -2,7 +2,7 @@ package org.tomospark.executor.cone;
 
 import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.geometry.FieldOfView;
-import org.tomospark.executor.io.DataExchangeWriter;
+import org.tomospark.executor.inputs.DataExchangeWriter;
 
 import io.jhdf.WritableHdfFile;
 import io.jhdf.api.WritableGroup;

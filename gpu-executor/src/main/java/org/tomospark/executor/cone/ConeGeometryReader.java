@@ -2,7 +2,7 @@ package org.tomospark.executor.cone;
 
 import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.geometry.ProjectionMatrix;
-import org.tomospark.executor.io.DatasetValues;
+import org.tomospark.executor.inputs.DatasetValues;
 
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;

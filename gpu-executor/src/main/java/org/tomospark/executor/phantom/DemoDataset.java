@@ -1,9 +1,9 @@
 package org.tomospark.executor.phantom;
 
 import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.io.DataExchangeWriter;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.DataExchangeWriter;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.preprocess.RawStack;
 
 import java.awt.image.BufferedImage;

@@ -1,6 +1,6 @@
 package org.tomospark.executor.pipeline;
 
-import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.inputs.ProjectionSource;
 
 import java.util.ArrayDeque;
 import java.util.List;

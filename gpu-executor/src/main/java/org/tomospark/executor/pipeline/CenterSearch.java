@@ -2,8 +2,8 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.Preprocessor;
 import org.tomospark.executor.preprocess.RawStack;

@@ -7,10 +7,10 @@ import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.Annotated;
-import org.tomospark.executor.io.PngPreview;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.preview.Annotated;
+import org.tomospark.executor.preview.PngPreview;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 
 import java.awt.image.BufferedImage;
 import java.util.ArrayList;

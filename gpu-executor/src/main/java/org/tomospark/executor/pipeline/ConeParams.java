@@ -4,7 +4,7 @@ import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.geometry.ConeVolume;
 import org.tomospark.executor.geometry.FieldOfView;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;

@@ -2,9 +2,9 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.cone.ConeGeometryReader;
 import org.tomospark.executor.geometry.ConeGeometry;
-import org.tomospark.executor.io.DataExchangeSource;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.DataExchangeSource;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 
 import io.jhdf.HdfFile;
 

@@ -1,7 +1,7 @@
 package org.tomospark.executor.pipeline;
 
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.SampleCoding;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.outputs.SampleCoding;
 
 /**
  * Finds a uint16 output's range from the data ({@code output.range=auto}), once, before any slice is written: the

@@ -1,8 +1,8 @@
 package org.tomospark.executor.pipeline;
 
-import org.tomospark.executor.io.OutputFormat;
-import org.tomospark.executor.io.SampleCoding;
-import org.tomospark.executor.io.ZarrCompression;
+import org.tomospark.executor.outputs.OutputFormat;
+import org.tomospark.executor.outputs.SampleCoding;
+import org.tomospark.executor.outputs.ZarrCompression;
 
 import java.io.Serializable;
 

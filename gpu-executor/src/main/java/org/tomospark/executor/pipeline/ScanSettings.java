@@ -1,7 +1,7 @@
 package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.geometry.ScanGeometry;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 
 import java.io.Serializable;
 import java.util.Locale;

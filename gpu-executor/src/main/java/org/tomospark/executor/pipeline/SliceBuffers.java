@@ -1,8 +1,8 @@
 package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.OutputType;
-import org.tomospark.executor.io.TiffEncoder;
+import org.tomospark.executor.outputs.OutputType;
+import org.tomospark.executor.outputs.TiffEncoder;
 import org.tomospark.executor.memory.SliceFrame;
 import org.tomospark.executor.memory.SliceFrames;
 

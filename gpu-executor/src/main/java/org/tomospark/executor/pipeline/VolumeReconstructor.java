@@ -5,9 +5,9 @@ import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.PipelineTimes;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.InputWarnings;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.InputWarnings;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
 

@@ -2,7 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.geometry.SliceGrid;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 
 import java.io.Serializable;
 

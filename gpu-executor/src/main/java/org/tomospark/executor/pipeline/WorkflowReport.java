@@ -2,7 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.cone.SlabPlanner;
-import org.tomospark.executor.io.InputWarnings;
+import org.tomospark.executor.inputs.InputWarnings;
 import org.tomospark.executor.phase.PaganinParams;
 
 import java.util.ArrayList;

@@ -99,8 +99,8 @@ class LayersTest {
         assertEquals(1, violations(cycle, Map.of("arch.cycle.a", 1, "arch.cycle.b", 2), unlisted).size());
         assertEquals(2, violations(cycle, Map.of("arch.cycle.a", 1, "arch.cycle.b", 1), unlisted).size());
         assertTrue(unlisted.isEmpty(), unlisted.toString());
-        assertEquals(Map.of("util", 1, "io.filter", 1, "geometry", 2),
-                rows(List.of("| row | gpu-executor packages | what |", "|---|---|---|", "| 1 | `util`, `io.filter` | a `Name` |",
+        assertEquals(Map.of("util", 1, "inputs.filter", 1, "geometry", 2),
+                rows(List.of("| row | gpu-executor packages | what |", "|---|---|---|", "| 1 | `util`, `inputs.filter` | a `Name` |",
                         "| 2 | `geometry` | b |", "", "| 3 | `pipeline` | after the table |")));
     }
 }

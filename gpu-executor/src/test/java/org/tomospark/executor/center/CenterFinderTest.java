@@ -1,9 +1,9 @@
 package org.tomospark.executor.center;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.io.DataExchangeSource;
-import org.tomospark.executor.io.ProjectionSource;
-import org.tomospark.executor.io.ToothScan;
+import org.tomospark.executor.inputs.DataExchangeSource;
+import org.tomospark.executor.inputs.ProjectionSource;
+import org.tomospark.executor.inputs.ToothScan;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.pipeline.ReconstructionParams;

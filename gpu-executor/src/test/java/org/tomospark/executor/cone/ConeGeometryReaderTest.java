@@ -1,7 +1,7 @@
 package org.tomospark.executor.cone;
 
 import org.tomospark.executor.geometry.ConeGeometry;
-import org.tomospark.executor.io.LayoutScans;
+import org.tomospark.executor.inputs.LayoutScans;
 
 import io.jhdf.HdfFile;
 import org.junit.jupiter.api.BeforeAll;

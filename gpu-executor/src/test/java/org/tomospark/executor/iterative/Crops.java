@@ -1,7 +1,7 @@
 package org.tomospark.executor.iterative;
 
-import org.tomospark.executor.io.Annotated;
-import org.tomospark.executor.io.PngPreview;
+import org.tomospark.executor.preview.Annotated;
+import org.tomospark.executor.preview.PngPreview;
 
 import java.awt.image.BufferedImage;
 

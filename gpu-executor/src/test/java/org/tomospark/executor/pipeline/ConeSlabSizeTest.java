@@ -2,7 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.geometry.ConeGeometry;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.phantom.DemoDataset;

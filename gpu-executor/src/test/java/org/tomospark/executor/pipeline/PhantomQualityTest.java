@@ -13,7 +13,7 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.filter.RampFilter;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.PngPreview;
+import org.tomospark.executor.preview.PngPreview;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.phantom.Phantom3D;
 

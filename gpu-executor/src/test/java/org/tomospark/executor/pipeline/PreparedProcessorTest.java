@@ -2,7 +2,7 @@ package org.tomospark.executor.pipeline;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.backend.BackendUnavailableException;
-import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.phantom.DemoDataset;
 
 import java.util.concurrent.CountDownLatch;

@@ -4,9 +4,9 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.SliceGrid;
-import org.tomospark.executor.io.OutputFormat;
-import org.tomospark.executor.io.SampleCoding;
-import org.tomospark.executor.io.ZarrCompression;
+import org.tomospark.executor.outputs.OutputFormat;
+import org.tomospark.executor.outputs.SampleCoding;
+import org.tomospark.executor.outputs.ZarrCompression;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;

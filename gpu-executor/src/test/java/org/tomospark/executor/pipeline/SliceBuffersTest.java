@@ -2,9 +2,9 @@ package org.tomospark.executor.pipeline;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.OutputFormat;
-import org.tomospark.executor.io.SampleCoding;
-import org.tomospark.executor.io.TiffEncoder;
+import org.tomospark.executor.outputs.OutputFormat;
+import org.tomospark.executor.outputs.SampleCoding;
+import org.tomospark.executor.outputs.TiffEncoder;
 import org.tomospark.executor.memory.SliceFrame;
 
 import java.nio.ByteOrder;

@@ -1,9 +1,9 @@
 package org.tomospark.executor.pipeline;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.io.DataExchangeSource;
-import org.tomospark.executor.io.PngPreview;
-import org.tomospark.executor.io.ToothScan;
+import org.tomospark.executor.inputs.DataExchangeSource;
+import org.tomospark.executor.preview.PngPreview;
+import org.tomospark.executor.inputs.ToothScan;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import org.tomospark.executor.TestRecon;
 import org.tomospark.executor.pipeline.CenterSearch;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.preprocess.Preprocessor;
 

@@ -3,7 +3,7 @@ package org.tomospark.executor.util;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.SliceGrid;
-import org.tomospark.executor.io.OutputType;
+import org.tomospark.executor.outputs.OutputType;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -2,7 +2,7 @@ package org.tomospark.job.spark;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.testing.Checksums;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 import org.tomospark.job.spark.OwnershipFixture.Engine;
 import org.tomospark.job.spark.OwnershipFixture.Outcome;
 

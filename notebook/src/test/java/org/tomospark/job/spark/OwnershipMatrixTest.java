@@ -7,7 +7,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.tomospark.job.ExitCode;
 import org.tomospark.notebook.Reconstruction;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 import org.tomospark.job.spark.OwnershipFixture.Engine;
 import org.tomospark.job.spark.OwnershipFixture.Outcome;
 

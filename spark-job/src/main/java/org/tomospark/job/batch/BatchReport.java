@@ -2,9 +2,9 @@ package org.tomospark.job.batch;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.tomospark.job.fs.UserPaths;
 import org.tomospark.job.ExitCode;
-import org.tomospark.job.io.Inputs;
-import org.tomospark.job.io.OutputOwnership;
+import org.tomospark.job.outputs.OutputOwnership;
 import org.tomospark.job.run.Version;
 
 import java.util.ArrayList;
@@ -34,7 +34,7 @@ public record BatchReport(String outputRoot, String started, double seconds, Lis
      * link, a folder), which the batch's own report would replace; reads only.
      */
     public static void checkReplaceable(String root, Configuration conf) {
-        OutputOwnership.checkReplaceable(new Path(Inputs.path(root, "batch.outputRoot"), NAME), conf,
+        OutputOwnership.checkReplaceable(new Path(UserPaths.path(root, "batch.outputRoot"), NAME), conf,
                 m -> m.get("software") instanceof String sw && sw.startsWith("tomospark ") && m.get("scans") instanceof List<?>,
                 "a batch report of tomospark's", "choose another output root");
     }

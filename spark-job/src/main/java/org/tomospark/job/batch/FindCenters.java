@@ -4,20 +4,20 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.tomospark.job.fs.UserPaths;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.io.ProjectionSource;
+import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.job.InputKeys;
-import org.tomospark.job.io.HadoopConf;
-import org.tomospark.job.io.InputOptions;
-import org.tomospark.job.io.Inputs;
-import org.tomospark.job.io.OutputOwnership;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.ProjectionInputs;
-import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.inputs.InputOptions;
+import org.tomospark.job.outputs.OutputOwnership;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.inputs.ProjectionInputs;
+import org.tomospark.job.outputs.SliceWriter;
 import org.tomospark.job.spark.GroupTask;
 
 import java.io.PrintStream;
@@ -54,7 +54,7 @@ public final class FindCenters {
         if (tableUri == null || tableUri.isBlank())
             throw new IllegalArgumentException("find-centers: no output table given (--output)");
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
-        Path table = Inputs.path(tableUri, "find-centers --output");
+        Path table = UserPaths.path(tableUri, "find-centers --output");
         OutputOwnership.checkReplaceable(table, conf, FindCenters::isTable, "a table find-centers wrote",
                 "choose another --output");
         List<String> warnings = new ArrayList<>();

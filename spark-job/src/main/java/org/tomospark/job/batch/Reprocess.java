@@ -10,10 +10,10 @@ import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.io.HadoopConf;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputLock;
-import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputLock;
+import org.tomospark.job.outputs.SliceWriter;
 import org.tomospark.job.spark.SparkKeys;
 
 import java.io.PrintStream;

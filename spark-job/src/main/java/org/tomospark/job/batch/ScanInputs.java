@@ -5,10 +5,10 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.tomospark.job.io.FolderEntries;
-import org.tomospark.job.io.Inputs;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.RealPaths;
+import org.tomospark.job.fs.UserPaths;
+import org.tomospark.job.fs.FolderEntries;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.fs.RealPaths;
 
 import java.io.BufferedReader;
 import java.io.FileNotFoundException;
@@ -113,7 +113,7 @@ public final class ScanInputs {
     /** Whether the scan lies under the output root (links followed), where the batch's outputs are: then it is left out. */
     private boolean underOutputRoot(ScanInput s) {
         if (outputRoot == null) return false;
-        Path real = RealPaths.of(Inputs.path(s.uri(), s.uri()), conf);
+        Path real = RealPaths.of(UserPaths.path(s.uri(), s.uri()), conf);
         if (!RealPaths.within(real, outputRoot)) return false;
         warn.accept(s.uri() + ": lies under the output root " + RealPaths.show(outputRoot) + ", where the batch writes its outputs; "
                 + "not taken as a scan");
@@ -123,7 +123,7 @@ public final class ScanInputs {
     private List<ScanInput> expand(String arg) {
         try {
             if (arg.startsWith("@") && !literalExists(arg)) return listFile(arg.substring(1));
-            Path p = Inputs.path(arg, arg);
+            Path p = UserPaths.path(arg, arg);
             FileSystem fs = p.getFileSystem(conf);
             if (isGlob(arg) && !fs.exists(p)) {
                 List<Path> matches = FolderEntries.glob(fs, p);
@@ -192,7 +192,7 @@ public final class ScanInputs {
     /** Whether a path exists as written (a file named '@x' or 'a[1].h5' is that file, not a list or a glob). */
     private boolean literalExists(String arg) {
         try {
-            Path p = Inputs.path(arg, arg);
+            Path p = UserPaths.path(arg, arg);
             return p.getFileSystem(conf).exists(p);
         } catch (IOException | IllegalArgumentException e) {
             return false;
@@ -200,7 +200,7 @@ public final class ScanInputs {
     }
 
     private List<ScanInput> listFile(String list) throws IOException {
-        Path p = Inputs.path(list, "list file @" + list);
+        Path p = UserPaths.path(list, "list file @" + list);
         FileSystem fs = p.getFileSystem(conf);
         List<ScanInput> out = new ArrayList<>();
         FSDataInputStream in;
@@ -215,7 +215,7 @@ public final class ScanInputs {
                 String t = line.strip();
                 if (t.isEmpty() || t.startsWith("#")) continue;
                 // the path is the line as it is: spaces, '%', ':' and any other character are part of it
-                Path scan = Inputs.path(line, "list file " + list);
+                Path scan = UserPaths.path(line, "list file " + list);
                 out.add(ScanInput.of(line, scan.getName()));
             }
         }

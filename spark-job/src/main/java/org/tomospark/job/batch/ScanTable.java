@@ -12,7 +12,7 @@ import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;

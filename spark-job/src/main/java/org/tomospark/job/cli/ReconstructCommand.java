@@ -4,7 +4,7 @@ import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
-import org.tomospark.job.io.HadoopConf;
+import org.tomospark.job.fs.HadoopConf;
 import org.tomospark.job.local.DemoInput;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;

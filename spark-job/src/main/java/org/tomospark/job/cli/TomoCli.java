@@ -6,7 +6,7 @@ import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.JobKeys;
-import org.tomospark.job.io.IoWarmUp;
+import org.tomospark.job.fs.IoWarmUp;
 import org.tomospark.job.run.Version;
 import org.tomospark.job.spark.SparkStart;
 import picocli.CommandLine;

@@ -2,7 +2,7 @@ package org.tomospark.job.run;
 
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.job.io.OptionNames;
+import org.tomospark.job.outputs.OptionNames;
 
 /**
  * A resolved request: where from, where to, the algorithm parameters and the commit policy, and how the user names

@@ -1,7 +1,7 @@
 package org.tomospark.job.run;
 
 import org.tomospark.executor.backend.PipelineTimes;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.fourier.Gridrec;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;

@@ -2,7 +2,7 @@ package org.tomospark.job.spark;
 
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
-import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.outputs.OutputCommit;
 
 import java.io.Serializable;
 import java.util.List;

@@ -1,9 +1,9 @@
 package org.tomospark.job.spark;
 
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
-import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.inputs.InputOptions;
 
 import java.io.Serializable;
 import java.util.BitSet;

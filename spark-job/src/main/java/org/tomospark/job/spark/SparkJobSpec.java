@@ -1,8 +1,8 @@
 package org.tomospark.job.spark;
 
 import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.job.io.InputOptions;
-import org.tomospark.job.io.OptionNames;
+import org.tomospark.job.inputs.InputOptions;
+import org.tomospark.job.outputs.OptionNames;
 
 import java.io.Serializable;
 import java.util.Map;

@@ -5,7 +5,7 @@ import org.tomospark.executor.pipeline.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
-import org.tomospark.job.io.OptionNames;
+import org.tomospark.job.outputs.OptionNames;
 import org.tomospark.job.run.JobRequest;
 
 import java.util.ArrayList;

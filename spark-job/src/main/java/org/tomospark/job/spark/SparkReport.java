@@ -3,12 +3,12 @@ package org.tomospark.job.spark;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.preprocess.PreprocessStats;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 import org.tomospark.job.run.RunFinisher;
 import org.tomospark.job.run.RunReport;
 

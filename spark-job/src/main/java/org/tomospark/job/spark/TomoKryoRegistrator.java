@@ -5,7 +5,7 @@ import com.esotericsoftware.kryo.serializers.JavaSerializer;
 import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoRegistrator;
 import org.tomospark.executor.pipeline.GroupPlanner;
-import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.outputs.OutputCommit;
 
 /**
  * Registers every class the job sends through Spark's serializer, so the job runs with

@@ -8,14 +8,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
-import org.tomospark.executor.io.DataExchangeSource;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.inputs.DataExchangeSource;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
 import org.tomospark.executor.testing.Checksums;
 import org.tomospark.executor.testing.FileSnapshot;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

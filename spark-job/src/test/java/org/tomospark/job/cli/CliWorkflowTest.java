@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tomospark.executor.io.Annotated;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.preview.Annotated;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CenterSweep;
 

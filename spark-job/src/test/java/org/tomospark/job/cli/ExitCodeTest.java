@@ -5,7 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.RunFailedException;
-import org.tomospark.job.io.OutputBusyException;
+import org.tomospark.job.outputs.OutputBusyException;
 
 import java.io.IOException;
 import java.io.PrintWriter;

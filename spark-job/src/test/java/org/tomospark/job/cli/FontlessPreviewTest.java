@@ -3,8 +3,8 @@ package org.tomospark.job.cli;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.pipeline.CenterSweep;
-import org.tomospark.executor.io.Annotated;
-import org.tomospark.job.io.Json;
+import org.tomospark.executor.preview.Annotated;
+import org.tomospark.job.fs.Json;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;

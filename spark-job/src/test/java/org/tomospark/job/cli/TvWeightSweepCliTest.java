@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.iterative.TotalVariation;
 import org.tomospark.executor.phantom.DemoDataset;
 

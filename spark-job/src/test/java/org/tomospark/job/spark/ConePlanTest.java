@@ -1,7 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.tomospark.executor.geometry.ConeGeometry;
-import org.tomospark.executor.io.ScanMetadata;
+import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.pipeline.ConeParams;
 
 import org.junit.jupiter.api.Test;

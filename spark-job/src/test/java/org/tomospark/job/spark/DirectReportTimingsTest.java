@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.job.io.HadoopConf;
+import org.tomospark.job.fs.HadoopConf;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
 

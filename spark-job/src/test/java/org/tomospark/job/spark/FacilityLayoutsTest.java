@@ -5,7 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.tomospark.executor.io.FacilityScans;
+import org.tomospark.executor.inputs.FacilityScans;
 import org.tomospark.job.cli.CliRun;
 
 import java.nio.file.Path;

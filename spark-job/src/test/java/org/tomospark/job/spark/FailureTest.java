@@ -3,9 +3,9 @@ package org.tomospark.job.spark;
 import io.jhdf.HdfFile;
 import io.jhdf.WritableHdfFile;
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.io.DataExchangeWriter;
+import org.tomospark.executor.inputs.DataExchangeWriter;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.job.io.InputOptions;
+import org.tomospark.job.inputs.InputOptions;
 
 import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;

@@ -5,10 +5,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.tomospark.executor.io.DataExchangeWriter;
+import org.tomospark.executor.inputs.DataExchangeWriter;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -6,7 +6,7 @@ import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.job.cli.TomoCli;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

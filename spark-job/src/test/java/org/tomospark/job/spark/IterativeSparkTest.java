@@ -9,8 +9,8 @@ import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.util.ImageErrors;
-import org.tomospark.job.io.HadoopConf;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.Json;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
 

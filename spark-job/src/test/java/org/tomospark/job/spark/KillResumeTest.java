@@ -7,8 +7,8 @@ import org.tomospark.executor.cone.ConeDemoDataset;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.cli.CliRun;
 import org.tomospark.job.cli.TomoCli;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputLock;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputLock;
 
 import java.io.File;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package org.tomospark.job.spark;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

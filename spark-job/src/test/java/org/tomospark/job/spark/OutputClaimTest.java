@@ -4,13 +4,13 @@ import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.HadoopConf;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputBusyException;
-import org.tomospark.job.io.OutputLock;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputBusyException;
+import org.tomospark.job.outputs.OutputLock;
 
 import java.net.InetAddress;
 import java.nio.file.Files;

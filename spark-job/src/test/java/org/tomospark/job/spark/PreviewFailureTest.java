@@ -3,7 +3,7 @@ package org.tomospark.job.spark;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import javax.imageio.ImageIO;
 import java.awt.image.BufferedImage;

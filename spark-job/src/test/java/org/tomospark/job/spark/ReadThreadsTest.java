@@ -2,7 +2,7 @@ package org.tomospark.job.spark;
 
 import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
-import org.tomospark.job.io.ReadThreads;
+import org.tomospark.job.inputs.ReadThreads;
 
 import java.util.List;
 

@@ -15,9 +15,9 @@ import org.tomospark.job.batch.ScanInputs;
 import org.tomospark.job.batch.ScanOutcome;
 import org.tomospark.job.batch.ScanStatus;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputCommit;
-import org.tomospark.job.io.OutputLock;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputCommit;
+import org.tomospark.job.outputs.OutputLock;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -5,8 +5,8 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.tomospark.executor.testing.Checksums;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputCommit;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,8 +3,8 @@ package org.tomospark.job.spark;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputCommit;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

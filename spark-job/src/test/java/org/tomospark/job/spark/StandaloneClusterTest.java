@@ -8,8 +8,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
-import org.tomospark.job.io.Json;
-import org.tomospark.job.io.OutputCommit;
+import org.tomospark.job.fs.Json;
+import org.tomospark.job.outputs.OutputCommit;
 
 import java.io.File;
 import java.io.IOException;

@@ -8,12 +8,12 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
-import org.tomospark.executor.io.DataExchangeSource;
-import org.tomospark.executor.io.FloatTiff;
+import org.tomospark.executor.inputs.DataExchangeSource;
+import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.ReconstructionParams;
 import org.tomospark.executor.pipeline.VolumeReconstructor;
-import org.tomospark.job.io.SliceWriter;
+import org.tomospark.job.outputs.SliceWriter;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tomospark.job.cli.CliRun;
-import org.tomospark.job.io.Json;
+import org.tomospark.job.fs.Json;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
