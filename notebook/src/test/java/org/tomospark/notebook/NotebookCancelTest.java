@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.job.RunFailedException;
 
 import java.nio.file.Files;

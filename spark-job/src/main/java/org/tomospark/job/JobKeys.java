@@ -1,7 +1,7 @@
 package org.tomospark.job;
 
 import org.tomospark.executor.config.ConfigKey;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import java.util.Locale;
 
 /** Keys of the job itself: input, output, commit policy, engine and the built-in demo dataset. */

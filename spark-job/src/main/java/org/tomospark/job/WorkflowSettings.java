@@ -1,7 +1,7 @@
 package org.tomospark.job;
 
 import org.tomospark.executor.config.ConfigKey;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.config.Settings;
 
 import java.util.Locale;

@@ -5,7 +5,7 @@ import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;

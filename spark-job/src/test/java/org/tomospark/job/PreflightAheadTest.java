@@ -4,7 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.inputs.ScanMetadata;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.executor.preprocess.RawStack;
 

@@ -4,7 +4,7 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.job.fs.HadoopConf;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;

@@ -1,5 +1,6 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.inputs.ProjectionSource;

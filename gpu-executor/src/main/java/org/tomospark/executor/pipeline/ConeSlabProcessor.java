@@ -1,5 +1,8 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ConeParams;
+import org.tomospark.executor.params.ConeResolution;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.ConeBackprojector;

@@ -1,5 +1,7 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ConeParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.Backends;
@@ -107,7 +109,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
     }
 
     /** Whether {@link #close} was called. */
-    boolean closed() {
+    public boolean closed() {
         return closed;
     }
 
@@ -198,7 +200,7 @@ public final class SliceGroupProcessor implements AutoCloseable {
      * Where the iterative methods run: the backend's projector pair and vector operations ({@link Operation#PROJECTOR_PAIR};
      * a device backend may keep the vectors on its device for the whole solve).
      */
-    static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
+    public static IterativeReconstructor.OpsFactory projectors(BackprojectionBackend backend, ReconstructionParams params) {
         BackendProvider provider = Backends.offering(backend.id(), Operation.PROJECTOR_PAIR,
                 "algorithm=" + params.algorithm().iterative().algorithm().id());
         BackendOptions options = params.algorithm().backendOptions();

@@ -1,5 +1,8 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ConeParams;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.params.WorkflowParams;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.geometry.ScanGeometry;
@@ -45,8 +48,8 @@ public final class Workflow {
         this.params = params;
         this.cone = params.coneBeam();
         this.wp = params.workflow();
-        this.binned = bin(raw, wp.binColumns(), wp.binProjections());
-        this.effective = wp.halfAcquisition() ? HalfAcquisition.stitchedGeometry(binned) : binned;
+        this.binned = wp.binned(raw);
+        this.effective = wp.effective(raw);
     }
 
     public ScanGeometry raw() {
@@ -79,25 +82,6 @@ public final class Workflow {
     /** Extra detector rows a group reads above and below its own (Paganin's 2-D filter); 0 without phase retrieval. */
     public int haloRows() {
         return wp.paganin() == null ? 0 : wp.paganin().haloRows();
-    }
-
-    static ScanGeometry bin(ScanGeometry g, int bc, int bp) {
-        if (bc == 1 && bp == 1) return g;
-        int w = g.detectorWidth() / bc;
-        int n = g.numProjections() / bp;
-        if (w < 2) throw new IllegalArgumentException("bin.columns " + bc + " leaves fewer than 2 of " + g.detectorWidth() + " columns");
-        if (n < 2) throw new IllegalArgumentException("bin.projections " + bp + " leaves fewer than 2 of " + g.numProjections()
-                + " projections");
-        double[] a = new double[n], corr = new double[n];
-        for (int k = 0; k < n; k++) {
-            for (int q = 0; q < bp; q++) {
-                a[k] += g.angleRad(k * bp + q) / bp;
-                corr[k] += g.axisCorrection(k * bp + q) / bp / bc;
-            }
-        }
-        double c = (g.centerOfRotation() - (bc - 1) / 2.0) / bc;
-        return ScanGeometry.builder().detectorWidth(w).anglesRad(a).centerOfRotation(Math.max(0, Math.min(w - 1, c)))
-                .axisCorrection(corr).build();
     }
 
     /** Sinograms in the effective geometry and what preprocessing counted. */

@@ -1,5 +1,8 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ConeParams;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.params.WorkflowParams;
 import org.tomospark.executor.center.CenterFinder;
 import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.inputs.InputWarnings;

@@ -16,8 +16,8 @@ import org.tomospark.executor.iterative.HostOps;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.iterative.JosephProjector;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.executor.util.ImageErrors;
 
 import java.util.Random;

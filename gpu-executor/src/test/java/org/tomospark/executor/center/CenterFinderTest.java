@@ -6,7 +6,7 @@ import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.inputs.ToothScan;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.executor.pipeline.CenterSearch;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Centre finding: phantom scans with known axis offsets (with noise) and the real tooth scan. */

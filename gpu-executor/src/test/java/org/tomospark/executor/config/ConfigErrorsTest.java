@@ -1,7 +1,7 @@
 package org.tomospark.executor.config;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 
 import java.util.List;
 

@@ -9,8 +9,8 @@ import org.tomospark.executor.backends.cuda.CudaSolverOps;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.executor.util.ImageErrors;
 
 import org.junit.jupiter.api.BeforeAll;

@@ -2,8 +2,8 @@ package org.tomospark.executor.iterative;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.CoreKeys;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.CoreKeys;
+import org.tomospark.executor.params.ReconstructionParams;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

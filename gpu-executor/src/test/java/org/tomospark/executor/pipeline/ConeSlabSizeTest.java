@@ -1,5 +1,6 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ConeParams;
 import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.inputs.ScanMetadata;

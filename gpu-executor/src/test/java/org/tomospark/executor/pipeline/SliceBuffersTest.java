@@ -1,5 +1,6 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.ReconstructionParams;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.outputs.OutputFormat;

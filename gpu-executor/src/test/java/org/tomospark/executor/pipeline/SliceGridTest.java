@@ -1,5 +1,7 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.params.CoreKeys;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.tomospark.executor.backend.BackendOptions;

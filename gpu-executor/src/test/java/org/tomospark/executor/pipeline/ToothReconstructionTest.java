@@ -1,5 +1,7 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.conveyor.VolumeReconstructor;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.inputs.DataExchangeSource;
 import org.tomospark.executor.preview.PngPreview;

@@ -1,5 +1,9 @@
 package org.tomospark.executor.pipeline;
 
+import org.tomospark.executor.conveyor.VolumeReconstructor;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.params.ValueUnit;
+import org.tomospark.executor.params.WorkflowParams;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.center.CenterFinder;

@@ -5,14 +5,15 @@ import org.tomospark.executor.testing.Metrics;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backends.java.JavaBackend;
 import org.tomospark.executor.pipeline.CenterSearch;
-import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.sweeps.CenterSweep;
+import org.tomospark.executor.params.SweepRanges;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.executor.preprocess.Preprocessor;
 
 import javax.imageio.ImageIO;
@@ -58,7 +59,7 @@ class PicturesTest {
             sino = CenterSearch.sinograms(src, Preprocessor.defaults(), 0, 1)[0];
         }
         double truth = scan.centerOfRotation();
-        double[] centers = CenterSweep.centers(truth - 4, truth + 4, 2);
+        double[] centers = SweepRanges.centers(truth - 4, truth + 4, 2);
         SliceGeometry g = SliceGeometry.square(n);
         List<CenterSweep.Image> imgs;
         try (JavaBackend b = new JavaBackend()) {

@@ -1,6 +1,6 @@
 package org.tomospark.job.batch;
 
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 
 import java.io.PrintStream;
 import java.util.Locale;

@@ -5,7 +5,7 @@ import org.apache.hadoop.fs.FSError;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.fs.Json;

@@ -9,7 +9,7 @@ import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.config.ConfigKey;
 import org.tomospark.executor.config.ConfigRegistry;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.fs.Json;

@@ -1,7 +1,7 @@
 package org.tomospark.job.cli;
 
 import org.tomospark.executor.config.ConfigRegistry;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;
 import picocli.CommandLine.Command;

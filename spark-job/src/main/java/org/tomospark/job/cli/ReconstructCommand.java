@@ -1,6 +1,6 @@
 package org.tomospark.job.cli;
 
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;

@@ -3,7 +3,7 @@ package org.tomospark.job.cli;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.iterative.Algorithm;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.ExitCode;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.fs.IoWarmUp;

@@ -3,7 +3,7 @@ package org.tomospark.job.local;
 import org.tomospark.executor.cone.ConeDemoDataset;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.JobKeys;
 
 import java.io.IOException;

@@ -16,16 +16,17 @@ import org.tomospark.executor.preview.OrthoPreview;
 import org.tomospark.executor.preview.PngPreview;
 import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.inputs.ScanMetadata;
-import org.tomospark.executor.pipeline.OutputRange;
-import org.tomospark.executor.pipeline.PreparedProcessor;
-import org.tomospark.executor.pipeline.CenterSweep;
-import org.tomospark.executor.pipeline.TvWeightSweep;
-import org.tomospark.executor.pipeline.ConeResolution;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.conveyor.OutputRange;
+import org.tomospark.executor.conveyor.PreparedProcessor;
+import org.tomospark.executor.sweeps.CenterSweep;
+import org.tomospark.executor.params.SweepRanges;
+import org.tomospark.executor.sweeps.TvWeightSweep;
+import org.tomospark.executor.params.ConeResolution;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.pipeline.GroupPlanner;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.pipeline.SliceBuffers;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.pipeline.WorkflowReport;
 import org.tomospark.executor.preprocess.FlatDark;
@@ -245,7 +246,7 @@ public final class DirectEngine {
 
     /** The centre sweep: the middle row of the range at each centre. */
     private Result runSweep(JobRequest req, ProjectionSource src, double[] sweep, int[] range) {
-        double[] centers = CenterSweep.centers(sweep[0], sweep[1], sweep[2]);
+        double[] centers = SweepRanges.centers(sweep[0], sweep[1], sweep[2]);
         int row = (range[0] + range[1] - 1) / 2;
         Set<String> names = new TreeSet<>();
         for (double c : centers) names.add(CenterSweep.fileName(c));

@@ -8,7 +8,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.outputs.OutputFormat;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -11,7 +11,7 @@ import org.tomospark.executor.outputs.SliceTiff;
 import org.tomospark.executor.outputs.TiffEncoder;
 import org.tomospark.executor.outputs.ZarrCompression;
 import org.tomospark.executor.memory.SliceFrame;
-import org.tomospark.executor.pipeline.OutputSettings;
+import org.tomospark.executor.params.OutputSettings;
 
 import java.io.IOException;
 import java.io.Serializable;

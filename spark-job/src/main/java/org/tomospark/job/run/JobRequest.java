@@ -1,7 +1,7 @@
 package org.tomospark.job.run;
 
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.job.outputs.OptionNames;
 
 /**

@@ -15,7 +15,7 @@ import org.tomospark.job.outputs.OutputRecord;
 import org.tomospark.job.outputs.Hdf5Volume;
 import org.tomospark.job.outputs.ZarrMetadata;
 import org.tomospark.executor.outputs.OutputFormat;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 
 import java.time.Duration;
 import java.util.HashSet;

@@ -7,10 +7,10 @@ import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.Convergence;
 import org.tomospark.executor.iterative.IterativeParams;
 import org.tomospark.executor.iterative.StopRule;
-import org.tomospark.executor.pipeline.ConeParams;
-import org.tomospark.executor.pipeline.CoreKeys;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.params.ConeParams;
+import org.tomospark.executor.params.CoreKeys;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

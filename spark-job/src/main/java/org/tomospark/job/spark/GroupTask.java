@@ -13,7 +13,7 @@ import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.inputs.ReadOptions;
 import org.tomospark.executor.pipeline.GroupPlanner;
 import org.tomospark.executor.pipeline.GroupResult;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.preprocess.FlatDark;

@@ -1,7 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.tomospark.executor.inputs.ScanMetadata;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.preprocess.FlatDark;
 import org.tomospark.job.inputs.InputOptions;
 

@@ -1,6 +1,6 @@
 package org.tomospark.job.spark;
 
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.job.inputs.InputOptions;
 import org.tomospark.job.outputs.OptionNames;
 

@@ -1,7 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.tomospark.executor.config.ConfigKey;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.InputKeys;
 import org.tomospark.job.JobKeys;

@@ -3,7 +3,7 @@ package org.tomospark.job.batch;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.cli.ConfigDocsCommand;
 
 import java.io.IOException;

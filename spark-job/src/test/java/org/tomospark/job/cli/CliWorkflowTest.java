@@ -7,7 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tomospark.executor.preview.Annotated;
 import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.sweeps.CenterSweep;
 
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package org.tomospark.job.cli;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tomospark.executor.pipeline.CenterSweep;
+import org.tomospark.executor.sweeps.CenterSweep;
 import org.tomospark.executor.preview.Annotated;
 import org.tomospark.job.fs.Json;
 

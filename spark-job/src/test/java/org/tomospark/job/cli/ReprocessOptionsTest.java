@@ -2,7 +2,7 @@ package org.tomospark.job.cli;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.ScanInputs;

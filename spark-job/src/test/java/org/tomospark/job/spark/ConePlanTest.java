@@ -2,7 +2,7 @@ package org.tomospark.job.spark;
 
 import org.tomospark.executor.geometry.ConeGeometry;
 import org.tomospark.executor.inputs.ScanMetadata;
-import org.tomospark.executor.pipeline.ConeParams;
+import org.tomospark.executor.params.ConeParams;
 
 import org.junit.jupiter.api.Test;
 

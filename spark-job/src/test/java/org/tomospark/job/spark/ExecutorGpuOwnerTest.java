@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.backends.cuda.CudaException;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import scala.collection.immutable.Seq;
 import scala.jdk.javaapi.CollectionConverters;

@@ -7,7 +7,7 @@ import org.tomospark.executor.backends.opencl.ClRuntime;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.iterative.Algorithm;
 import org.tomospark.executor.iterative.IterativeParams;
-import org.tomospark.executor.pipeline.ReconstructionParams;
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.util.ImageErrors;
 import org.tomospark.job.fs.HadoopConf;
 import org.tomospark.job.fs.Json;

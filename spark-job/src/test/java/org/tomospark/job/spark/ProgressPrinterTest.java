@@ -1,7 +1,7 @@
 package org.tomospark.job.spark;
 
 import org.junit.jupiter.api.Test;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;

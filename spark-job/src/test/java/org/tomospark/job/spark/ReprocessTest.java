@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.tomospark.executor.phantom.DemoDataset;
 import org.tomospark.job.ExitCode;
 import org.tomospark.executor.config.Settings;
-import org.tomospark.executor.pipeline.CoreKeys;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.BatchReport;

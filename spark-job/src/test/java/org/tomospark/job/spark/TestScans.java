@@ -11,8 +11,8 @@ import org.tomospark.executor.filter.FilterWindow;
 import org.tomospark.executor.inputs.DataExchangeSource;
 import org.tomospark.executor.outputs.FloatTiff;
 import org.tomospark.executor.phantom.DemoDataset;
-import org.tomospark.executor.pipeline.ReconstructionParams;
-import org.tomospark.executor.pipeline.VolumeReconstructor;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.job.outputs.SliceWriter;
 
 import java.io.IOException;

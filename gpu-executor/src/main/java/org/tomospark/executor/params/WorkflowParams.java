@@ -1,7 +1,9 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import org.tomospark.executor.center.CenterFinder;
+import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.phase.PaganinParams;
+import org.tomospark.executor.stitch.HalfAcquisition;
 import org.tomospark.executor.stripe.StripeParams;
 import org.tomospark.executor.stripe.StripeRemoval;
 
@@ -79,5 +81,35 @@ public record WorkflowParams(CenterFinder.Method centerMethod, double centerSear
     /** The ImageDescription of every slice TIFF: the unit of its values and the size of its pixels. */
     public String sliceDescription() {
         return unit.imageDescription(binColumns);
+    }
+
+    /** The geometry after binning ({@code binColumns}, {@code binProjections}), before stitching. */
+    public ScanGeometry binned(ScanGeometry raw) {
+        return bin(raw, binColumns, binProjections);
+    }
+
+    /** The geometry the filter and back-projector see: binned, then stitched for half acquisition. */
+    public ScanGeometry effective(ScanGeometry raw) {
+        ScanGeometry b = binned(raw);
+        return halfAcquisition ? HalfAcquisition.stitchedGeometry(b) : b;
+    }
+
+    private static ScanGeometry bin(ScanGeometry g, int bc, int bp) {
+        if (bc == 1 && bp == 1) return g;
+        int w = g.detectorWidth() / bc;
+        int n = g.numProjections() / bp;
+        if (w < 2) throw new IllegalArgumentException("bin.columns " + bc + " leaves fewer than 2 of " + g.detectorWidth() + " columns");
+        if (n < 2) throw new IllegalArgumentException("bin.projections " + bp + " leaves fewer than 2 of " + g.numProjections()
+                + " projections");
+        double[] a = new double[n], corr = new double[n];
+        for (int k = 0; k < n; k++) {
+            for (int q = 0; q < bp; q++) {
+                a[k] += g.angleRad(k * bp + q) / bp;
+                corr[k] += g.axisCorrection(k * bp + q) / bp / bc;
+            }
+        }
+        double c = (g.centerOfRotation() - (bc - 1) / 2.0) / bc;
+        return ScanGeometry.builder().detectorWidth(w).anglesRad(a).centerOfRotation(Math.max(0, Math.min(w - 1, c)))
+                .axisCorrection(corr).build();
     }
 }

@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
 import org.tomospark.executor.memory.SliceFrame;
 

@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import org.tomospark.executor.cone.ConeGeometryReader;
 import org.tomospark.executor.geometry.ConeGeometry;
@@ -18,7 +18,7 @@ import java.util.Arrays;
  */
 public final class ConeResolution {
     /** Where the angles of a cone-beam scan come from, in messages. */
-    static final String ANGLES = ScanMetadata.DATA_EXCHANGE_ANGLES;
+    public static final String ANGLES = ScanMetadata.DATA_EXCHANGE_ANGLES;
 
     private ConeResolution() {
     }

@@ -1,5 +1,8 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.sweeps;
 
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
+import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
@@ -30,9 +33,6 @@ public final class TvWeightSweep {
     private TvWeightSweep() {
     }
 
-    /** The most weights of one sweep. */
-    public static final int MAX_WEIGHTS = 16;
-
     /** One reconstruction of the sweep: detector row, weight factor, and the weight λ it came to. */
     public record Image(int row, double factor, double weight, float[] pixels, int width, int height) {
         public String fileName() {
@@ -43,20 +43,6 @@ public final class TvWeightSweep {
     /** {@code tv_r00512_x0000.500.tif}: the row, and the factor with three decimals, zero-padded so names sort. */
     public static String fileName(int row, double factor) {
         return String.format(Locale.ROOT, "tv_r%05d_x%08.3f.tif", row, factor);
-    }
-
-    /** The weight factors of a comma-separated list: positive, at most {@link #MAX_WEIGHTS}, in the order given. */
-    public static double[] factors(String list) {
-        String[] parts = list.split(",");
-        if (parts.length > MAX_WEIGHTS)
-            throw new IllegalArgumentException(parts.length + " weights requested, at most " + MAX_WEIGHTS);
-        double[] f = new double[parts.length];
-        for (int i = 0; i < f.length; i++) {
-            f[i] = Double.parseDouble(parts[i].trim());
-            if (!(f[i] > 0) || Double.isInfinite(f[i]))
-                throw new IllegalArgumentException("weight factor '" + parts[i].trim() + "' is not a finite number > 0");
-        }
-        return f;
     }
 
     /** Up to three rows of the range [start, end): its quarter, middle and three-quarter rows, without repeats. */

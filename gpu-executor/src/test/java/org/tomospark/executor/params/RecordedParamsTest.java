@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.filter.FilterSpec;

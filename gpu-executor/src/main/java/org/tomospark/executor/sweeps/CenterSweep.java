@@ -1,5 +1,7 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.sweeps;
 
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.SliceBatch;
@@ -36,18 +38,6 @@ public final class CenterSweep {
     /** {@code center_0296.50.tif}: the centre in pixels with two decimals, zero-padded so names sort by centre. */
     public static String fileName(double center) {
         return String.format(Locale.ROOT, "center_%07.2f.tif", center);
-    }
-
-    /** The centres start, start+step, …, ≤ end (at most 201). */
-    public static double[] centers(double start, double end, double step) {
-        if (!(step > 0) || !(end >= start))
-            throw new IllegalArgumentException("center.sweep must be START:END:STEP with STEP > 0 and END >= START, got "
-                    + start + ":" + end + ":" + step);
-        int n = (int) Math.floor((end - start) / step + 1e-9) + 1;
-        if (n > 201) throw new IllegalArgumentException("center.sweep: " + n + " centres requested, at most 201");
-        double[] c = new double[n];
-        for (int i = 0; i < n; i++) c[i] = start + i * step;
-        return c;
     }
 
     /**

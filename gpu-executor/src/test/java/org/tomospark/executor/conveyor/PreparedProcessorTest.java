@@ -1,5 +1,7 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.backend.BackendUnavailableException;
 import org.tomospark.executor.inputs.ProjectionSource;

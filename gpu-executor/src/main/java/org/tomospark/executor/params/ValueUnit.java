@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import java.io.Serializable;
 import java.util.LinkedHashMap;

@@ -1,5 +1,13 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
+import org.tomospark.executor.params.ConeParams;
+import org.tomospark.executor.params.ConeResolution;
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.pipeline.SliceBuffers;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
+import org.tomospark.executor.pipeline.Workflow;
+import org.tomospark.executor.pipeline.WorkflowReport;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackprojectionBackend;
 import org.tomospark.executor.backend.PipelineTimes;

@@ -1,5 +1,7 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
+import org.tomospark.executor.pipeline.GroupResult;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tomospark.executor.backend.PipelineTimes;

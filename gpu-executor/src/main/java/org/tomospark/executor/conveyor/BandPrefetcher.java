@@ -1,5 +1,7 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
+import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.pipeline.Workflow;
 import org.tomospark.executor.inputs.ProjectionSource;
 
 import java.util.ArrayDeque;

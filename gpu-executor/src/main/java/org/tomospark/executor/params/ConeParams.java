@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import org.tomospark.executor.cone.SlabPlanner;
 import org.tomospark.executor.geometry.ConeGeometry;

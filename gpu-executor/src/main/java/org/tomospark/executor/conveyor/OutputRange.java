@@ -1,5 +1,6 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
+import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.inputs.ProjectionSource;
 import org.tomospark.executor.outputs.SampleCoding;
 

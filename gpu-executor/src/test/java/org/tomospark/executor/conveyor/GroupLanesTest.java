@@ -1,5 +1,9 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.conveyor;
 
+import org.tomospark.executor.params.ReconstructionParams;
+import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
+import org.tomospark.executor.pipeline.Workflow;
 import org.junit.jupiter.api.Test;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.geometry.ScanGeometry;

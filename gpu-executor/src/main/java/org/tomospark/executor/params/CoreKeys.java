@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
@@ -251,7 +251,7 @@ public final class CoreKeys {
             "F1,F2,...: instead of the volume, reconstruct up to three slices of the row range (its quarter, middle and "
                     + "three-quarter rows) by tv at each weight F times the data-scaled default (1 = the default), write "
                     + "tv_rRRRRR_xFFFF.FFF.tif per slice and weight and tv-weight-sweep.png (a grid: slices by weights) into "
-                    + "the output; empty for a normal run.", "", s -> s.isBlank() ? null : TvWeightSweep.factors(s), v -> true,
+                    + "the output; empty for a normal run.", "", s -> s.isBlank() ? null : SweepRanges.tvFactors(s), v -> true,
             "empty or comma-separated numbers > 0");
 
     public static final ConfigKey<String> GEOMETRY = ConfigKey.of(CONE, "geometry",
@@ -313,7 +313,7 @@ public final class CoreKeys {
         String[] p = s.split(":");
         if (p.length != 3) throw new IllegalArgumentException("expected START:END:STEP");
         double[] v = {ConfigKey.number(p[0]), ConfigKey.number(p[1]), ConfigKey.number(p[2])};
-        CenterSweep.centers(v[0], v[1], v[2]); // validates
+        SweepRanges.centers(v[0], v[1], v[2]); // validates
         return v;
     }
 

@@ -1,4 +1,4 @@
-package org.tomospark.executor.pipeline;
+package org.tomospark.executor.params;
 
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.filter.FilterSpec;
@@ -148,11 +148,11 @@ public record ReconstructionParams(ScanSettings scan, VolumeSettings volume, Cor
     }
 
     /**
-     * The geometry the back-projector sees: after binning and half-acquisition stitching ({@link Workflow});
+     * The geometry the back-projector sees: after binning and half-acquisition stitching ({@link WorkflowParams#effective});
      * equal to {@link #scanGeometry} without them.
      */
     public ScanGeometry effectiveGeometry(ScanMetadata meta) {
-        return new Workflow(scanGeometry(meta), this).effective();
+        return workflow().effective(scanGeometry(meta));
     }
 
     /** The output grid: sliceSize (or the effective detector width, after binning/stitching) squared, with the ROI if set. */
@@ -256,7 +256,7 @@ public record ReconstructionParams(ScanSettings scan, VolumeSettings volume, Cor
     }
 
     /** Whether the sinograms still hold each detector pixel's own counts (no stage combined or replaced them). */
-    static boolean countsKept(WorkflowParams workflow) {
+    public static boolean countsKept(WorkflowParams workflow) {
         return workflow.paganin() == null && !workflow.halfAcquisition() && !workflow.binning();
     }
 
