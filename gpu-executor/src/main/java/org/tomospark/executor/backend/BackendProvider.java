@@ -76,6 +76,63 @@ public interface BackendProvider {
     /** Lower runs first when choosing {@code auto}. */
     int autoPriority();
 
+    /**
+     * Whether this backend runs on the GPUs a run is given (Spark's GPU resources, {@code job.devices}, the driver's
+     * GPUs in local mode): each task takes one of them, {@code auto} chooses this backend where GPUs are given, and the
+     * engines open it ahead on them ({@link #openAhead}). By default not.
+     */
+    default boolean runsOnAssignedGpus() {
+        return false;
+    }
+
+    /**
+     * Whether this backend computes on the host's CPU cores alone, with no device to plan for: {@code auto} takes it
+     * (the first such one, by {@link #autoPriority}) where a task is given no GPU. By default not.
+     */
+    default boolean runsOnHostCpus() {
+        return false;
+    }
+
+    /**
+     * Opens this backend on {@code device} and closes it again, so that what it keeps per device and JVM (a context,
+     * its kernels) is ready for the first group; called on a background thread while the caller plans. By default
+     * nothing.
+     */
+    default void openAhead(String device) {
+    }
+
+    /**
+     * {@code o} for processors of which {@code processors} share one device at once (Spark tasks on one GPU, the direct
+     * engine's lanes), unless the user set how; the bytes computed are the same. By default {@code o}.
+     */
+    default BackendOptions sharingOneDevice(BackendOptions o, int processors) {
+        return o;
+    }
+
+    /**
+     * {@code o} for a run whose groups go to several devices that must all compute the same bytes (no choice of kernel
+     * per device, unless the user asks for it). By default {@code o}.
+     */
+    default BackendOptions sameBytesOnEveryDevice(BackendOptions o) {
+        return o;
+    }
+
+    /**
+     * Whether this backend, with these options, corrects the raw counts (flat/dark, −log) on its device where the
+     * sinogram stages ask nothing else of them, so that a task hands it the raw band. By default not.
+     */
+    default boolean correctsOnDevice(BackendOptions o) {
+        return false;
+    }
+
+    /**
+     * Whether this backend's processors fill the direct engine's slice frames themselves (host memory registered with
+     * its device), so that the engine allocates the frames as such. By default not.
+     */
+    default boolean fillsDirectFrames() {
+        return false;
+    }
+
     /** Whether {@code auto} may choose this backend (GPU backends only when a GPU is present). */
     default boolean eligibleForAuto() {
         return unavailableReason() == null;

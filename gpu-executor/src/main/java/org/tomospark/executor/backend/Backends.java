@@ -35,13 +35,55 @@ public final class Backends {
     }
 
     /**
-     * Whether a run asking for backend {@code id} may end up on CUDA: {@code cuda}, or {@code auto} (also null or blank),
-     * which picks CUDA where a GPU is there. Decides what is started ahead of a run (the driver's probe, a context) and
-     * how its processors share a GPU; nothing is resolved or loaded here.
+     * Whether a run asking for backend {@code id} may end up on the GPUs it is given: a backend that
+     * {@linkplain BackendProvider#runsOnAssignedGpus runs on them}, or {@code auto} (also null or blank) where one is
+     * installed. Decides what is started ahead of a run (the driver's probe, a context) and how its processors share a
+     * GPU; nothing is resolved or loaded here (the providers are only listed).
      */
-    public static boolean mayRunOnCuda(String id) {
-        String key = id == null || id.isBlank() ? "auto" : id.trim().toLowerCase(Locale.ROOT);
-        return key.equals("cuda") || key.equals("auto");
+    public static boolean mayRunOnAssignedGpus(String id) {
+        return !onAssignedGpus(id).isEmpty();
+    }
+
+    /**
+     * The backend a run asking for {@code id} is planned onto before any task runs: {@code id} itself when named; for
+     * {@code auto}, the first backend that runs on assigned GPUs where the run has GPUs, else the one {@code auto} takes
+     * without GPUs (the first that {@linkplain BackendProvider#runsOnHostCpus runs on the host's cores} and
+     * {@linkplain BackendProvider#eligibleForAuto may be chosen}).
+     */
+    public static BackendProvider planned(String id, boolean gpus) {
+        String key = key(id);
+        if (!key.equals("auto")) return of(key);
+        for (BackendProvider p : providers())
+            if (gpus ? p.runsOnAssignedGpus() : p.runsOnHostCpus() && p.eligibleForAuto()) return p;
+        throw new IllegalStateException("backend auto: no installed backend runs " + (gpus ? "on the GPUs given" : "without a GPU")
+                + " (installed: " + availability().keySet() + ")");
+    }
+
+    /** The backends a run asking for {@code id} may run with on the GPUs it is given (for auto, every such one). */
+    public static List<BackendProvider> onAssignedGpus(String id) {
+        String key = key(id);
+        List<BackendProvider> l = new ArrayList<>();
+        for (BackendProvider p : providers())
+            if (p.runsOnAssignedGpus() && (key.equals("auto") || p.id().equals(key))) l.add(p);
+        return l;
+    }
+
+    /**
+     * The id of the backend {@code auto} takes where a task has no GPU ({@link #planned}{@code ("auto", false)}): where
+     * the methods that only run on the host's cores (gridrec) run, and the reference. The installed backends do not
+     * change within a JVM, so it is found once.
+     */
+    public static String onHostCpus() {
+        return HostCpus.ID;
+    }
+
+    /** Found on first use, not when Backends is loaded. */
+    private static final class HostCpus {
+        static final String ID = planned("auto", false).id();
+    }
+
+    private static String key(String id) {
+        return id == null || id.isBlank() ? "auto" : id.trim().toLowerCase(Locale.ROOT);
     }
 
     /**

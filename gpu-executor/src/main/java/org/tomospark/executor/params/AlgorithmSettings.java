@@ -1,5 +1,6 @@
 package org.tomospark.executor.params;
 
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
@@ -27,12 +28,13 @@ public record AlgorithmSettings(String backend, BackendOptions backendOptions, F
         if (backendOptions == null) backendOptions = BackendOptions.defaults();
         if (filter == null) filter = FilterSpec.of(FilterWindow.RAMLAK);
         if (iterative == null) iterative = IterativeParams.FBP;
-        // gridrec runs on the host's cores: backend auto means the java backend for it, a GPU backend is refused
+        // gridrec runs on the host's cores: backend auto means the host's backend for it, a device backend is refused
         if (iterative.algorithm() == Algorithm.GRIDREC) {
-            if ("auto".equals(backend)) backend = "java";
-            else if (!"java".equals(backend))
-                throw new IllegalArgumentException("config key algorithm=gridrec runs on CPUs (the java backend), not backend="
-                        + backend + ": set backend=java (or auto), or algorithm=fbp for " + backend);
+            String host = Backends.onHostCpus();
+            if ("auto".equals(backend)) backend = host;
+            else if (!host.equals(backend))
+                throw new IllegalArgumentException("config key algorithm=gridrec runs on CPUs (the " + host + " backend), not backend="
+                        + backend + ": set backend=" + host + " (or auto), or algorithm=fbp for " + backend);
         }
     }
 

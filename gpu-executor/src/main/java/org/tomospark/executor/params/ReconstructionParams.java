@@ -1,5 +1,6 @@
 package org.tomospark.executor.params;
 
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.FilterWindow;
@@ -85,14 +86,14 @@ public record ReconstructionParams(ScanSettings scan, VolumeSettings volume, Cor
     public static final int GRIDREC_AUTO_MIN_COLUMNS = 64;
 
     /**
-     * algorithm=auto decided for a run whose slices are computed on {@code backendId} (a backend resolved: java, cuda,
-     * opencl): gridrec on the java backend for a parallel-beam scan of at least {@link #GRIDREC_AUTO_MIN_PROJECTIONS}
+     * algorithm=auto decided for a run whose slices are computed on {@code backendId} (a backend resolved): gridrec on
+     * the host's backend ({@link Backends#onHostCpus}) for a parallel-beam scan of at least {@link #GRIDREC_AUTO_MIN_PROJECTIONS}
      * projections and {@link #GRIDREC_AUTO_MIN_COLUMNS} columns, where its accuracy is within 0.3 dB of FBP's; fbp
      * otherwise. The driver decides once for the whole run (tasks never decide it apart). Other algorithms are kept.
      */
     public ReconstructionParams resolveAlgorithm(String backendId, int projections, int columns) {
         if (algorithm.iterative().algorithm() != Algorithm.AUTO) return this;
-        boolean gridrec = "java".equals(backendId) && coneBeam() == null && projections >= GRIDREC_AUTO_MIN_PROJECTIONS
+        boolean gridrec = Backends.onHostCpus().equals(backendId) && coneBeam() == null && projections >= GRIDREC_AUTO_MIN_PROJECTIONS
                 && columns >= GRIDREC_AUTO_MIN_COLUMNS;
         IterativeParams it = gridrec ? IterativeParams.GRIDREC : IterativeParams.FBP;
         return new ReconstructionParams(scan, volume, correction, workflow, algorithm.withIterative(it), output, groupRows);

@@ -39,7 +39,7 @@ public final class TomoCli {
     }
 
     public static void main(String[] args) {
-        if (mayUseCuda(args)) DeviceWarmUp.probeCudaEarly();
+        if (mayUseGpus(args)) DeviceWarmUp.probeGpusEarly();
         if (readsAScan(args)) IoWarmUp.start();
         String app = EngineLauncher.appName(Objects.requireNonNullElse(optionValue(args, "--input"), "reconstruct"));
         SparkStart spark = runsOnSpark(args) ? SparkStart.begin(() -> SparkStart.settings(app)) : null;
@@ -97,16 +97,17 @@ public final class TomoCli {
     }
 
     /**
-     * Whether a command may run on CUDA: a reconstruction or batch whose command line names no other backend ({@code
-     * --backend ID} or {@code --conf backend=ID}, the option winning, the last one given) and not gridrec, which runs on
-     * CPUs. Its driver's probe then starts while the command line is parsed and the run is set up.
+     * Whether a command may run on a GPU backend: a reconstruction or batch whose command line names no backend, or one
+     * that runs on the GPUs a run is given ({@code --backend ID} or {@code --conf backend=ID}, the option winning, the
+     * last one given), and not gridrec, which runs on CPUs. Those backends' probes then start while the command line is
+     * parsed and the run is set up.
      */
-    static boolean mayUseCuda(String[] args) {
+    static boolean mayUseGpus(String[] args) {
         if (args.length == 0 || !(args[0].equals("reconstruct") || args[0].equals("reprocess"))) return false;
         String algorithm = value(args, "--algorithm", CoreKeys.ALGORITHM.name());
         if (algorithm != null && algorithm.trim().equalsIgnoreCase(Algorithm.GRIDREC.id())) return false; // on CPUs only
         String backend = value(args, "--backend", CoreKeys.BACKEND.name());
-        return backend == null || Backends.mayRunOnCuda(backend);
+        return backend == null || Backends.mayRunOnAssignedGpus(backend);
     }
 
     /** A setting as the command line gives it: its option ({@code --name}), which wins, else {@code --conf key=}; or null. */

@@ -3,8 +3,8 @@ package org.tomospark.job.local;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -339,7 +339,7 @@ public final class DirectEngine {
             int requestedRows = range[1] - range[0];
             range = GroupPlanner.binnedRange(range, rb);
             // groups processed at once on a GPU, each with a processor of its own whose pipeline is sized for sharing it
-            int lanes = Backends.mayRunOnCuda(rp.algorithm().backend())
+            int lanes = Backends.mayRunOnAssignedGpus(rp.algorithm().backend())
                     ? VolumeReconstructor.lanes(rp, meta, range, rb, req.settings().get(JobKeys.DIRECT_GROUPS_PER_DEVICE)) : 1;
             ReconstructionParams runParams = lanes > 1 ? sharingTheDevice(rp, lanes) : rp;
             int groupRows = VolumeReconstructor.defaultGroupRows(rp, meta, lanes) * rb;
@@ -349,7 +349,7 @@ public final class DirectEngine {
             // writers write from as they are
             int frames = (lanes + 2) * Math.max(1, groupRows / rb);
             String backendId = rp.algorithm().backend();
-            SliceBuffers buffers = Backends.mayRunOnCuda(backendId)
+            SliceBuffers buffers = Backends.mayRunOnAssignedGpus(backendId)
                     ? SliceBuffers.direct(sg.pixels(), frames, SliceBuffers.frameRoom(rp, sg), () -> fillsDirectFrames(backendId))
                     : new SliceBuffers(sg.pixels(), frames);
             // the processor (a GPU's context, kernels and buffers) is set up while the flats are read, the input
@@ -455,16 +455,14 @@ public final class DirectEngine {
         return new Result(s, done.report(), req.output());
     }
 
-    /** Whether the backend {@code id} resolves to fills direct frames (the CUDA backend); false where none resolves. */
+    /** Whether the backend {@code id} resolves to fills direct frames itself; false where none resolves. */
     private static boolean fillsDirectFrames(String id) {
         try {
-            return Backends.resolve(id).id().equals(CUDA);
+            return Backends.resolve(id).fillsDirectFrames();
         } catch (RuntimeException e) {
             return false; // the run itself says why the backend cannot run
         }
     }
-
-    private static final String CUDA = "cuda";
 
     /** The engine's steps before its job, each with the seconds since the one before (for the report). */
     private static final class Steps {
@@ -491,13 +489,13 @@ public final class DirectEngine {
     }
 
     /**
-     * The parameters for processors of which {@code lanes} share the GPU: the CUDA backend sizes each pipeline for that
-     * (cuda.processorsPerDevice), unless the user set it. The bytes computed are the same.
+     * The parameters for processors of which {@code lanes} share the GPU: each backend that may run there sizes its
+     * processors for that ({@link BackendProvider#sharingOneDevice}), unless the user set how. The bytes computed are the
+     * same.
      */
     private static ReconstructionParams sharingTheDevice(ReconstructionParams rp, int lanes) {
         BackendOptions bo = rp.algorithm().backendOptions();
-        String key = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
-        if (bo.extra().containsKey(key)) return rp;
-        return rp.toBuilder().backendOptions(bo.withExtra(key, Integer.toString(lanes))).build();
+        for (BackendProvider p : Backends.onAssignedGpus(rp.algorithm().backend())) bo = p.sharingOneDevice(bo, lanes);
+        return rp.toBuilder().backendOptions(bo).build();
     }
 }

@@ -1,5 +1,7 @@
 package org.tomospark.job.spark;
 
+import org.tomospark.executor.backend.Backends;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -20,7 +22,7 @@ final class DeviceBusy {
         if (spanEndMillis <= spanStartMillis) return -1;
         Map<String, List<long[]>> byDevice = new LinkedHashMap<>();
         for (GroupOutcome o : outcomes) {
-            if (o.backend().equals("java") || o.offDeviceMillis() <= o.onDeviceMillis()) continue;
+            if (Backends.of(o.backend()).runsOnHostCpus() || o.offDeviceMillis() <= o.onDeviceMillis()) continue;
             byDevice.computeIfAbsent(o.executor() + "/" + o.device(), d -> new ArrayList<>())
                     .add(new long[]{o.onDeviceMillis(), o.offDeviceMillis()});
         }

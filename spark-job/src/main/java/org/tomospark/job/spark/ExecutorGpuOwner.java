@@ -60,7 +60,7 @@ final class ExecutorGpuOwner implements ExecutorPlugin {
         List<String> addresses = gpus == null ? List.of() : List.of(gpus.addresses());
         if (!DRIVER.equals(executorId)) {
             ExecutorResources.executorGpus(addresses);
-            DeviceWarmUp.cuda(addresses);
+            DeviceWarmUp.onDevices("auto", addresses);
             ExecutorWarmUp.start(executorId);
         }
         LOG.info("executor {}: tomospark owns this executor's GPU state (GPUs {}, cached processors, sticky device errors)",

@@ -151,17 +151,19 @@ public final class ExecutorResources {
     }
 
     /**
-     * The backend id a task uses: {@code auto} becomes java when no GPU is assigned (said once per JVM); a named
+     * The backend id a task uses: {@code auto} becomes the host's ({@link Backends#planned}) when no GPU is assigned
+     * (said once per JVM); a named
      * backend is used as given, so cuda without a GPU fails in {@link Backends#resolve} with its reason.
      */
     static String backendFor(String requested, String device) {
         if (requested.equals("auto") && device.isEmpty()) {
+            String onHost = Backends.planned("auto", false).id();
             if (!autoFallbackLogged) {
                 autoFallbackLogged = true;
                 LOG.warn("backend auto: no GPU is assigned to this task (no spark.task.resource.gpu, job.devices or "
-                        + "spark.driver.resource.gpu); using java");
+                        + "spark.driver.resource.gpu); using {}", onHost);
             }
-            return "java";
+            return onHost;
         }
         return requested;
     }

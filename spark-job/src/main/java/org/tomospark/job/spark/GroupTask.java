@@ -4,6 +4,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backends.cuda.CudaException;
 import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
@@ -153,11 +154,11 @@ public final class GroupTask {
                 System.currentTimeMillis(), queueNanos, p.setupNanos(), planNanos, p.onDeviceMillis(), p.offDeviceMillis(), fromFrames);
     }
 
-    /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for the java backend (no bound). */
+    /** The conveyor's depth in this JVM: its GPUs times (tasks per GPU + 1); 0 for a backend on the host's cores (no bound). */
     private static int conveyorDepth(JobPlan plan) {
         String backend = plan.params().algorithm().backend();
         int gpus = ExecutorResources.gpusOfThisJvm(plan.spark().devices());
-        if (backend.equals("java") || (backend.equals("auto") && gpus == 0)) return 0;
+        if (backend.equals("auto") ? gpus == 0 : Backends.of(backend).runsOnHostCpus()) return 0;
         return Conveyor.depth(Math.max(1, gpus), plan.spark().tasksPerDevice());
     }
 

@@ -13,8 +13,8 @@ import org.apache.spark.resource.ResourceProfile;
 import org.apache.spark.util.LongAccumulator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
+import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.DeviceWarmUp;
 import org.tomospark.executor.backend.GroupShape;
@@ -278,11 +278,10 @@ public final class SparkReconstruction {
                 if (gpu.isDefined()) devices = List.of(gpu.get().addresses());
             }
             // the GPUs' CUDA opened while the driver plans
-            if (!devices.isEmpty() && Backends.mayRunOnCuda(params.algorithm().backend()))
-                DeviceWarmUp.cuda(devices);
+            if (!devices.isEmpty()) DeviceWarmUp.onDevices(params.algorithm().backend(), devices);
             if (params.algorithm().backend().equals("auto") && devices.isEmpty())
                 LOG.info("backend auto: no GPU assigned (job.devices and spark.driver.resource.gpu are empty); "
-                        + "using java");
+                        + "using {}", Backends.planned("auto", false).id());
         } else {
             checkGpusPerTask(sconf);
         }
@@ -292,8 +291,7 @@ public final class SparkReconstruction {
             params = ConeResolution.resolve(src, params);
             // algorithm auto decided once for every task, from where the groups will run
             if (params.algorithm().iterative().algorithm() == Algorithm.AUTO) {
-                String onto = params.algorithm().backend().equals("auto") ? (usesGpus(params, local, devices, sconf) ? "cuda" : "java")
-                        : params.algorithm().backend();
+                String onto = Backends.planned(params.algorithm().backend(), usesGpus(params, local, devices, sconf)).id();
                 params = params.resolveAlgorithm(onto, meta.numProjections(), meta.width());
             }
             long c0 = System.nanoTime();
@@ -314,17 +312,16 @@ public final class SparkReconstruction {
             // that the driver's CUDA initialisation, begun by the warm-up, overlaps the read)
             if (local && !params.algorithm().backend().equals("auto")) Backends.resolve(params.algorithm().backend());
             boolean gpus = usesGpus(params, local, devices, sconf);
-            String planned = params.algorithm().backend().equals("auto") ? (gpus ? "cuda" : "java") : params.algorithm().backend();
+            BackendProvider planned = Backends.planned(params.algorithm().backend(), gpus);
             if (gpus && !ExecutorGpuPlugin.registered(sconf))
                 LOG.warn("spark.plugins does not name {}: executors will neither close their GPU processors at shutdown nor "
                         + "stop after a sticky CUDA error (README, Running on Spark)", ExecutorGpuPlugin.class.getName());
-            boolean correctedOnDevice = planned.equals("cuda") && wf.correctionOnly()
-                    && meta.sampleType() == ScanMetadata.SampleType.UINT16
-                    && params.algorithm().backendOptions().get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
+            boolean correctedOnDevice = wf.correctionOnly() && meta.sampleType() == ScanMetadata.SampleType.UINT16
+                    && planned.correctsOnDevice(params.algorithm().backendOptions());
             // the plan needs what the running context knows (its cores, its executors): the first wait for it
             SparkContext sc = start.context();
             MemoryPlanner.Plan mp = plan(sc, spec.withParams(params), meta, slice, new int[]{range[0] / rb, range[1] / rb}, local, rb,
-                    wf.haloRows(), gpus, devices.size(), Backends.groupShape(planned, params.algorithm().backendOptions()),
+                    wf.haloRows(), gpus, devices.size(), planned.groupShape(params.algorithm().backendOptions()),
                             correctedOnDevice);
             ConeParams cone = params.coneBeam();
             if (cone != null)
@@ -335,11 +332,9 @@ public final class SparkReconstruction {
             List<GroupPlanner.Group> groups = GroupPlanner.plan(range[0], range[1], groupRows,
                     params.algorithm().backendOptions().groupMultiple() * rb);
             BackendOptions bo = params.algorithm().backendOptions().withThreads(taskThreads(sc, params, local, groups.size()));
-            // every executor computes the same bytes: the fallback table's kernel, unless the user asks for tuning
-            if (!bo.extra().containsKey(BackendKeys.CUDA_AUTOTUNE.name())) bo = bo.withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "false");
-            // tasks share a GPU (job.tasksPerDevice at a time): the backend sizes each processor's pipeline for that
-            String shared = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
-            if (!bo.extra().containsKey(shared)) bo = bo.withExtra(shared, Integer.toString(spec.spark().tasksPerDevice()));
+            // every executor computes the same bytes, and tasks share a GPU (job.tasksPerDevice at a time): the backend
+            // sizes each processor for that
+            bo = planned.sharingOneDevice(planned.sameBytesOnEveryDevice(bo), spec.spark().tasksPerDevice());
             params = params.toBuilder().backendOptions(bo).build();
             return new DriverPlan(params, local, devices, format, meta, fields, range, requested[1] - requested[0], slice, mp, wf, cr,
                     centerNs, InputWarnings.of(src), groups, groupRows);
@@ -587,11 +582,9 @@ public final class SparkReconstruction {
      * only where GPUs are assigned (local mode: job.devices or the driver's; a cluster: executor GPUs).
      */
     static boolean usesGpus(ReconstructionParams params, boolean local, List<String> devices, SparkConf sconf) {
-        return switch (params.algorithm().backend()) {
-            case "java" -> false;
-            case "auto" -> local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
-            default -> true;
-        };
+        String id = params.algorithm().backend();
+        if (id.equals("auto")) return local ? !devices.isEmpty() : sconf.contains("spark.executor.resource.gpu.amount");
+        return !Backends.of(id).runsOnHostCpus();
     }
 
     /**

@@ -104,4 +104,46 @@ public final class CudaBackendProvider implements BackendProvider {
     public int autoPriority() {
         return 10;
     }
+
+    /** CUDA runs on the GPUs Spark assigns (their addresses are CUDA device ordinals). */
+    @Override
+    public boolean runsOnAssignedGpus() {
+        return true;
+    }
+
+    /** The device's context, its modules and their kernels, kept for the JVM, are made by a backend's setup. */
+    @Override
+    public void openAhead(String device) {
+        BackprojectionBackend b = create();
+        try {
+            b.setup(BackendOptions.defaults().withDevice(device));
+        } finally {
+            b.close();
+        }
+    }
+
+    /** Each processor's chunk pipeline and memory share are sized for the processors sharing its GPU. */
+    @Override
+    public BackendOptions sharingOneDevice(BackendOptions o, int processors) {
+        String key = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
+        return o.extra().containsKey(key) ? o : o.withExtra(key, Integer.toString(processors));
+    }
+
+    /** The fallback table's kernel on every device, unless autotuning is asked for. */
+    @Override
+    public BackendOptions sameBytesOnEveryDevice(BackendOptions o) {
+        String key = BackendKeys.CUDA_AUTOTUNE.name();
+        return o.extra().containsKey(key) ? o : o.withExtra(key, "false");
+    }
+
+    @Override
+    public boolean correctsOnDevice(BackendOptions o) {
+        return o.get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
+    }
+
+    /** Its processors write their slices into registered host frames (DMA from the device). */
+    @Override
+    public boolean fillsDirectFrames() {
+        return true;
+    }
 }

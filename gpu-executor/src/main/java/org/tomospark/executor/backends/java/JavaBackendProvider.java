@@ -83,4 +83,10 @@ public final class JavaBackendProvider implements BackendProvider {
     public int autoPriority() {
         return 100;
     }
+
+    /** The reference runs on the host's cores anywhere: auto's choice for a task given no GPU. */
+    @Override
+    public boolean runsOnHostCpus() {
+        return true;
+    }
 }

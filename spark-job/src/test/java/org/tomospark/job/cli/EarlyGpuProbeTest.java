@@ -6,11 +6,14 @@ import org.tomospark.executor.backend.Backends;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Which command lines start the CUDA driver's probe before they are parsed: runs that may end on CUDA, no others. */
-class EarlyCudaProbeTest {
+/**
+ * Which command lines start the GPU backends' probes before they are parsed: runs that may end on a backend that runs on
+ * the GPUs it is given (CUDA here), no others.
+ */
+class EarlyGpuProbeTest {
 
     private static boolean probes(String... args) {
-        return TomoCli.mayUseCuda(args);
+        return TomoCli.mayUseGpus(args);
     }
 
     @Test
@@ -19,7 +22,8 @@ class EarlyCudaProbeTest {
         assertTrue(probes("reconstruct", "--backend", "cuda", "--input", "scan.h5"));
         assertTrue(probes("reprocess", "arch", "--backend=auto"));
         assertTrue(probes("reconstruct", "--backend", "CUDA"), "backend ids are case-insensitive, as everywhere");
-        assertTrue(Backends.mayRunOnCuda(null) && Backends.mayRunOnCuda(" "), "no backend named is auto");
+        assertTrue(Backends.mayRunOnAssignedGpus(null) && Backends.mayRunOnAssignedGpus(" "), "no backend named is auto");
+        assertFalse(Backends.mayRunOnAssignedGpus("no-such-backend"));
     }
 
     @Test

@@ -1,0 +1,59 @@
+package org.tomospark.executor.backend;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What the engines ask the providers when they plan devices, with the backends this build installs (java, cuda, opencl,
+ * and the tests' toy): none of it needs a GPU or loads a native library.
+ */
+class BackendPlanningTest {
+    private static List<String> ids(List<BackendProvider> l) {
+        return l.stream().map(BackendProvider::id).toList();
+    }
+
+    @Test
+    void autoIsPlannedOntoTheGpuBackendWithGpusAndOntoTheHostsWithout() {
+        assertEquals("cuda", Backends.planned("auto", true).id());
+        assertEquals("java", Backends.planned("auto", false).id());
+        assertEquals("java", Backends.planned(null, false).id(), "no backend named is auto");
+        assertEquals("opencl", Backends.planned("opencl", true).id(), "a backend named is planned as named");
+        assertEquals("java", Backends.onHostCpus());
+    }
+
+    @Test
+    void onlyTheBackendsThatRunOnAssignedGpusTakeThem() {
+        assertEquals(List.of("cuda"), ids(Backends.onAssignedGpus("auto")));
+        assertEquals(List.of("cuda"), ids(Backends.onAssignedGpus(" CUDA ")));
+        assertEquals(List.of(), ids(Backends.onAssignedGpus("opencl")), "OpenCL picks its device by backend.device");
+        assertTrue(Backends.mayRunOnAssignedGpus("auto"));
+        assertFalse(Backends.mayRunOnAssignedGpus("java"));
+        assertFalse(Backends.mayRunOnAssignedGpus("toy"));
+        assertTrue(Backends.of("java").runsOnHostCpus());
+        assertFalse(Backends.of("cuda").runsOnHostCpus());
+        assertFalse(Backends.of("toy").runsOnHostCpus(), "a backend says so itself; the default is not");
+    }
+
+    @Test
+    void sharingADeviceAndTheSameBytesOnEveryDeviceLeaveWhatTheUserSet() {
+        BackendProvider cuda = Backends.of("cuda");
+        BackendOptions o = BackendOptions.defaults();
+        BackendOptions shared = cuda.sharingOneDevice(cuda.sameBytesOnEveryDevice(o), 3);
+        assertEquals("3", shared.extra().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name()));
+        assertEquals("false", shared.extra().get(BackendKeys.CUDA_AUTOTUNE.name()));
+        BackendOptions mine = o.withExtra(BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name(), "1")
+                .withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "true");
+        assertSame(mine, cuda.sharingOneDevice(cuda.sameBytesOnEveryDevice(mine), 3));
+        BackendProvider java = Backends.of("java");
+        assertSame(o, java.sharingOneDevice(java.sameBytesOnEveryDevice(o), 3), "the host's backend has no device to share");
+        assertFalse(java.correctsOnDevice(o) || java.fillsDirectFrames());
+        assertTrue(cuda.fillsDirectFrames());
+        assertEquals(o.get(BackendKeys.CUDA_CORRECT_ON_DEVICE), cuda.correctsOnDevice(o));
+    }
+}
