@@ -1,6 +1,7 @@
 package org.tomospark.executor.backend;
 
 import org.tomospark.executor.config.ConfigKey;
+import org.tomospark.executor.config.Suggest;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -66,6 +67,22 @@ public final class Backends {
         for (BackendProvider p : providers())
             if (p.runsOnAssignedGpus() && (key.equals("auto") || p.id().equals(key))) l.add(p);
         return l;
+    }
+
+    /**
+     * {@code id} as the {@code backend} key takes it (trimmed, lower case; blank is auto) where it is {@code auto} or an
+     * installed backend's id.
+     *
+     * @throws IllegalArgumentException naming the installed backends (and the nearest id) otherwise
+     */
+    public static String installedId(String id) {
+        String key = key(id);
+        if (key.equals("auto")) return key;
+        List<String> ids = new ArrayList<>();
+        for (BackendProvider p : providers()) ids.add(p.id());
+        if (ids.contains(key)) return key;
+        throw new IllegalArgumentException("unknown backend '" + id.trim() + "': expected auto or an installed backend: "
+                + String.join(", ", ids) + Suggest.hint(key, ids));
     }
 
     /**

@@ -12,7 +12,7 @@ import java.io.Serializable;
 /**
  * How the slices are computed: the method and where it runs.
  *
- * @param backend        backend id (auto, java, cuda, opencl)
+ * @param backend        backend id: auto, or an installed backend's
  * @param backendOptions interpolation, slices per pass, sample format, threads, device, variant
  * @param filter         ramp filter window, cutoff and padding
  * @param iterative      filtered back-projection (the default), gridrec, or an iterative method and its stopping rule

@@ -1,6 +1,7 @@
 package org.tomospark.executor.params;
 
 import org.tomospark.executor.backend.BackendKeys;
+import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SampleFormat;
@@ -114,8 +115,9 @@ public final class CoreKeys {
             "Largest fraction of clamped or NaN-repaired values accepted before the input is rejected.", "0.05", 0, 1);
 
     public static final ConfigKey<String> BACKEND = ConfigKey.of(BP, "backend",
-            "Back-projection backend: auto (GPU if one is assigned, else java), java, cuda, opencl.", "auto",
-            s -> s.trim().toLowerCase(Locale.ROOT), s -> s.matches("auto|java|cuda|opencl"), "auto, java, cuda, opencl");
+            "Back-projection backend: auto (a GPU backend where a GPU is assigned, else the host's, java), or an installed "
+                    + "backend's id: java, cuda, opencl in this build (tomospark backends lists them, with whether each can "
+                    + "run here).", "auto", Backends::installedId, s -> true, "auto or an installed backend's id");
     public static final ConfigKey<Interpolation> INTERPOLATION = ConfigKey.choice(BP, "backend.interpolation",
             "Detector interpolation.", "linear", Interpolation::parse, "linear, nearest");
     public static final ConfigKey<Integer> SLICES_PER_PASS = ConfigKey.of(BP, "backend.slicesPerPass",

@@ -1,12 +1,14 @@
 package org.tomospark.executor.backend;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.params.CoreKeys;
 
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -38,6 +40,16 @@ class BackendPlanningTest {
         assertTrue(Backends.of("java").runsOnHostCpus());
         assertFalse(Backends.of("cuda").runsOnHostCpus());
         assertFalse(Backends.of("toy").runsOnHostCpus(), "a backend says so itself; the default is not");
+    }
+
+    /** A backend added as one package (the tests' toy) is selectable by the backend key with no edit elsewhere. */
+    @Test
+    void theBackendKeyTakesEveryInstalledBackend() {
+        assertEquals("toy", CoreKeys.BACKEND.parse(" TOY "));
+        assertEquals("auto", CoreKeys.BACKEND.parse(""));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> CoreKeys.BACKEND.parse("tyo"));
+        assertTrue(e.getMessage().startsWith("config key backend: invalid value 'tyo': expected auto or an installed backend: ")
+                && e.getMessage().contains("toy") && e.getMessage().endsWith("(did you mean 'toy'?)"), e.getMessage());
     }
 
     @Test

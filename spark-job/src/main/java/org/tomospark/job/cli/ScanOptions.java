@@ -112,7 +112,7 @@ public final class ScanOptions {
     @Option(names = "--start", paramLabel = "IMAGE", description = "Start image of the iterations: zero (default) or fbp.")
     String start;
 
-    @Option(names = "--backend", paramLabel = "ID", description = "auto, java, cuda, opencl.")
+    @Option(names = "--backend", paramLabel = "ID", description = "auto, or an installed backend: java, cuda, opencl.")
     String backend;
 
     @Option(names = "--slices", paramLabel = "START:END",
