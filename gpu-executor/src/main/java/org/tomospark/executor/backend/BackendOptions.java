@@ -73,7 +73,7 @@ public record BackendOptions(Interpolation interpolation, int slicesPerPass, Sam
     }
 
     /**
-     * A backend setting ({@link BackendKeys}): its value in {@link #extra()}, or the key's default. A bad value is an
+     * A backend setting ({@link BackendProvider#keys}): its value in {@link #extra()}, or the key's default. A bad value is an
      * error naming the key.
      */
     public <T> T get(ConfigKey<T> key) {

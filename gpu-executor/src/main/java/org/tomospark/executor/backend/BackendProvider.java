@@ -149,7 +149,16 @@ public interface BackendProvider {
         return d;
     }
 
-    /** This backend's settings ({@link BackendKeys}) that change its speed, never its output's bytes. */
+    /**
+     * This backend's settings, as config keys declared in its own package: registered with every other key
+     * ({@link Backends#keys}), so that settings naming them are accepted and conf/CONFIG.md documents them, and carried
+     * to the backend in {@link BackendOptions#extra()}. By default none.
+     */
+    default List<ConfigKey<?>> keys() {
+        return List.of();
+    }
+
+    /** This backend's settings ({@link #keys}) that change its speed, never its output's bytes. */
     default List<ConfigKey<?>> settingsThatKeepBytes() {
         return List.of();
     }

@@ -94,6 +94,19 @@ public final class Backends {
         return HostCpus.ID;
     }
 
+    /**
+     * Every installed backend's settings ({@link BackendProvider#keys}), in the order of the backends' priority; their
+     * key classes are initialised (so registered) on the first call.
+     */
+    public static List<ConfigKey<?>> keys() {
+        return InstalledKeys.ALL;
+    }
+
+    /** Found on first use, not when Backends is loaded. */
+    private static final class InstalledKeys {
+        static final List<ConfigKey<?>> ALL = providers().stream().flatMap(p -> p.keys().stream()).toList();
+    }
+
     /** Found on first use, not when Backends is loaded. */
     private static final class HostCpus {
         static final String ID = planned("auto", false).id();

@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 /**
  * One typed configuration key: name, documentation, default, parser and validator. Errors name the key.
  * Keys are declared as constants by the packages that read them (the algorithm's in params.CoreKeys, each backend's in
- * backend.BackendKeys, the job's in spark-job) and collected in a {@link ConfigRegistry}, which
+ * its own package, the job's in spark-job) and collected in a {@link ConfigRegistry}, which
  * generates the documentation in conf/.
  */
 public final class ConfigKey<T> {

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The one registry of configuration keys. Keys register themselves when their declaring class is
- * initialised (params.CoreKeys, backend.BackendKeys, and the job's keys in spark-job). Generates the Markdown reference
+ * initialised (params.CoreKeys with every installed backend's keys, and the job's keys in spark-job). Generates the Markdown reference
  * in conf/.
  */
 public final class ConfigRegistry {

@@ -1,6 +1,5 @@
 package org.tomospark.executor.params;
 
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.Backends;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Interpolation;
@@ -319,11 +318,6 @@ public final class CoreKeys {
         return v;
     }
 
-    static {
-        // the backends' own keys are registered with the algorithm's, so that settings naming them are accepted
-        BackendKeys.ALL.size();
-    }
-
     /** The workflow options from settings (center=auto sets the centre method). */
     public static WorkflowParams workflow(Settings s) {
         StripeParams stripe = new StripeParams(s.get(STRIPE), s.get(STRIPE_SIZE), s.get(STRIPE_SIGMA), s.get(STRIPE_LEVEL),
@@ -440,7 +434,7 @@ public final class CoreKeys {
     /** Builds the algorithm parameters from settings. */
     public static ReconstructionParams params(Settings s) {
         Map<String, String> extra = new TreeMap<>();
-        for (ConfigKey<?> k : BackendKeys.ALL) {
+        for (ConfigKey<?> k : Backends.keys()) {
             if (!s.isSet(k)) continue;
             s.get(k); // a bad value fails here, naming its key
             extra.put(k.name(), s.asMap().get(k.name()));
@@ -479,5 +473,11 @@ public final class CoreKeys {
             throw new IllegalArgumentException("config key group.rows (" + g + ") must be a multiple of backend.slicesPerPass ("
                     + bo.slicesPerPass() + ")");
         return b.build();
+    }
+
+    static {
+        // the installed backends' own keys are registered with the algorithm's, so that settings naming them are
+        // accepted (last: the backends' providers are loaded once every key above is declared)
+        Backends.keys();
     }
 }

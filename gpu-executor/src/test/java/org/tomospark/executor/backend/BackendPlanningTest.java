@@ -1,6 +1,7 @@
 package org.tomospark.executor.backend;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.backends.cuda.CudaKeys;
 import org.tomospark.executor.params.CoreKeys;
 
 import java.util.List;
@@ -57,15 +58,15 @@ class BackendPlanningTest {
         BackendProvider cuda = Backends.of("cuda");
         BackendOptions o = BackendOptions.defaults();
         BackendOptions shared = cuda.sharingOneDevice(cuda.sameBytesOnEveryDevice(o), 3);
-        assertEquals("3", shared.extra().get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name()));
-        assertEquals("false", shared.extra().get(BackendKeys.CUDA_AUTOTUNE.name()));
-        BackendOptions mine = o.withExtra(BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name(), "1")
-                .withExtra(BackendKeys.CUDA_AUTOTUNE.name(), "true");
+        assertEquals("3", shared.extra().get(CudaKeys.PROCESSORS_PER_DEVICE.name()));
+        assertEquals("false", shared.extra().get(CudaKeys.AUTOTUNE.name()));
+        BackendOptions mine = o.withExtra(CudaKeys.PROCESSORS_PER_DEVICE.name(), "1")
+                .withExtra(CudaKeys.AUTOTUNE.name(), "true");
         assertSame(mine, cuda.sharingOneDevice(cuda.sameBytesOnEveryDevice(mine), 3));
         BackendProvider java = Backends.of("java");
         assertSame(o, java.sharingOneDevice(java.sameBytesOnEveryDevice(o), 3), "the host's backend has no device to share");
         assertFalse(java.correctsOnDevice(o) || java.fillsDirectFrames());
         assertTrue(cuda.fillsDirectFrames());
-        assertEquals(o.get(BackendKeys.CUDA_CORRECT_ON_DEVICE), cuda.correctsOnDevice(o));
+        assertEquals(o.get(CudaKeys.CORRECT_ON_DEVICE), cuda.correctsOnDevice(o));
     }
 }

@@ -2,7 +2,6 @@ package org.tomospark.executor.backends.cuda;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackprojectionJob;
 import org.tomospark.executor.backend.Interpolation;
@@ -54,13 +53,13 @@ final class AutoTuner implements VariantSelector.Tuner {
         StringBuilder log = new StringBuilder();
         // variants bound by the texture unit's 8-bit interpolation weights (relative L2 ~1.2e-3..2e-3 on white noise)
         // break both promises, 1e-5 for float32 and 1e-3 for half: left out unless cuda.allowTextureWeights=true
-        boolean allowWeights = options.get(BackendKeys.CUDA_ALLOW_TEXTURE_WEIGHTS);
+        boolean allowWeights = options.get(CudaKeys.ALLOW_TEXTURE_WEIGHTS);
         for (KernelVariant cand : candidates) {
             if (jobProjections > cand.maxProjections()) continue;
             if (cand.textureWeights() && !allowWeights) continue;
             CudaBackend b = new CudaBackend();
             try {
-                b.setup(options.withVariant(cand.id()).withExtra(BackendKeys.CUDA_CHUNK_SLICES.name(), Integer.toString(slices)));
+                b.setup(options.withVariant(cand.id()).withExtra(CudaKeys.CHUNK_SLICES.name(), Integer.toString(slices)));
                 b.validate(new BackprojectionJob(scan, sg, slices));
                 double ms = b.timeChunks(batch, 1, 3, true).medianMs();
                 log.append(String.format(Locale.ROOT, " %s=%.2fms", cand.id(), ms));

@@ -3,7 +3,6 @@ package org.tomospark.executor.backends.cuda;
 import jcuda.driver.CUdeviceptr;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackendUnavailableException;
@@ -152,14 +151,14 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
             filterOnDevice = filterN > 0;
             long[] free = new long[1], total = new long[1];
             cuMemGetInfo(free, total);
-            double frac = options.get(BackendKeys.CUDA_MEMORY_FRACTION);
+            double frac = options.get(CudaKeys.MEMORY_FRACTION);
             int maxGroups = KernelLauncher.maxGroupsPerLaunch(variant, rows, cols);
             MemoryPlanner.Plan plan = plan(free[0], width, half, filterN, frac, maxGroups);
             if ((variant.window() || variant.scaledPacking()) && (long) np * plan.pitch() + plan.pitch() > Integer.MAX_VALUE)
                 // these kernels index a group's compound sinogram with 32-bit bin offsets (projection * pitch + column)
                 throw new IllegalArgumentException("cuda variant " + variant.id() + " takes at most 2^31 bins per sinogram, got "
                         + np + " projections x " + plan.pitch() + " (detector width " + width + "): use backend.variant alu");
-            boolean correct = filterOnDevice && options.get(BackendKeys.CUDA_CORRECT_ON_DEVICE)
+            boolean correct = filterOnDevice && options.get(CudaKeys.CORRECT_ON_DEVICE)
                     && DeviceCorrection.fits((long) plan.chunkSlices() * np * width * 4, plan.chunkSlices(), np, width);
             if (correct) {
                 // the raw counts' buffers come out of the same budget: plan again without them if they do not fit
@@ -226,8 +225,8 @@ public final class CudaBackend implements BackprojectionBackend, KernelTimer {
      * group's uploads, kernels and downloads overlap.
      */
     private int chunkSlices() {
-        int c = options.get(BackendKeys.CUDA_CHUNK_SLICES);
-        int auto = options.get(BackendKeys.CUDA_PROCESSORS_PER_DEVICE) > 1 ? SHARED_CHUNK_SLICES : AUTO_CHUNK_SLICES;
+        int c = options.get(CudaKeys.CHUNK_SLICES);
+        int auto = options.get(CudaKeys.PROCESSORS_PER_DEVICE) > 1 ? SHARED_CHUNK_SLICES : AUTO_CHUNK_SLICES;
         return c > 0 ? c : Math.max(auto, variant.k() * variant.groupsPerBlock());
     }
 

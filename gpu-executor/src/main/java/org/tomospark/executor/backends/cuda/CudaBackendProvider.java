@@ -1,6 +1,5 @@
 package org.tomospark.executor.backends.cuda;
 
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.BackendUnavailableException;
@@ -48,7 +47,7 @@ public final class CudaBackendProvider implements BackendProvider {
     @Override
     public ConeBackprojector openFdk(ConeGeometry g, ConeVolume vol, int maxBandRows, int maxSlices, BackendOptions options) {
         return new CudaFdk(g, vol, maxBandRows, maxSlices, options.device(),
-                options.get(BackendKeys.CUDA_ALLOW_TEXTURE_WEIGHTS) ? CudaFdk.Mode.TEXTURE : CudaFdk.Mode.EXACT);
+                options.get(CudaKeys.ALLOW_TEXTURE_WEIGHTS) ? CudaFdk.Mode.TEXTURE : CudaFdk.Mode.EXACT);
     }
 
     /** The whole solve on the device (kernels/joseph.cu and kernels/iterative.cu): no projection crosses the bus. */
@@ -86,9 +85,9 @@ public final class CudaBackendProvider implements BackendProvider {
      */
     @Override
     public List<ConfigKey<?>> settingsThatKeepBytes() {
-        return List.of(BackendKeys.CUDA_CHUNK_SLICES, BackendKeys.CUDA_PROCESSORS_PER_DEVICE, BackendKeys.CUDA_MEMORY_FRACTION,
-                BackendKeys.CUDA_HOST_THREADS, BackendKeys.CUDA_TUNING_CACHE, BackendKeys.CUDA_AUTOTUNE,
-                BackendKeys.CUDA_CORRECT_ON_DEVICE);
+        return List.of(CudaKeys.CHUNK_SLICES, CudaKeys.PROCESSORS_PER_DEVICE, CudaKeys.MEMORY_FRACTION,
+                CudaKeys.HOST_THREADS, CudaKeys.TUNING_CACHE, CudaKeys.AUTOTUNE,
+                CudaKeys.CORRECT_ON_DEVICE);
     }
 
     /** Unregisters the slice frames, unpins the pinned buffers and releases the primary contexts this JVM opened. */
@@ -125,25 +124,30 @@ public final class CudaBackendProvider implements BackendProvider {
     /** Each processor's chunk pipeline and memory share are sized for the processors sharing its GPU. */
     @Override
     public BackendOptions sharingOneDevice(BackendOptions o, int processors) {
-        String key = BackendKeys.CUDA_PROCESSORS_PER_DEVICE.name();
+        String key = CudaKeys.PROCESSORS_PER_DEVICE.name();
         return o.extra().containsKey(key) ? o : o.withExtra(key, Integer.toString(processors));
     }
 
     /** The fallback table's kernel on every device, unless autotuning is asked for. */
     @Override
     public BackendOptions sameBytesOnEveryDevice(BackendOptions o) {
-        String key = BackendKeys.CUDA_AUTOTUNE.name();
+        String key = CudaKeys.AUTOTUNE.name();
         return o.extra().containsKey(key) ? o : o.withExtra(key, "false");
     }
 
     @Override
     public boolean correctsOnDevice(BackendOptions o) {
-        return o.get(BackendKeys.CUDA_CORRECT_ON_DEVICE);
+        return o.get(CudaKeys.CORRECT_ON_DEVICE);
     }
 
     /** Its processors write their slices into registered host frames (DMA from the device). */
     @Override
     public boolean fillsDirectFrames() {
         return true;
+    }
+
+    @Override
+    public List<ConfigKey<?>> keys() {
+        return CudaKeys.ALL;
     }
 }

@@ -1,6 +1,5 @@
 package org.tomospark.executor.backends.cuda;
 
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ final class HostCopyPool {
             synchronized (HostCopyPool.class) {
                 p = pool;
                 if (p == null) {
-                    int n = options.get(BackendKeys.CUDA_HOST_THREADS);
+                    int n = options.get(CudaKeys.HOST_THREADS);
                     int threads = n > 0 ? n : Math.min(8, Runtime.getRuntime().availableProcessors());
                     p = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
                         Thread t = new Thread(r, "tomospark-cuda-host-copy");

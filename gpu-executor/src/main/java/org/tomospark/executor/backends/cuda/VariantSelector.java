@@ -2,7 +2,6 @@ package org.tomospark.executor.backends.cuda;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SampleFormat;
@@ -62,7 +61,7 @@ final class VariantSelector {
         String requested = options.variant();
         if (!requested.equals("auto")) return new Selection(catalog.parse(requested, k, f, in), "requested");
         String mode = KernelVariant.modeKey(k, f, in);
-        String cachePath = options.get(BackendKeys.CUDA_TUNING_CACHE);
+        String cachePath = options.get(CudaKeys.TUNING_CACHE);
         Path cacheFile = cachePath.isBlank() ? TuningTable.defaultCacheFile() : Path.of(cachePath);
         String tuneKey = deviceName + " kernels " + kernelsVersion;
         String chosen, source;
@@ -77,7 +76,7 @@ final class VariantSelector {
             chosen = cache.forDevice(tuneKey, mode);
             if (chosen != null) {
                 source = "tuned, cached in " + cacheFile;
-            } else if (options.get(BackendKeys.CUDA_AUTOTUNE)) {
+            } else if (options.get(CudaKeys.AUTOTUNE)) {
                 chosen = tuner.sweep(k, f, in);
                 source = "tuned now";
                 cache.putForDevice(tuneKey, mode, chosen);

@@ -1,6 +1,5 @@
 package org.tomospark.executor.backends.java;
 
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackendUnavailableException;
@@ -66,8 +65,8 @@ public final class JavaBackend implements BackprojectionBackend {
             pool = new ForkJoinPool(threads);
             ownPool = true;
         }
-        tile = options.get(BackendKeys.JAVA_TILE);
-        chunk = options.get(BackendKeys.JAVA_PROJECTION_CHUNK);
+        tile = options.get(JavaKeys.TILE);
+        chunk = options.get(JavaKeys.PROJECTION_CHUNK);
     }
 
 

@@ -1,6 +1,5 @@
 package org.tomospark.executor.backends.java;
 
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -69,7 +68,7 @@ public final class JavaBackendProvider implements BackendProvider {
 
     @Override
     public List<ConfigKey<?>> settingsThatKeepBytes() {
-        return List.of(BackendKeys.JAVA_TILE, BackendKeys.JAVA_PROJECTION_CHUNK);
+        return List.of(JavaKeys.TILE, JavaKeys.PROJECTION_CHUNK);
     }
 
     /** One pass of the chosen (or automatic) number of interleaved slices; nothing larger pays. */
@@ -88,5 +87,10 @@ public final class JavaBackendProvider implements BackendProvider {
     @Override
     public boolean runsOnHostCpus() {
         return true;
+    }
+
+    @Override
+    public List<ConfigKey<?>> keys() {
+        return JavaKeys.ALL;
     }
 }

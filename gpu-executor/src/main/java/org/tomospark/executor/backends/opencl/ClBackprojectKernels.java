@@ -5,7 +5,6 @@ import org.jocl.cl_event;
 import org.jocl.cl_mem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.filter.FilterSpec;
 import org.tomospark.executor.filter.Padding;
@@ -45,7 +44,7 @@ final class ClBackprojectKernels implements AutoCloseable {
      * job without a device filter, or a device whose local memory cannot hold the FFT (said in the log).
      */
     static int deviceFilterLength(ClDeviceContext ctx, Object device, FilterSpec deviceFilter, BackendOptions o, int width) {
-        if (deviceFilter == null || !o.get(BackendKeys.OPENCL_FILTER).equals("device")) return 0;
+        if (deviceFilter == null || !o.get(OpenClKeys.FILTER).equals("device")) return 0;
         int nfft = FilterSpec.paddedLength(width);
         if ((long) nfft * 8 > ctx.localMem) {
             LOG.warn("opencl: ramp filter of FFT length {} needs {} bytes of local memory but {} has {}; filtering on the host",
@@ -64,8 +63,8 @@ final class ClBackprojectKernels implements AutoCloseable {
     static ClBackprojectKernels build(ClDeviceContext ctx, Object device, ClPlan plan, BackendOptions o, FilterSpec deviceFilter,
                                       int nfft) {
         int k = plan.channels();
-        int aluGroup = o.get(BackendKeys.OPENCL_ALU_GROUP), aluPix = o.get(BackendKeys.OPENCL_ALU_PIX);
-        String extraDefs = o.get(BackendKeys.OPENCL_DEFINE);
+        int aluGroup = o.get(OpenClKeys.ALU_GROUP), aluPix = o.get(OpenClKeys.ALU_PIX);
+        String extraDefs = o.get(OpenClKeys.DEFINE);
         int filterLocal = nfft == 0 ? 0 : (int) Math.min(256, Math.min(ctx.maxWorkGroup, nfft / 2));
         ClBackprojectKernels ks = new ClBackprojectKernels(plan, aluGroup, aluPix, ctx.maxWorkGroup >= 256 ? 16 : 8, nfft, filterLocal);
         try {

@@ -2,7 +2,6 @@ package org.tomospark.executor.backends.opencl;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.Interpolation;
 import org.tomospark.executor.backend.SampleFormat;
@@ -50,7 +49,7 @@ record ClPlan(String variant, Kind kind, int channels, boolean half, boolean lin
         boolean linear = o.interpolation() == Interpolation.LINEAR;
         boolean wantHalf = o.format() == SampleFormat.HALF;
         boolean fp64 = ctx.hasExtension("cl_khr_fp64");
-        String coords = o.get(BackendKeys.OPENCL_COORDS);
+        String coords = o.get(OpenClKeys.COORDS);
         boolean coordDouble = switch (coords) {
             // double where it is cheap (CPU devices) or where it decides the bin (nearest); float on GPUs for linear
             case "auto" -> fp64 && (!linear || !device.isGpu());
@@ -62,7 +61,7 @@ record ClPlan(String variant, Kind kind, int channels, boolean half, boolean lin
             default -> throw new IllegalArgumentException("opencl.coords must be auto, float or double, got '" + coords + "'");
         };
         int spp = o.slicesPerPass() == 0 ? 4 : o.slicesPerPass(); // 0 = auto: 4 slices per texel/bin
-        String img = o.get(BackendKeys.OPENCL_IMAGES);
+        String img = o.get(OpenClKeys.IMAGES);
         boolean imagesUsable = ctx.imageSupport && img.equals("auto");
         boolean imagesFit = imagesUsable && width <= ctx.image2dMaxWidth && nproj <= ctx.image2dMaxHeight;
         Images images = new Images(ctx, device, imagesUsable, width, nproj);

@@ -4,7 +4,6 @@ import org.jocl.CL;
 import org.jocl.CLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tomospark.executor.backend.BackendKeys;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendStats;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -87,7 +86,7 @@ public final class OpenClBackend implements BackprojectionBackend {
         device = ClRuntime.select(DeviceSelector.parse(options.device()));
         ctx = ClRuntime.context(device);
         memory = new ClMemory(ctx, device, "opencl");
-        pipeline = new ClPassPipeline(ctx, device, options.get(BackendKeys.OPENCL_PROFILE));
+        pipeline = new ClPassPipeline(ctx, device, options.get(OpenClKeys.PROFILE));
     }
 
     @Override
@@ -99,7 +98,7 @@ public final class OpenClBackend implements BackprojectionBackend {
         int nproj = job.scan().numProjections();
         SliceGeometry g = job.slice();
         plan = ClPlan.resolve(options, ctx, device, width, nproj);
-        int aluGroup = options.get(BackendKeys.OPENCL_ALU_GROUP);
+        int aluGroup = options.get(OpenClKeys.ALU_GROUP);
         if ((long) aluGroup * aluGroup > ctx.maxWorkGroup && plan.kind() == ClPlan.Kind.ALU)
             throw new OpenClException("opencl.alu.group " + aluGroup + " needs work-groups of " + aluGroup * aluGroup
                     + " items but " + device + " allows at most " + ctx.maxWorkGroup);

@@ -1,5 +1,6 @@
 package org.tomospark.executor.backends.opencl;
 
+import org.tomospark.executor.config.ConfigKey;
 import org.tomospark.executor.backend.BackendOptions;
 import org.tomospark.executor.backend.BackendProvider;
 import org.tomospark.executor.backend.BackprojectionBackend;
@@ -12,6 +13,7 @@ import org.tomospark.executor.geometry.ScanGeometry;
 import org.tomospark.executor.geometry.SliceGeometry;
 import org.tomospark.executor.iterative.HostOps;
 
+import java.util.List;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -69,5 +71,10 @@ public final class OpenClBackendProvider implements BackendProvider {
         } catch (Throwable t) {
             return false;
         }
+    }
+
+    @Override
+    public List<ConfigKey<?>> keys() {
+        return OpenClKeys.ALL;
     }
 }

@@ -1,6 +1,6 @@
 package org.tomospark.executor.backends.cuda;
 
-import org.tomospark.executor.backend.BackendKeys;
+import org.tomospark.executor.backends.java.JavaKeys;
 import org.tomospark.executor.backend.BackendOptions;
 
 import org.junit.jupiter.api.Test;
@@ -92,16 +92,16 @@ class TuningTableTest {
     void backendSettingsAreTypedKeysThatNameThemselves() {
         BackendOptions o = BackendOptions.defaults().withExtra("cuda.autotune", "maybe").withExtra("cuda.chunkSlices", "-1")
                 .withExtra("cuda.memoryFraction", "0,5").withExtra("java.tile", "16");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_AUTOTUNE));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> o.get(CudaKeys.AUTOTUNE));
         assertTrue(e.getMessage().startsWith("config key cuda.autotune: invalid value 'maybe'"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_CHUNK_SLICES));
+        e = assertThrows(IllegalArgumentException.class, () -> o.get(CudaKeys.CHUNK_SLICES));
         assertTrue(e.getMessage().startsWith("config key cuda.chunkSlices: invalid value '-1'"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () -> o.get(BackendKeys.CUDA_MEMORY_FRACTION));
+        e = assertThrows(IllegalArgumentException.class, () -> o.get(CudaKeys.MEMORY_FRACTION));
         assertTrue(e.getMessage().startsWith("config key cuda.memoryFraction: invalid value '0,5'"), e.getMessage());
-        assertEquals(16, o.get(BackendKeys.JAVA_TILE));
-        assertEquals(128, o.get(BackendKeys.JAVA_PROJECTION_CHUNK), "unset: the key's default");
-        assertFalse(BackendOptions.defaults().withExtra("cuda.autotune", " FALSE ").get(BackendKeys.CUDA_AUTOTUNE));
+        assertEquals(16, o.get(JavaKeys.TILE));
+        assertEquals(128, o.get(JavaKeys.PROJECTION_CHUNK), "unset: the key's default");
+        assertFalse(BackendOptions.defaults().withExtra("cuda.autotune", " FALSE ").get(CudaKeys.AUTOTUNE));
         assertThrows(IllegalArgumentException.class,
-                () -> BackendOptions.defaults().withExtra("cuda.memoryFraction", "1.5").get(BackendKeys.CUDA_MEMORY_FRACTION));
+                () -> BackendOptions.defaults().withExtra("cuda.memoryFraction", "1.5").get(CudaKeys.MEMORY_FRACTION));
     }
 }
