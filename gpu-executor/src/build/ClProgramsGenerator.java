@@ -38,6 +38,8 @@ public final class ClProgramsGenerator {
             System.exit(2);
         }
         Path table = Path.of(args[0]);
+        // the table is read whole before anything is written: a table in error leaves the output as it was
+        String text = render(parse(table));
         Path dir = Path.of(args[1]).resolve(PACKAGE.replace('.', '/'));
         Files.createDirectories(dir);
         Path out = dir.resolve("ClPrograms.java");
@@ -46,7 +48,6 @@ public final class ClProgramsGenerator {
             for (Path p : files.filter(p -> Files.isRegularFile(p) && !p.equals(out)).toList())
                 if (firstLine(p).equals(MARK)) Files.delete(p);
         }
-        String text = render(parse(table));
         if (!(Files.exists(out) && Files.readString(out).equals(text))) Files.writeString(out, text, StandardCharsets.UTF_8);
     }
 

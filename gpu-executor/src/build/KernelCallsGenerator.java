@@ -46,6 +46,8 @@ public final class KernelCallsGenerator {
             System.exit(2);
         }
         Path manifest = Path.of(args[0]);
+        // the manifest is read whole before anything is written: a manifest in error leaves the output as it was
+        String callsText = render(parse(manifest)), factsText = renderFacts(manifest);
         Path dir = Path.of(args[1]).resolve(PACKAGE.replace('.', '/'));
         Files.createDirectories(dir);
         Path calls = dir.resolve("KernelCalls.java"), facts = dir.resolve("KernelFacts.java");
@@ -55,8 +57,8 @@ public final class KernelCallsGenerator {
             for (Path p : files.filter(p -> Files.isRegularFile(p) && !p.equals(calls) && !p.equals(facts)).toList())
                 if (firstLine(p).equals(MARK)) Files.delete(p);
         }
-        write(calls, render(parse(manifest)));
-        write(facts, renderFacts(manifest));
+        write(calls, callsText);
+        write(facts, factsText);
     }
 
     private static String firstLine(Path p) throws IOException {

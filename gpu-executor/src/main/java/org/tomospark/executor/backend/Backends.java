@@ -21,11 +21,24 @@ public final class Backends {
     private Backends() {
     }
 
+    /**
+     * The installed backends, by {@link BackendProvider#autoPriority}. They do not change within a JVM (the classpath's
+     * {@code META-INF/services}), so they are found once, on first use; providers hold no state of their own.
+     */
     public static List<BackendProvider> providers() {
-        List<BackendProvider> l = new ArrayList<>();
-        ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(l::add);
-        l.sort(Comparator.comparingInt(BackendProvider::autoPriority));
-        return l;
+        return Installed.PROVIDERS;
+    }
+
+    /** Found on first use, not when Backends is loaded. */
+    private static final class Installed {
+        static final List<BackendProvider> PROVIDERS = load();
+
+        private static List<BackendProvider> load() {
+            List<BackendProvider> l = new ArrayList<>();
+            ServiceLoader.load(BackendProvider.class, Backends.class.getClassLoader()).forEach(l::add);
+            l.sort(Comparator.comparingInt(BackendProvider::autoPriority));
+            return List.copyOf(l);
+        }
     }
 
     /** Known ids and, for each, null if available or the reason it is not. */
@@ -78,38 +91,29 @@ public final class Backends {
     public static String installedId(String id) {
         String key = key(id);
         if (key.equals("auto")) return key;
+        for (BackendProvider p : providers()) if (p.id().equals(key)) return key;
+        throw unknown(id.trim());
+    }
+
+    /** The error for an id no installed backend has: the installed ones, and the nearest. */
+    private static IllegalArgumentException unknown(String id) {
         List<String> ids = new ArrayList<>();
         for (BackendProvider p : providers()) ids.add(p.id());
-        if (ids.contains(key)) return key;
-        throw new IllegalArgumentException("unknown backend '" + id.trim() + "': expected auto or an installed backend: "
-                + String.join(", ", ids) + Suggest.hint(key, ids));
+        return new IllegalArgumentException("unknown backend '" + id + "': expected auto or an installed backend: "
+                + String.join(", ", ids) + Suggest.hint(id.toLowerCase(Locale.ROOT), ids));
+    }
+
+    /** Every installed backend's settings ({@link BackendProvider#keys}), in the order of the backends' priority. */
+    public static List<ConfigKey<?>> keys() {
+        return providers().stream().flatMap(p -> p.keys().stream()).toList();
     }
 
     /**
      * The id of the backend {@code auto} takes where a task has no GPU ({@link #planned}{@code ("auto", false)}): where
-     * the methods that only run on the host's cores (gridrec) run, and the reference. The installed backends do not
-     * change within a JVM, so it is found once.
+     * the methods that only run on the host's cores (gridrec) run, and the reference.
      */
     public static String onHostCpus() {
-        return HostCpus.ID;
-    }
-
-    /**
-     * Every installed backend's settings ({@link BackendProvider#keys}), in the order of the backends' priority; their
-     * key classes are initialised (so registered) on the first call.
-     */
-    public static List<ConfigKey<?>> keys() {
-        return InstalledKeys.ALL;
-    }
-
-    /** Found on first use, not when Backends is loaded. */
-    private static final class InstalledKeys {
-        static final List<ConfigKey<?>> ALL = providers().stream().flatMap(p -> p.keys().stream()).toList();
-    }
-
-    /** Found on first use, not when Backends is loaded. */
-    private static final class HostCpus {
-        static final String ID = planned("auto", false).id();
+        return planned("auto", false).id();
     }
 
     private static String key(String id) {
@@ -197,11 +201,14 @@ public final class Backends {
      * @throws IllegalArgumentException for an id no provider has
      */
     public static BackendProvider of(String id) {
-        List<BackendProvider> all = providers();
-        for (BackendProvider p : all) if (p.id().equals(id)) return p;
-        List<String> ids = new ArrayList<>();
-        for (BackendProvider p : all) ids.add(p.id());
-        throw new IllegalArgumentException("unknown backend '" + id + "': expected one of " + ids);
+        for (BackendProvider p : providers()) if (p.id().equals(id)) return p;
+        throw unknown(id);
+    }
+
+    /** Whether {@code id} is an installed backend that runs on the host's cores alone; false for auto or an unknown id. */
+    public static boolean runsOnHostCpus(String id) {
+        for (BackendProvider p : providers()) if (p.id().equals(id)) return p.runsOnHostCpus();
+        return false;
     }
 
     /**

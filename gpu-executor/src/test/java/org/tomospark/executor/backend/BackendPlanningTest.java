@@ -67,6 +67,7 @@ class BackendPlanningTest {
         assertSame(o, java.sharingOneDevice(java.sameBytesOnEveryDevice(o), 3), "the host's backend has no device to share");
         assertFalse(java.correctsOnDevice(o) || java.fillsDirectFrames());
         assertTrue(cuda.fillsDirectFrames());
-        assertEquals(o.get(CudaKeys.CORRECT_ON_DEVICE), cuda.correctsOnDevice(o));
+        assertTrue(cuda.correctsOnDevice(o), "by default the CUDA backend corrects raw counts on its device");
+        assertFalse(cuda.correctsOnDevice(o.withExtra(CudaKeys.CORRECT_ON_DEVICE.name(), "false")), "unless told not to");
     }
 }

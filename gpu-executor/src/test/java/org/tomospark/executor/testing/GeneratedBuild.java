@@ -29,14 +29,24 @@ public final class GeneratedBuild {
     private GeneratedBuild() {
     }
 
-    /** Runs a generator of src/build ({@code name}.java) with these arguments, as the build runs it. */
+    /** A generator's exit status and what it printed. */
+    public record Run(int exit, String output) {
+    }
+
+    /** Runs a generator of src/build ({@code name}.java) with these arguments, as the build runs it; it must succeed. */
     public static void generate(String name, Path input, Path out) throws IOException, InterruptedException {
+        Run r = run(name, input, out);
+        assertEquals(0, r.exit(), r.output());
+    }
+
+    /** Runs a generator of src/build ({@code name}.java) with these arguments, as the build runs it. */
+    public static Run run(String name, Path input, Path out) throws IOException, InterruptedException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Process p = new ProcessBuilder(java.toString(), moduleDir().resolve("src/build/" + name + ".java").toString(),
                 input.toString(), out.toString()).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), name + " did not finish");
-        assertEquals(0, p.exitValue(), output);
+        return new Run(p.exitValue(), output);
     }
 
     /**

@@ -22,7 +22,7 @@ final class DeviceBusy {
         if (spanEndMillis <= spanStartMillis) return -1;
         Map<String, List<long[]>> byDevice = new LinkedHashMap<>();
         for (GroupOutcome o : outcomes) {
-            if (Backends.of(o.backend()).runsOnHostCpus() || o.offDeviceMillis() <= o.onDeviceMillis()) continue;
+            if (Backends.runsOnHostCpus(o.backend()) || o.offDeviceMillis() <= o.onDeviceMillis()) continue;
             byDevice.computeIfAbsent(o.executor() + "/" + o.device(), d -> new ArrayList<>())
                     .add(new long[]{o.onDeviceMillis(), o.offDeviceMillis()});
         }

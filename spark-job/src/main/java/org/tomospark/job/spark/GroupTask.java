@@ -158,7 +158,7 @@ public final class GroupTask {
     private static int conveyorDepth(JobPlan plan) {
         String backend = plan.params().algorithm().backend();
         int gpus = ExecutorResources.gpusOfThisJvm(plan.spark().devices());
-        if (backend.equals("auto") ? gpus == 0 : Backends.of(backend).runsOnHostCpus()) return 0;
+        if (backend.equals("auto") ? gpus == 0 : Backends.runsOnHostCpus(backend)) return 0;
         return Conveyor.depth(Math.max(1, gpus), plan.spark().tasksPerDevice());
     }
 

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -52,7 +53,11 @@ class ClProgramsTest {
             if (m.getParameterCount() != 1 || m.getReturnType() != b.getClass()) continue;
             m.setAccessible(true);
             if (m.getParameterTypes()[0] == boolean.class) m.invoke(b, flags);
-            else m.invoke(b, INTS.get(optionName(m.getName())));
+            else {
+                Integer v = INTS.get(optionName(m.getName()));
+                assertNotNull(v, "no test value for " + b.getClass().getSimpleName() + "." + m.getName() + ": add it to INTS");
+                m.invoke(b, v);
+            }
         }
         return b.build();
     }
@@ -150,6 +155,28 @@ class ClProgramsTest {
         List<String> errors = compile(renamed, tmp.resolve("renamed"));
         assertFalse(errors.isEmpty(), "the backend must not compile once the option is renamed");
         for (String e : errors) assertTrue(e.startsWith("ClBackprojectKernels.java") && e.contains("pix(int)"), e);
+    }
+
+    /** A table the generator cannot read is refused naming its file and line, and nothing is generated from it. */
+    @Test
+    void aMalformedTableIsRefusedNamingItsLine(@TempDir Path tmp) throws Exception {
+        String[][] cases = {
+            {"  option K int\n", "line 1", "an option before any program"},
+            {"program a.cl\n  option lower int\n  kernel a\n", "line 2", "expected 'option NAME int|flag'"},
+            {"program a.cl\n  option K float\n  kernel a\n", "line 2", "expected 'option NAME int|flag'"},
+            {"program a.cl\n  kernel a\nprogram a.cl\n  kernel b\n", "line 3", "a.cl listed twice"},
+            {"program a.cl -DX=1\n  kernel a\n", "line 1", "not a compiler flag: -DX=1"},
+            {"program a.cl\n  option K int\n", "a.cl lists no kernel", ""},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            Path table = tmp.resolve("bad" + i + ".def"), out = tmp.resolve("out" + i);
+            Files.writeString(table, cases[i][0]);
+            GeneratedBuild.Run r = GeneratedBuild.run("ClProgramsGenerator", table, out);
+            assertNotEquals(0, r.exit(), cases[i][0]);
+            assertTrue(r.output().contains(table.toString()) && r.output().contains(cases[i][1])
+                    && r.output().contains(cases[i][2]), r.output());
+            assertFalse(Files.exists(out.resolve("org/tomospark/executor/backends/opencl/ClPrograms.java")), cases[i][0]);
+        }
     }
 
     private static List<String> compile(String table, Path dir) throws Exception {
