@@ -26,7 +26,9 @@ JAVA_BIN=$(command -v java)
 JSIG="$(dirname "$(dirname "$(readlink -f "$JAVA_BIN")")")/lib/libjsig.so"
 if [ -f "$JSIG" ]; then export LD_PRELOAD="$JSIG${LD_PRELOAD:+:$LD_PRELOAD}"; fi
 
-TOMO_CP="$ROOT/spark-job/target/spark-job-0.1.0-SNAPSHOT.jar:$(cat "$CPFILE")"
+# a cluster's Hadoop client configuration (core-site.xml, hdfs-site.xml: its namenodes, Kerberos) where one is given,
+# first: as hadoop and spark-submit find it
+TOMO_CP="${HADOOP_CONF_DIR:+$HADOOP_CONF_DIR:}$ROOT/spark-job/target/spark-job-0.1.0-SNAPSHOT.jar:$(cat "$CPFILE")"
 # The heap in 2 MiB pages where the kernel offers transparent huge pages (madvise or always): fewer page faults filling
 # band and slice arrays, a faster exit. Asked for only there: elsewhere the JVM would warn at every start.
 TOMO_THP_OPT=""

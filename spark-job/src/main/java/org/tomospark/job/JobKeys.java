@@ -12,6 +12,7 @@ public final class JobKeys {
     private static final String IO = "Input and output";
     private static final String RUN = "Running";
     private static final String DEMO = "Demo dataset";
+    private static final String KERBEROS = "Kerberos";
 
     static {
         // make sure the algorithm keys are registered whenever the job's are
@@ -65,4 +66,15 @@ public final class JobKeys {
             "180", Double::parseDouble, v -> v == 180 || v == 360, "180 or 360");
     public static final ConfigKey<Double> DEMO_AXIS_OFFSET = ConfigKey.decimal(DEMO, "demo.axisOffset",
             "Rotation axis minus detector centre of the demo scan, in pixels.", "0", -1e4, 1e4);
+
+    public static final ConfigKey<String> KERBEROS_PRINCIPAL = ConfigKey.of(KERBEROS, "kerberos.principal",
+            "Kerberos principal the command line logs in as, from kerberos.keytab, before it touches a file system "
+                    + "(reconstruct and reprocess, direct engine and embedded Spark): for a scheduled job against a "
+                    + "kerberized HDFS. Both keys or neither; neither: the ticket of kinit, if any. The cluster's "
+                    + "core-site.xml and hdfs-site.xml (HADOOP_CONF_DIR) must be on the classpath. Under spark-submit "
+                    + "leave it empty and give spark-submit --principal and --keytab, which also renew the executors' "
+                    + "delegation tokens.", "", String::trim, s -> !s.matches(".*\\s.*"), "a principal such as tomo@FACILITY.ORG");
+    public static final ConfigKey<String> KERBEROS_KEYTAB = ConfigKey.of(KERBEROS, "kerberos.keytab",
+            "Local keytab file holding kerberos.principal's keys; it must exist and be readable by the user of the run. "
+                    + "Under spark-submit use its --keytab instead.", "", String::trim, s -> true, "");
 }

@@ -1,10 +1,12 @@
 package org.tomospark.job.cli;
 
+import org.apache.hadoop.conf.Configuration;
 import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.KerberosCredentials;
 import org.tomospark.job.local.DemoInput;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
@@ -15,6 +17,7 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -67,6 +70,8 @@ public final class ReconstructCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Settings s = settings();
+        Configuration hadoop = HadoopConf.create();
+        KerberosLogin.login(s, hadoop);
         String in = s.get(JobKeys.INPUT);
         if ("demo".equals(dataset) || "demo".equals(in)) {
             // a plain absolute path: inputs are taken literally (Hadoop Path), so a file: URI's percent-encoding
@@ -79,13 +84,14 @@ public final class ReconstructCommand implements Callable<Integer> {
         if (in.isBlank()) throw new IllegalArgumentException("no input: give --input URI or 'demo'");
         String out = s.get(JobKeys.OUTPUT);
         if (out.isBlank()) throw new IllegalArgumentException("no output: give --output URI");
+        KerberosCredentials.require(hadoop, List.of(in, out));
         JobRequest req = new JobRequest(in, out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
                 s.get(JobKeys.PREVIEW), s);
         String eng = s.get(JobKeys.ENGINE);
         // a sweep is a few slices: always in this JVM
         if (eng.equals("spark") && s.get(CoreKeys.CENTER_SWEEP) == null && s.get(CoreKeys.TV_WEIGHT_SWEEP) == null)
             return EngineLauncher.runSpark(req, parent == null ? null : parent.sparkStart());
-        new DirectEngine(HadoopConf.create(), System.err).lastUseOfDevices().run(req);
+        new DirectEngine(hadoop, System.err).lastUseOfDevices().run(req);
         return 0;
     }
 

@@ -1,9 +1,12 @@
 package org.tomospark.job.cli;
 
+import org.apache.hadoop.conf.Configuration;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.ScanInputs;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.KerberosCredentials;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,7 +60,14 @@ public final class ReprocessCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        return EngineLauncher.runBatch(settings());
+        Settings s = settings();
+        Configuration hadoop = HadoopConf.create();
+        KerberosLogin.login(s, hadoop);
+        List<String> touched = new ArrayList<>(inputs);
+        touched.add(outputRoot);
+        touched.add(table);
+        KerberosCredentials.require(hadoop, touched);
+        return EngineLauncher.runBatch(s);
     }
 
     Settings settings() throws IOException {
