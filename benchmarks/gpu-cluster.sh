@@ -87,7 +87,7 @@ trap 'bash submit/standalone-cluster stop --dir /tmp/tomo-cluster; cp -r /tmp/to
 submit() {  # submit OUTPUT [settings...]: the CLI's Spark engine on the cluster, in a driver JVM of its own
   local o=$1; shift
   GPU_JAVA_OPTS="$opts -Xmx8g" bash .gpu/run org.apache.spark.deploy.SparkSubmit --master spark://127.0.0.1:7077 \
-    --deploy-mode client --class org.tomospark.job.cli.TomoCli \
+    --deploy-mode client --class org.tomospark.job.cli.TomoCli --properties-file /tmp/tomo-cluster/spark-auth.conf \
     --conf spark.driver.host=127.0.0.1 --conf spark.executor.cores=$cores --conf spark.executor.memory=${EXECUTOR_MEMORY:-40g} \
     --conf spark.cores.max=$(( ${WORKERS:-2} * cores )) \
     --conf spark.executor.resource.gpu.amount=${EXECUTOR_GPUS:-1} \

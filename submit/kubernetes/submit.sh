@@ -46,7 +46,6 @@ for ((i = 1; i < ${#job[@]}; i++)); do
   case "$word" in
     --engine) engine="${job[$((i + 1))]:-}" ;;
     --engine=*) engine="${word#--engine=}" ;;
-    --config|--config=*) fail "--config reads a file of the driver's pod; give its keys with --conf KEY=VALUE" ;;
   esac
   value="${word#--*=}"
   value="${value#@}"

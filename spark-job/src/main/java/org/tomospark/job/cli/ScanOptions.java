@@ -1,15 +1,18 @@
 package org.tomospark.job.cli;
 
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.tomospark.executor.config.Settings;
 import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.WorkflowSettings;
+import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.UserPaths;
 import picocli.CommandLine.Option;
 
-import java.io.FileReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.Reader;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -135,8 +138,9 @@ public final class ScanOptions {
     boolean prefiltered;
 
     @Option(names = "--config", paramLabel = "FILE",
-            description = "Properties file of config keys (see conf/CONFIG.md).")
-    Path config;
+            description = "Properties file of config keys (see conf/CONFIG.md): a path or any Hadoop URI (hdfs://...), "
+                + "so that a driver on a cluster node reads it where the job's inputs are.")
+    String config;
 
     @Option(names = "--conf", paramLabel = "KEY=VALUE", description = "Any config key; repeatable.")
     List<String> conf = new ArrayList<>();
@@ -146,9 +150,11 @@ public final class ScanOptions {
         ConfigDocsCommand.registerAll(); // every key is known before a config file or --conf names it
         Settings s = Settings.empty();
         if (config != null) {
-            if (!Files.isRegularFile(config)) throw new IllegalArgumentException(config + ": config file not found");
-            try (Reader r = new FileReader(config.toFile())) {
-                s = Settings.load(r, config.toString());
+            Path file = UserPaths.path(config, "config file (--config)");
+            FileSystem fs = file.getFileSystem(HadoopConf.create());
+            if (!fs.isFile(file)) throw new IllegalArgumentException(config + ": config file not found (--config)");
+            try (Reader r = new InputStreamReader(fs.open(file), StandardCharsets.UTF_8)) {
+                s = Settings.load(r, config);
             }
         }
         for (String kv : conf) {

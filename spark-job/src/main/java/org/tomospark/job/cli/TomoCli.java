@@ -12,7 +12,10 @@ import org.tomospark.job.spark.SparkStart;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -52,7 +55,21 @@ public final class TomoCli {
         }
         // the outputs are complete: the devices are given back now, which the driver does faster than at the exit
         Backends.releaseBeforeExit();
+        if (inYarnApplicationMaster()) {
+            // YARN's ApplicationMaster reports the application's final status when main returns or throws; an exit
+            // would end the container first and the application be reported failed whatever the status
+            if (code != ExitCode.OK.code())
+                throw new IllegalStateException("tomospark " + (args.length > 0 ? args[0] : "") + " ended with exit status " + code
+                        + " (see the driver's log above)");
+            return;
+        }
         System.exit(code);
+    }
+
+    /** Whether this is the driver of a Spark application in YARN's cluster mode (its ApplicationMaster's container). */
+    static boolean inYarnApplicationMaster() {
+        return "cluster".equals(System.getProperty("spark.submit.deployMode"))
+                && System.getProperty("spark.master", "").startsWith("yarn");
     }
 
     /** Whether a command reads a scan and writes an output: its file system and JSON warm up while it is parsed. */
@@ -71,6 +88,9 @@ public final class TomoCli {
                 || value(args, "--tv-weight-sweep", CoreKeys.TV_WEIGHT_SWEEP.name()) != null) return false;
         for (int i = 1; i < args.length; i++)
             if (args[i].equals("--help") || args[i].equals("-h") || args[i].equals("--version") || args[i].equals("-V")) return false;
+        // a login from a keytab comes first: Spark's context takes the process's user as it starts
+        if (confValue(args, JobKeys.KERBEROS_PRINCIPAL.name()) != null || configNamesKerberos(optionValue(args, "--config")))
+            return false;
         String engine = value(args, "--engine", JobKeys.ENGINE.name());
         return "spark".equalsIgnoreCase(engine == null ? null : engine.trim());
     }
@@ -111,6 +131,17 @@ public final class TomoCli {
     }
 
     /** A setting as the command line gives it: its option ({@code --name}), which wins, else {@code --conf key=}; or null. */
+    /** Whether a local config file sets the Kerberos principal (a file elsewhere is read by the command itself). */
+    private static boolean configNamesKerberos(String config) {
+        if (config == null) return false;
+        try {
+            Path file = Path.of(config);
+            return Files.isRegularFile(file) && Files.readString(file).contains(JobKeys.KERBEROS_PRINCIPAL.name());
+        } catch (IOException | RuntimeException e) {
+            return false; // not a local file: the command reads it, and starts Spark after its login
+        }
+    }
+
     private static String value(String[] args, String option, String key) {
         String v = optionValue(args, option);
         return v != null ? v : confValue(args, key);

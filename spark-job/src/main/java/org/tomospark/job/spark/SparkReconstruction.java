@@ -284,6 +284,8 @@ public final class SparkReconstruction {
                         + "using {}", Backends.planned("auto", false).id());
         } else {
             checkGpusPerTask(sconf);
+            String id = params.algorithm().backend();
+            YarnGpus.check(sconf, conf, id, !id.equals("auto") && Backends.planned(id, true).runsOnAssignedGpus());
         }
         String format = ProjectionInputs.resolveFormat(spec.input(), spec.inputOptions(), conf);
         try (ProjectionSource src = ProjectionInputs.open(spec.input(), spec.inputOptions(), conf)) {

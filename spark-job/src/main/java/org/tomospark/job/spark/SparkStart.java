@@ -5,9 +5,13 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext$;
 import org.apache.spark.SparkContext;
 import org.apache.spark.deploy.SparkHadoopUtil;
+import org.apache.spark.util.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import scala.jdk.javaapi.CollectionConverters;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,6 +27,8 @@ import java.util.function.Supplier;
  */
 public final class SparkStart {
     private static final Logger LOG = LoggerFactory.getLogger(SparkStart.class);
+    /** The environment variable naming a Spark properties file for a context this process starts. */
+    public static final String PROPERTIES_ENV = "TOMOSPARK_SPARK_CONF";
     private final CompletableFuture<SparkConf> conf;
     private final CompletableFuture<SparkContext> context;
     private final boolean owned;
@@ -46,6 +52,7 @@ public final class SparkStart {
      */
     public static SparkConf settings(String appName) {
         SparkConf conf = new SparkConf();
+        addPropertiesFile(conf, System.getenv(PROPERTIES_ENV));
         if (!conf.contains("spark.master")) {
             conf.setMaster("local[*]");
             conf.set("spark.driver.host", "127.0.0.1");
@@ -55,6 +62,21 @@ public final class SparkStart {
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
         ExecutorGpuPlugin.register(conf);
         return conf;
+    }
+
+    /**
+     * Adds the Spark settings of a properties file (as spark-submit's {@code --properties-file} reads it) that the
+     * settings do not already hold: how a command line started without spark-submit gets a cluster's secret
+     * ({@code spark.authenticate.secret}) without it showing on a command line. Nothing where {@code file} is null or
+     * blank.
+     */
+    static void addPropertiesFile(SparkConf conf, String file) {
+        if (file == null || file.isBlank()) return;
+        if (!Files.isRegularFile(Path.of(file)) || !Files.isReadable(Path.of(file)))
+            throw new IllegalArgumentException(PROPERTIES_ENV + ": " + file + " is not a readable properties file");
+        CollectionConverters.asJava(Utils.getPropertiesFromFile(file)).forEach((k, v) -> {
+            if (k.startsWith("spark.")) conf.setIfMissing(k, v);
+        });
     }
 
     /**

@@ -155,6 +155,8 @@ class EveryOptionFromCliTest {
         conf("job.memoryFraction", "0.25");
         conf("job.gpuMemory", "1073741824");
         conf("job.progress", "false");
+        conf("kerberos.principal", "tomo@FACILITY.ORG");
+        conf("kerberos.keytab", "/etc/security/keytabs/tomo.keytab");
         // the batch's keys: reprocess has options for them (ReprocessOptionsTest), any command takes them by --conf
         conf("batch.inputs", "/data/a;/data/b/*.h5");
         conf("batch.outputRoot", "/rec");

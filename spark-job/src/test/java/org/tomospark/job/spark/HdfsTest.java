@@ -25,12 +25,17 @@ import org.tomospark.job.inputs.InputOptions;
 import org.tomospark.job.inputs.Inputs;
 import org.tomospark.job.fs.Json;
 import org.tomospark.job.inputs.RawBinarySource;
+import org.tomospark.job.outputs.OutputBusyException;
+import org.tomospark.job.outputs.OutputLock;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -165,6 +170,35 @@ class HdfsTest {
         BatchReport again = ReprocessTest.reprocess(root, scans, System.out, BatchKeys.TABLE.name(), base + "/beamline/table.csv");
         assertEquals(List.of(ScanStatus.SKIPPED, ScanStatus.SKIPPED),
                 again.scans().stream().map(ScanOutcome::status).toList());
+    }
+
+    /**
+     * Two batches started at once on one output root on HDFS: the first claims the root (its lock file made with HDFS's
+     * exclusive create) and proceeds; the second is refused naming the lock, and writes nothing.
+     */
+    @Test
+    @Timeout(180)
+    void twoBatchesAtOnceOnOneHdfsRootRefuseEachOther() throws Exception {
+        FileSystem fs = FileSystem.get(URI.create(base), conf);
+        fs.copyFromLocalFile(new Path(TestScans.hdf5().toUri()), new Path(base + "/locked/scan_l.h5"));
+        String root = base + "/rec-locked";
+        List<String> scans = List.of(base + "/locked/scan_l.h5");
+        CompletableFuture<BatchReport> first = CompletableFuture.supplyAsync(
+                () -> ReprocessTest.reprocess(root, scans, System.out, "job.test.taskDelayMs", "3000"));
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (!fs.exists(new Path(root, OutputLock.NAME)) && !first.isDone()) {
+            assertTrue(System.currentTimeMillis() < deadline, "the first batch never claimed the root");
+            Thread.sleep(10);
+        }
+        assertFalse(first.isDone(), "the first batch ended before the second could start");
+        OutputBusyException refused = assertThrows(OutputBusyException.class,
+                () -> ReprocessTest.reprocess(root, scans, System.out));
+        assertTrue(refused.getMessage().contains(OutputLock.NAME) && refused.getMessage().contains("in use by another run"),
+                refused.getMessage());
+        BatchReport r = first.get(120, TimeUnit.SECONDS);
+        assertEquals(ExitCode.OK, r.exitCode(), r.table());
+        assertEquals(List.of("batch-report.json", "scan_l"), Arrays.stream(fs.listStatus(new Path(root)))
+                .map(f -> f.getPath().getName()).sorted().toList(), "the refused batch wrote nothing; the first gave up its claim");
     }
 
     /**
