@@ -33,6 +33,8 @@ import java.util.zip.ZipFile;
  */
 final class YarnCluster implements AutoCloseable {
     static final String GPU_TYPE = "yarn.io/gpu";
+    /** The checkout this module is built in (the tests run in the module's folder). */
+    private static final Path PROJECT = Path.of("..").toAbsolutePath().normalize();
     final MiniDFSCluster dfs;
     final MiniYARNCluster yarn;
     final Path confDir;
@@ -121,9 +123,11 @@ final class YarnCluster implements AutoCloseable {
                 Path p = Path.of(e);
                 String name = p.getFileName().toString();
                 if (!name.endsWith(".jar") || !Files.isRegularFile(p)) continue;
-                if (e.contains("/org/tomospark/") || name.startsWith("junit") || name.startsWith("opentest4j")
-                        || name.startsWith("apiguardian") || name.startsWith("hadoop-client-minicluster")
-                        || name.startsWith("surefire") || name.startsWith("archunit")) continue;
+                // the project's own jars: installed ones, and in a reactor build its modules' jars under the checkout
+                if (e.contains("/org/tomospark/") || p.toAbsolutePath().normalize().startsWith(PROJECT)) continue;
+                if (name.startsWith("junit") || name.startsWith("opentest4j") || name.startsWith("apiguardian")
+                        || name.startsWith("hadoop-client-minicluster") || name.startsWith("surefire") || name.startsWith("archunit"))
+                    continue;
                 if (carriedBy(app, p)) continue;
                 jars.add(p);
             }

@@ -45,6 +45,9 @@ class YarnClusterTest {
     static YarnCluster cluster;
     static String installation;
     static String javaHome;
+    /** The executors' PATH: the nodes' programs, a fake nvidia-smi first. */
+    static String nodePath;
+    static final Path DISCOVERY = Path.of("..", "conf", "gpu-discovery.sh").toAbsolutePath().normalize();
     /** Three scans of different sizes, and the centre of each (its detector centre, given by the parameter table). */
     static final Map<String, DemoDataset.Spec> SCANS = Map.of("scan_a", TestScans.SPEC,
             "scan_b", DemoDataset.Spec.demo().withSize(80, 12, 100), "scan_c", DemoDataset.Spec.demo().withSize(64, 8, 90));
@@ -71,11 +74,13 @@ class YarnClusterTest {
         write(fs, "/beamline/scans.txt", SCANS.keySet().stream().sorted().map(n -> cluster.hdfs + "/beamline/" + n + ".h5")
                 .collect(Collectors.joining("\n", "", "\n")));
         write(fs, "/beamline/tomo.properties", "filter=shepp-logan\nbackend=java\ngroup.rows=4\n");
-        // the fake GPUs' discovery script, shipped with the application (--files): YARN gives each executor container
-        // one GPU of the NodeManager's two, and the script names the one the container sees
-        Path script = base.resolve("gpu-discovery.sh");
-        Files.writeString(script, "#!/bin/sh\necho '{\"name\":\"gpu\",\"addresses\":[\"0\"]}'\n");
-        assertTrue(script.toFile().setExecutable(true));
+        // the node's GPU as nvidia-smi lists it, for the product's discovery script (conf/gpu-discovery.sh), which the
+        // application ships to its containers: YARN gives each executor container one GPU of the NodeManager's two, and
+        // with YARN's GPU isolation a container's nvidia-smi lists only its own
+        Path bin = Files.createDirectories(base.resolve("fake-bin"));
+        Files.writeString(bin.resolve("nvidia-smi"), "#!/bin/sh\n# --query-gpu=index --format=csv,noheader\necho 0\n");
+        assertTrue(bin.resolve("nvidia-smi").toFile().setExecutable(true));
+        nodePath = bin + File.pathSeparator + System.getenv("PATH");
     }
 
     @AfterAll
@@ -128,7 +133,7 @@ class YarnClusterTest {
                 "--conf", "spark.ui.enabled=false", "--conf", "spark.yarn.maxAppAttempts=1",
                 "--conf", "spark.task.maxFailures=4"));
         // the GPU discovery script travels with the application, into each container's working directory
-        cmd.addAll(List.of("--files", base.resolve("gpu-discovery.sh").toString()));
+        cmd.addAll(List.of("--files", DISCOVERY.toString(), "--conf", "spark.executorEnv.PATH=" + nodePath));
         for (String c : sparkConf) cmd.addAll(List.of("--conf", c));
         cmd.add(jar.toString());
         cmd.addAll(appArgs);
