@@ -11,6 +11,7 @@ import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.KerberosCredentials;
 import org.tomospark.job.fs.Json;
 import org.tomospark.job.outputs.OutputLock;
 import org.tomospark.job.outputs.SliceWriter;
@@ -64,6 +65,10 @@ public final class Reprocess {
         Settings scanDefaults = settings.with(JobKeys.OVERWRITE.name(), "false");
         CoreKeys.params(scanDefaults); // the batch's own parameters are valid before any scan runs
         Configuration conf = HadoopConf.tune(sc.hadoopConfiguration());
+        List<String> touched = new ArrayList<>(ScanInputs.split(settings.get(BatchKeys.INPUTS)));
+        touched.add(root);
+        touched.add(settings.get(BatchKeys.TABLE));
+        KerberosCredentials.require(conf, touched);
         List<String> warnings = new ArrayList<>();
         List<ScanInput> scans = new ScanInputs(conf, settings.get(BatchKeys.EXTENSIONS), warnings::add, root)
                 .expand(ScanInputs.split(settings.get(BatchKeys.INPUTS)));

@@ -6,7 +6,6 @@ import org.tomospark.executor.config.Settings;
 import org.tomospark.job.JobKeys;
 import org.tomospark.job.WorkflowSettings;
 import org.tomospark.job.fs.HadoopConf;
-import org.tomospark.job.fs.KerberosCredentials;
 import org.tomospark.job.local.DemoInput;
 import org.tomospark.job.local.DirectEngine;
 import org.tomospark.job.run.JobRequest;
@@ -17,7 +16,6 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Parameters;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
@@ -84,7 +82,6 @@ public final class ReconstructCommand implements Callable<Integer> {
         if (in.isBlank()) throw new IllegalArgumentException("no input: give --input URI or 'demo'");
         String out = s.get(JobKeys.OUTPUT);
         if (out.isBlank()) throw new IllegalArgumentException("no output: give --output URI");
-        KerberosCredentials.require(hadoop, List.of(in, out));
         JobRequest req = new JobRequest(in, out, CoreKeys.params(s), s.get(JobKeys.OVERWRITE), s.get(JobKeys.RESUME),
                 s.get(JobKeys.PREVIEW), s);
         String eng = s.get(JobKeys.ENGINE);

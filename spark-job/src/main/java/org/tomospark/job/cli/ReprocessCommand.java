@@ -6,7 +6,6 @@ import org.tomospark.job.JobKeys;
 import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.ScanInputs;
 import org.tomospark.job.fs.HadoopConf;
-import org.tomospark.job.fs.KerberosCredentials;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -63,10 +62,6 @@ public final class ReprocessCommand implements Callable<Integer> {
         Settings s = settings();
         Configuration hadoop = HadoopConf.create();
         KerberosLogin.login(s, hadoop);
-        List<String> touched = new ArrayList<>(inputs);
-        touched.add(outputRoot);
-        touched.add(table);
-        KerberosCredentials.require(hadoop, touched);
         return EngineLauncher.runBatch(s);
     }
 

@@ -7,6 +7,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.UserGroupInformation;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.List;
 import java.util.Locale;
@@ -28,19 +29,27 @@ public final class KerberosCredentials {
     /**
      * Throws where the configuration asks for Kerberos, one of {@code uris} (paths without a scheme are on
      * {@code fs.defaultFS}; a list file's leading '@' is skipped) is on HDFS, and the current user has neither Kerberos
-     * credentials (a kinit ticket or a keytab login) nor delegation tokens (as a YARN container is given).
+     * credentials (a kinit ticket or a keytab login) nor delegation tokens (as a YARN container is given). Every engine
+     * asks before it opens anything (the direct engine, the Spark driver's plan, a batch), whoever called it.
      */
-    public static void require(Configuration conf, List<String> uris) throws IOException {
+    public static void require(Configuration conf, List<String> uris) {
         String auth = conf.get(AUTHENTICATION, "simple");
         if (!auth.equalsIgnoreCase("kerberos")) return;
         URI hdfs = firstOnHdfs(conf, uris);
         if (hdfs == null) return;
         UserGroupInformation.setConfiguration(conf);
-        UserGroupInformation user = UserGroupInformation.getCurrentUser();
+        UserGroupInformation user;
+        try {
+            user = UserGroupInformation.getCurrentUser();
+        } catch (IOException e) {
+            throw new UncheckedIOException("HDFS at " + hdfs + " requires Kerberos (" + AUTHENTICATION + "=kerberos), and this "
+                    + "process's user could not be found: " + e.getMessage(), e);
+        }
         if (user.hasKerberosCredentials() || !user.getCredentials().getAllTokens().isEmpty()) return;
-        throw new IOException("HDFS at " + hdfs + " requires Kerberos (" + AUTHENTICATION + "=kerberos) and this process "
+        String message = "HDFS at " + hdfs + " requires Kerberos (" + AUTHENTICATION + "=kerberos) and this process "
                 + "has no Kerberos ticket (user " + user.getUserName() + "): run kinit, or set kerberos.principal and "
-                + "kerberos.keytab");
+                + "kerberos.keytab";
+        throw new UncheckedIOException(message, new IOException(message));
     }
 
     private static URI firstOnHdfs(Configuration conf, List<String> uris) {

@@ -38,6 +38,7 @@ import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.inputs.InputOptions;
 import org.tomospark.job.fs.Json;
+import org.tomospark.job.fs.KerberosCredentials;
 import org.tomospark.job.fs.NodeCores;
 import org.tomospark.job.outputs.OutputCommit;
 import org.tomospark.job.inputs.Inputs;
@@ -295,6 +296,7 @@ public final class DirectEngine {
     }
 
     public Result run(JobRequest req) {
+        KerberosCredentials.require(hadoopConf, List.of(req.input(), req.output()));
         long wall0 = System.nanoTime(), uptime0 = RunReport.jvmUptimeNanos();
         Steps steps = new Steps(wall0);
         ReconstructionParams p = req.params();

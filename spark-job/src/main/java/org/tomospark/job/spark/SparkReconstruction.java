@@ -39,6 +39,7 @@ import org.tomospark.job.CosmeticOutputs;
 import org.tomospark.job.Preflight;
 import org.tomospark.job.RunFailedException;
 import org.tomospark.job.fs.HadoopConf;
+import org.tomospark.job.fs.KerberosCredentials;
 import org.tomospark.job.outputs.OutputCommit;
 import org.tomospark.job.outputs.OutputLock;
 import org.tomospark.job.inputs.ProjectionInputs;
@@ -262,6 +263,7 @@ public final class SparkReconstruction {
 
     /** Devices, backend, input metadata, centre, flats/darks, groups and every check, before the output is touched. */
     static DriverPlan planDriver(SparkStart start, SparkJobSpec spec, Configuration conf) {
+        KerberosCredentials.require(conf, List.of(spec.input(), spec.output()));
         ReconstructionParams params = spec.params();
         SparkConf sconf = start.conf();
         boolean local = start.local();

@@ -117,6 +117,12 @@ class KerberizedHdfsTest {
                 && r.err().contains("run kinit, or set kerberos.principal and kerberos.keytab"), r.err());
         assertFalse(UserGroupInformation.getCurrentUser().hasKerberosCredentials());
         assertFalse(as(() -> fs().exists(new Path(out))), "nothing at the destination");
+        // the Spark engine's driver asks too (as it does for a notebook's or SparkMain's run)
+        CliRun spark = CliRun.of("reconstruct", "--engine", "spark", "--input", hdfs.base + "/scans/phantom.h5", "--output", out,
+                "--center", "47.5", "--backend", "java", "--conf", "job.progress=false");
+        assertEquals(ExitCode.ENVIRONMENT.code(), spark.code(), spark.err());
+        assertTrue(spark.err().contains("requires Kerberos (hadoop.security.authentication=kerberos)"), spark.err());
+        assertFalse(as(() -> fs().exists(new Path(out))), "nothing at the destination");
 
         String root = hdfs.base + "/rec-batch-no-ticket";
         CliRun b = CliRun.of("reprocess", hdfs.base + "/batch", "--output-root", root, "--center", "47.5");
