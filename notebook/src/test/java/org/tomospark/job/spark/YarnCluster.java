@@ -53,6 +53,7 @@ final class YarnCluster implements AutoCloseable {
     static YarnCluster start(Path base, int gpus) throws Exception {
         Configuration conf = new YarnConfiguration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.resolve("minidfs").toString());
+        MiniHdfs.onLoopback(conf);
         MiniDFSCluster dfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
         dfs.waitActive();
         conf.set("fs.defaultFS", dfs.getURI().toString());

@@ -53,11 +53,7 @@ class HdfsTest {
     static void start() throws Exception {
         conf = new Configuration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, TestScans.tmp("minidfs").toString());
-        conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
-        conf.set("dfs.namenode.http-address", "127.0.0.1:0");
-        conf.set("dfs.datanode.address", "127.0.0.1:0");
-        conf.set("dfs.datanode.http.address", "127.0.0.1:0");
-        conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
+        MiniHdfs.onLoopback(conf);
         conf.setBoolean("dfs.permissions.enabled", true);
         // the client waits for the namenode to see each closed block; poll every 20 ms instead of 400 ms
         conf.set("dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "20");

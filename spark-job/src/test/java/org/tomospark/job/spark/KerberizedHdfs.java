@@ -93,11 +93,7 @@ final class KerberizedHdfs implements AutoCloseable {
 
         Configuration conf = new Configuration();
         conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
-        conf.set("dfs.namenode.rpc-address", "127.0.0.1:0");
-        conf.set("dfs.namenode.http-address", "127.0.0.1:0");
-        conf.set("dfs.datanode.address", "127.0.0.1:0");
-        conf.set("dfs.datanode.http.address", "127.0.0.1:0");
-        conf.set("dfs.datanode.ipc.address", "127.0.0.1:0");
+        MiniHdfs.onLoopback(conf);
         conf.set("hadoop.security.authentication", "kerberos");
         conf.setBoolean("hadoop.security.authorization", false);
         conf.set("dfs.namenode.kerberos.principal", "hdfs/localhost@" + REALM);

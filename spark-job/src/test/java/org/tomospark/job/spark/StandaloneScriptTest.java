@@ -95,6 +95,26 @@ class StandaloneScriptTest {
                 "the secret shows on the command line of process " + p.pid()));
     }
 
+    /** A secret file that others could read is refused, naming it, and no cluster is started with it. */
+    @Test
+    @Timeout(60)
+    void aSecretOthersCanReadIsRefused() throws Exception {
+        Path other = dir.resolve("other-cluster");
+        Files.createDirectories(other);
+        Path auth = other.resolve("spark-auth.conf");
+        Files.writeString(auth, "spark.authenticate true\nspark.authenticate.secret 00\n");
+        Files.setPosixFilePermissions(auth, Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE,
+                PosixFilePermission.GROUP_READ, PosixFilePermission.OTHERS_READ));
+        String port = Integer.toString(StandaloneClusterTest.freePort());
+        Process p = script("start", "--workers", "1", "--port", port, "--dir", other.toString());
+        assertTrue(p.waitFor(50, TimeUnit.SECONDS));
+        String log = Files.readString(dir.resolve("script.log"));
+        assertEquals(1, p.exitValue(), log);
+        assertTrue(log.contains(auth + " must belong to") && log.contains("chmod 600"), log);
+        assertFalse(Files.exists(other.resolve("pids")), "no daemon was started");
+        assertEquals("spark.authenticate true\nspark.authenticate.secret 00\n", Files.readString(auth), "the file is left as it was");
+    }
+
     @Test
     @Timeout(200)
     void aJobWithoutTheSecretIsRefusedAndOneWithItRuns() throws Exception {
