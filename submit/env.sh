@@ -38,8 +38,11 @@ fi
 # The heap: half the machine's memory (or its container's limit), so that a GPU node's run gets the groups and slice
 # frames its memory allows; no -Xmx, which Spark refuses in an executor's extraJavaOptions (spark.executor.memory sets it)
 TOMO_DEFAULT_HEAP="-XX:MaxRAMPercentage=50"
+# a machine of two cores or fewer gets JVM settings for short runs (small-machine.sh)
+source "$ROOT/submit/small-machine.sh"
+TOMO_SMALL_OPTS="$(tomo_small_machine_opts)"
 # JVM flags Spark needs on Java 17, the Vector API for the java backend, and the page size above
-TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector $TOMO_THP_OPT \
+TOMO_JVM_OPTS="--add-modules=jdk.incubator.vector $TOMO_THP_OPT $TOMO_SMALL_OPTS \
  --add-opens=java.base/java.lang=ALL-UNNAMED --add-opens=java.base/java.lang.invoke=ALL-UNNAMED \
  --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --add-opens=java.base/java.io=ALL-UNNAMED \
  --add-opens=java.base/java.net=ALL-UNNAMED --add-opens=java.base/java.nio=ALL-UNNAMED \
