@@ -1,12 +1,18 @@
 package org.tomospark.job.spark;
 
+import java.io.Serial;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * What a task sends back of one slice for the driver's three-view preview: its central image row (the slice's line
  * of the XZ plane) and central image column (of the YZ plane), from {@code OrthoPreview.centralRow/centralColumn}, a
  * few KiB per slice, so the driver never reads the whole volume back; and for the run's middle slice (the XY panel) the
  * whole slice, {@code row.length × column.length}, so the driver's finish need not read it back from its file.
+ * <p>
+ * Java serialization writes a {@code float[]} value by value (megabytes for the whole slice, through code a cold JVM has
+ * not compiled yet); a profile is serialized as its bytes instead ({@link Packed}), copied in bulk both ways.
  */
 public record SliceProfile(int slice, float[] row, float[] column, float[] whole) implements Serializable {
     public SliceProfile {
@@ -19,5 +25,33 @@ public record SliceProfile(int slice, float[] row, float[] column, float[] whole
     /** The profiles of a slice that is not the middle one. */
     public SliceProfile(int slice, float[] row, float[] column) {
         this(slice, row, column, null);
+    }
+
+    /** The form Java serialization writes: the arrays as little-endian bytes. */
+    @Serial
+    private Object writeReplace() {
+        return new Packed(slice, bytes(row), bytes(column), whole == null ? null : bytes(whole));
+    }
+
+    private static byte[] bytes(float[] values) {
+        byte[] b = new byte[values.length * Float.BYTES];
+        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(values);
+        return b;
+    }
+
+    private static float[] floats(byte[] bytes) {
+        if (bytes.length % Float.BYTES != 0)
+            throw new IllegalArgumentException("a profile of " + bytes.length + " bytes, not whole floats");
+        float[] v = new float[bytes.length / Float.BYTES];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
+        return v;
+    }
+
+    /** A profile as serialized; read back through the record's constructor, which checks it. */
+    private record Packed(int slice, byte[] row, byte[] column, byte[] whole) implements Serializable {
+        @Serial
+        private Object readResolve() {
+            return new SliceProfile(slice, floats(row), floats(column), whole == null ? null : floats(whole));
+        }
     }
 }

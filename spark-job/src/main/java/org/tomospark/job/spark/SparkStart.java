@@ -48,7 +48,7 @@ public final class SparkStart {
     /**
      * The settings of the command line's own context: spark-submit's where it set a master (its settings as they are),
      * otherwise embedded {@code local[*]} on the loopback address without a web UI; Kryo with the job's registrator and
-     * the executor plugin where not given.
+     * the executor plugin where not given; in local mode, task results up to 128 MiB passed directly.
      */
     public static SparkConf settings(String appName) {
         SparkConf conf = new SparkConf();
@@ -58,6 +58,12 @@ public final class SparkStart {
             conf.set("spark.driver.host", "127.0.0.1");
             conf.set("spark.ui.enabled", "false");
         }
+        // in local mode a task's result (its slices' profiles, the middle slice whole for the preview) goes to the
+        // driver in this JVM: as it is, rather than stored in the block manager and fetched back over a loopback
+        // connection above 1 MiB. Spark caps it at spark.rpc.message.maxSize.
+        String master = conf.get("spark.master");
+        if (master.startsWith("local") && !master.startsWith("local-cluster"))
+            conf.setIfMissing("spark.task.maxDirectResultSize", "128m");
         if (!conf.contains("spark.app.name")) conf.setAppName(appName);
         if (!conf.contains("spark.serializer")) TomoKryoRegistrator.configure(conf);
         ExecutorGpuPlugin.register(conf);
