@@ -26,9 +26,9 @@ public final class CudaKeys {
     public static final ConfigKey<Double> MEMORY_FRACTION = ConfigKey.decimal(CATEGORY, "cuda.memoryFraction",
             "Share of the device's free memory (less 256 MiB) one CUDA backend may allocate.", "0.8", 0.01, 1);
     public static final ConfigKey<Boolean> AUTOTUNE = ConfigKey.bool(CATEGORY, "cuda.autotune",
-            "With backend.variant=auto and no cached choice for the device: time every kernel variant of the mode once and "
-                    + "cache the fastest (cuda.tuningCache). false: take the fallback table's variant, the same on every "
-                    + "device of a kind (so every executor of a job computes the same bytes).", true);
+            "With backend.variant=auto: the device's cached choice (cuda.tuningCache), else time every kernel variant of the "
+                    + "mode once and cache the fastest. false: the fallback table's variant, whatever a cache holds, the same on "
+                    + "every device of a kind (so every executor of a job computes the same bytes).", true);
     public static final ConfigKey<String> TUNING_CACHE = ConfigKey.string(CATEGORY, "cuda.tuningCache",
             "File of the per-device auto-tuning choices; empty: ~/.cache/tomospark/cuda-tuning.properties.", "");
     public static final ConfigKey<Integer> HOST_THREADS = ConfigKey.integer(CATEGORY, "cuda.hostThreads",

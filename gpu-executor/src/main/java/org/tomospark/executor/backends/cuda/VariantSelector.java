@@ -12,10 +12,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Chooses the kernel variant of a job: the one {@code backend.variant} names, or for {@code auto} the per-device
- * tuning cache's choice, else a fresh auto-tuning sweep (stored in the cache), else the generic fallback table;
- * then replaced where the device or the job cannot use it well (too many projections for a texture kernel, too
- * little shared memory, batches too small for a tensor-core block), saying so in the selection's source.
+ * Chooses the kernel variant of a job: the one {@code backend.variant} names, or for {@code auto} with
+ * {@code cuda.autotune} the per-device tuning cache's choice, else a fresh auto-tuning sweep (stored in the cache); with
+ * {@code cuda.autotune=false} the generic fallback table, whatever a cache holds (so that every executor of a job
+ * computes the same bytes, whatever each host tuned before); then replaced where the device or the job cannot use it
+ * well (too many projections for a texture kernel, too little shared memory, batches too small for a tensor-core
+ * block), saying so in the selection's source.
  */
 final class VariantSelector {
     private static final Logger LOG = LoggerFactory.getLogger(VariantSelector.class);
@@ -61,6 +63,8 @@ final class VariantSelector {
         String requested = options.variant();
         if (!requested.equals("auto")) return new Selection(catalog.parse(requested, k, f, in), "requested");
         String mode = KernelVariant.modeKey(k, f, in);
+        if (!options.get(CudaKeys.AUTOTUNE))
+            return adjusted(catalog.parse(fallback(mode), k, f, in), fallbackSource(mode), k, np, maxSlices);
         String cachePath = options.get(CudaKeys.TUNING_CACHE);
         Path cacheFile = cachePath.isBlank() ? TuningTable.defaultCacheFile() : Path.of(cachePath);
         String tuneKey = deviceName + " kernels " + kernelsVersion;
@@ -76,7 +80,7 @@ final class VariantSelector {
             chosen = cache.forDevice(tuneKey, mode);
             if (chosen != null) {
                 source = "tuned, cached in " + cacheFile;
-            } else if (options.get(CudaKeys.AUTOTUNE)) {
+            } else {
                 chosen = tuner.sweep(k, f, in);
                 source = "tuned now";
                 cache.putForDevice(tuneKey, mode, chosen);
@@ -85,16 +89,19 @@ final class VariantSelector {
                 } catch (IOException e) {
                     LOG.warn("cuda: cannot write the tuning cache {}: {}", cacheFile, e.getMessage());
                 }
-            } else {
-                chosen = TuningTable.fallback().generic(mode);
-                source = "fallback table";
-                if (chosen == null) {
-                    chosen = "alu";
-                    source = "built-in default";
-                }
             }
         }
         return adjusted(catalog.parse(chosen, k, f, in), source, k, np, maxSlices);
+    }
+
+    /** The fallback table's variant of a mode; {@code alu} for a mode the table lacks. */
+    private static String fallback(String mode) {
+        String v = TuningTable.fallback().generic(mode);
+        return v != null ? v : "alu";
+    }
+
+    private static String fallbackSource(String mode) {
+        return TuningTable.fallback().generic(mode) != null ? "fallback table" : "built-in default";
     }
 
     /** A chosen (not requested) variant, replaced where this device or job cannot use it well. */

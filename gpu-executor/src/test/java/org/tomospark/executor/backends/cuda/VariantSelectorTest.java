@@ -39,6 +39,15 @@ class VariantSelectorTest {
                 .withExtra("cuda.autotune", Boolean.toString(autotune)).withExtra("cuda.tuningCache", cache.toString());
     }
 
+    /** A tuning cache in {@code dir} holding {@code variant} for {@code mode} on the test device. */
+    private static Path cacheHolding(Path dir, String mode, String variant) throws Exception {
+        Path cache = dir.resolve("tuning.properties");
+        TuningTable t = new TuningTable();
+        t.putForDevice(DEVICE + " kernels v1", mode, variant);
+        t.store(cache, "test");
+        return cache;
+    }
+
     @Test
     void aNamedVariantIsUsedAsNamed(@TempDir Path tmp) {
         VariantSelector.Selection s = selector(48 * 1024).select(options(tmp.resolve("c"), 8, HALF, LINEAR, true)
@@ -57,6 +66,22 @@ class VariantSelectorTest {
         assertEquals("fallback table", s.source());
         s = selector(HOPPER_SHARED).select(options(tmp.resolve("c"), 4, FLOAT32, NEAREST, false), 4, 181, 64, tuner("never"));
         assertEquals("alu:t32p4", s.variant().id());
+        assertTrue(sweeps.isEmpty());
+    }
+
+    @Test
+    void withoutTuningACachedChoiceIsNotTaken(@TempDir Path tmp) throws Exception {
+        // executors of one job, each with its host's cache: with tuning off they all take the table's variant
+        Path cache = cacheHolding(tmp, "k8.half.linear", "alu:t32p8:h8p:win");
+        VariantSelector.Selection s = selector(HOPPER_SHARED).select(options(cache, 8, HALF, LINEAR, false), 8, 181, 64,
+                tuner("never"));
+        assertEquals("tc:t32x16", s.variant().id());
+        assertEquals("fallback table", s.source());
+        assertTrue(sweeps.isEmpty());
+        // the same cache is taken where tuning is on
+        s = selector(HOPPER_SHARED).select(options(cache, 8, HALF, LINEAR, true), 8, 181, 64, tuner("never"));
+        assertEquals("alu:t32p8:h8p:win", s.variant().id());
+        assertEquals("tuned, cached in " + cache, s.source());
         assertTrue(sweeps.isEmpty());
     }
 
@@ -95,10 +120,7 @@ class VariantSelectorTest {
 
     @Test
     void textureKernelsGiveWayToAluPastTheirConstantMemory(@TempDir Path tmp) throws Exception {
-        Path cache = tmp.resolve("tuning.properties");
-        TuningTable t = new TuningTable();
-        t.putForDevice(DEVICE + " kernels v1", "k1.float32.linear", "std");
-        t.store(cache, "test");
+        Path cache = cacheHolding(tmp, "k1.float32.linear", "std");
         VariantSelector.Selection s = selector(HOPPER_SHARED).select(options(cache, 1, FLOAT32, LINEAR, true), 1, 4096, 8, tuner("never"));
         assertEquals("std", s.variant().id());
         s = selector(HOPPER_SHARED).select(options(cache, 1, FLOAT32, LINEAR, true), 1, 4097, 8, tuner("never"));
