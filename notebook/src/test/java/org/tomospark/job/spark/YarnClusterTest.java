@@ -2,6 +2,7 @@ package org.tomospark.job.spark;
 
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.yarn.server.resourcemanager.rmapp.RMApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -244,11 +245,12 @@ class YarnClusterTest {
                 "--center", "47.5", "--output");
         // the three at once: each is refused on its own
         String noGpus = cluster.hdfs + "/refused-no-gpus";
-        Process gpus = submit("no-gpus", "client", List.of("spark.driver.host=127.0.0.1"), concat(job, noGpus, "--backend", "cuda"));
+        Process gpus = submit("no-gpus", "client", List.of("spark.driver.host=127.0.0.1", "spark.app.name=refused-no-gpus"),
+                concat(job, noGpus, "--backend", "cuda"));
         String noType = cluster.hdfs + "/refused-no-type";
-        Process type = submit("no-type", "client", List.of("spark.driver.host=127.0.0.1", "spark.executor.resource.gpu.amount=1",
-                "spark.executor.resource.gpu.discoveryScript=./gpu-discovery.sh", "spark.yarn.resourceGpuDeviceName=example.com/gpu"),
-                concat(job, noType, "--backend", "java"));
+        Process type = submit("no-type", "client", List.of("spark.driver.host=127.0.0.1", "spark.app.name=refused-no-type",
+                "spark.executor.resource.gpu.amount=1", "spark.executor.resource.gpu.discoveryScript=./gpu-discovery.sh",
+                "spark.yarn.resourceGpuDeviceName=example.com/gpu"), concat(job, noType, "--backend", "java"));
         String noJar = cluster.hdfs + "/refused-no-jar";
         Path missing = base.resolve("not-built").resolve(appJar.getFileName());
         Process jar = submit("no-jar", "cluster", List.of(), concat(job, noJar, "--backend", "java"), missing);
@@ -263,6 +265,11 @@ class YarnClusterTest {
 
         FileSystem fs = cluster.fs();
         for (String out : List.of(noGpus, noType, noJar)) assertFalse(fs.exists(hadoopPath(out)), out + " was written");
+        // refused before their Spark context started: YARN never saw an application of theirs
+        List<String> apps = cluster.yarn.getResourceManager().getRMContext().getRMApps().values().stream()
+                .map(RMApp::getName).toList();
+        assertFalse(apps.contains("refused-no-gpus") || apps.contains("refused-no-type"), "applications submitted: " + apps);
+        assertFalse(apps.isEmpty(), "the earlier runs' applications are listed");
     }
 
     static List<String> concat(List<String> head, String... tail) {

@@ -9,6 +9,7 @@ import org.tomospark.job.run.JobRequest;
 import org.tomospark.job.spark.SparkKeys;
 import org.tomospark.job.spark.SparkReconstruction;
 import org.tomospark.job.spark.SparkStart;
+import org.tomospark.job.spark.YarnGpus;
 
 import java.util.function.ToIntFunction;
 
@@ -26,7 +27,8 @@ final class EngineLauncher {
      * parsed (null: started here); the context is stopped at the end either way.
      */
     static int runSpark(JobRequest req, SparkStart early) {
-        SparkStart start = early != null ? early : SparkStart.begin(() -> SparkStart.settings(appName(req.input())));
+        SparkStart start = early != null ? early : SparkStart.begin(() -> SparkStart.settings(appName(req.input())),
+                YarnGpus.beforeStart(req.params().algorithm().backend()));
         try {
             ProgressBar bar = new ProgressBar(System.err);
             SparkReconstruction.Result r = SparkReconstruction.run(start, SparkKeys.spec(req), bar::update, true);

@@ -9,6 +9,7 @@ import org.tomospark.job.JobKeys;
 import org.tomospark.job.fs.IoWarmUp;
 import org.tomospark.job.run.Version;
 import org.tomospark.job.spark.SparkStart;
+import org.tomospark.job.spark.YarnGpus;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -45,7 +46,9 @@ public final class TomoCli {
         if (mayUseGpus(args)) DeviceWarmUp.probeGpusEarly();
         if (readsAScan(args)) IoWarmUp.start();
         String app = EngineLauncher.appName(Objects.requireNonNullElse(optionValue(args, "--input"), "reconstruct"));
-        SparkStart spark = runsOnSpark(args) ? SparkStart.begin(() -> SparkStart.settings(app)) : null;
+        // on YARN the settings are checked before the context starts, which would submit an application
+        SparkStart spark = runsOnSpark(args) ? SparkStart.begin(() -> SparkStart.settings(app),
+                YarnGpus.beforeStart(value(args, "--backend", CoreKeys.BACKEND.name()))) : null;
         int code;
         try {
             code = run(new TomoCli(spark), args);

@@ -91,14 +91,30 @@ public final class SparkStart {
      * too: loading Spark's configuration classes is a tenth of a second the caller need not wait for.
      */
     public static SparkStart begin(Supplier<SparkConf> settings) {
+        return begin(settings, c -> {
+        });
+    }
+
+    /**
+     * As {@link #begin(Supplier)}, with checks of the settings that run on that thread before the context starts (on a
+     * cluster, starting it submits an application): a check that throws leaves the settings available and the context
+     * never started, its exception thrown by {@link #context}.
+     */
+    public static SparkStart begin(Supplier<SparkConf> settings, Consumer<SparkConf> beforeStart) {
         scala.Option<SparkContext> active = SparkContext$.MODULE$.getActive();
         if (active.isDefined()) return of(active.get());
+        return start(settings, beforeStart);
+    }
+
+    /** Makes the settings, checks them and starts a context of them on a daemon thread (the caller found none active). */
+    static SparkStart start(Supplier<SparkConf> settings, Consumer<SparkConf> beforeStart) {
         CompletableFuture<SparkConf> conf = new CompletableFuture<>();
         CompletableFuture<SparkContext> context = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
                 SparkConf c = settings.get();
                 conf.complete(c.clone());
+                beforeStart.accept(c.clone());
                 context.complete(SparkContext.getOrCreate(c));
             } catch (Throwable e) {
                 conf.completeExceptionally(e);

@@ -6,11 +6,16 @@ import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.spark.SparkConf;
+import org.apache.spark.deploy.SparkHadoopUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tomospark.executor.backend.Backends;
+import org.tomospark.executor.params.CoreKeys;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * On YARN an executor has GPUs only where YARN schedules them: the application asks for them
@@ -20,7 +25,7 @@ import java.util.List;
  * the cluster has no such resource type, Spark only warns and its executors would share the nodes' GPUs unscheduled;
  * this refuses such a run before anything is written, naming the setting.
  */
-final class YarnGpus {
+public final class YarnGpus {
     static final String AMOUNT = "spark.executor.resource.gpu.amount";
     static final String DISCOVERY = "spark.executor.resource.gpu.discoveryScript";
     static final String TYPE = "spark.yarn.resourceGpuDeviceName";
@@ -31,6 +36,28 @@ final class YarnGpus {
 
     static boolean onYarn(SparkConf sconf) {
         return sconf.get("spark.master", "").startsWith("yarn");
+    }
+
+    /**
+     * The same checks before a context starts on YARN, so that a refused run never submits an application: with
+     * {@code backend} as the command names it (null or blank: auto), the settings ({@link SparkStart#begin(Supplier,
+     * Consumer)}) and the cluster's configuration as the context would make it. A backend that is not one is left to the
+     * command's own validation, which names it.
+     */
+    public static Consumer<SparkConf> beforeStart(String backend) {
+        return sconf -> {
+            if (!onYarn(sconf)) return;
+            String id;
+            boolean gpu;
+            try {
+                id = CoreKeys.BACKEND.parse(backend == null ? "" : backend);
+                gpu = !id.equals("auto") && Backends.planned(id, true).runsOnAssignedGpus();
+            } catch (IllegalArgumentException e) {
+                id = backend;
+                gpu = false;
+            }
+            check(sconf, SparkHadoopUtil.get().newConfiguration(sconf), id, gpu);
+        };
     }
 
     /**
