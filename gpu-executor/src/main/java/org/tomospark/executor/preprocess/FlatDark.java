@@ -1,11 +1,11 @@
 package org.tomospark.executor.preprocess;
 
+import org.tomospark.executor.util.FloatBytes;
+
 import java.io.InvalidObjectException;
 import java.io.ObjectInputStream;
 import java.io.Serial;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 
@@ -159,12 +159,12 @@ public final class FlatDark implements Serializable {
     }
 
     /**
-     * Serialized as its fields' bytes ({@link Bytes}): Java serialization writes a float array one value at a time, and
+     * Serialized as its fields' bytes ({@link Bytes}, {@link FloatBytes}): Java serialization writes a float array one value at a time, and
      * the fields of a 2048-column scan's rows are tens of megabytes that the Spark driver sends to every executor.
      */
     @Serial
     private Object writeReplace() {
-        return new Bytes(rowStart, rows, width, toBytes(flat), toBytes(dark), measured);
+        return new Bytes(rowStart, rows, width, FloatBytes.toBytes(flat), FloatBytes.toBytes(dark), measured);
     }
 
     @Serial
@@ -172,26 +172,13 @@ public final class FlatDark implements Serializable {
         throw new InvalidObjectException("FlatDark is read through its serialized form");
     }
 
-    private static byte[] toBytes(float[] v) {
-        ByteBuffer b = ByteBuffer.allocate(v.length * Float.BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        b.asFloatBuffer().put(v);
-        return b.array();
-    }
-
-    private static float[] toFloats(byte[] b) {
-        float[] v = new float[b.length / Float.BYTES];
-        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
-        return v;
-    }
-
     /** The serialized form: the band's shape and both fields as little-endian float32 bytes. */
     private record Bytes(int rowStart, int rows, int width, byte[] flat, byte[] dark, boolean measured) implements Serializable {
         @Serial
         private Object readResolve() throws InvalidObjectException {
-            if (flat.length % Float.BYTES != 0 || dark.length % Float.BYTES != 0)
-                throw new InvalidObjectException("flat/dark bytes are not whole float32 values");
+            float[] f = FloatBytes.toFloats(flat, "flat field"), d = FloatBytes.toFloats(dark, "dark field");
             try {
-                return new FlatDark(rowStart, rows, width, toFloats(flat), toFloats(dark), measured);
+                return new FlatDark(rowStart, rows, width, f, d, measured);
             } catch (IllegalArgumentException e) {
                 InvalidObjectException bad = new InvalidObjectException(e.getMessage());
                 bad.initCause(e);

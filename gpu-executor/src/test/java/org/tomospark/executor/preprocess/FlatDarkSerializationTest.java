@@ -1,12 +1,8 @@
 package org.tomospark.executor.preprocess;
 
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.testing.JavaSerialization;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
@@ -15,20 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The fields survive Java serialization (how the Spark driver sends them to executors) bit for bit, and compactly. */
 class FlatDarkSerializationTest {
-
-    private static byte[] write(Object o) throws IOException {
-        ByteArrayOutputStream bos = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
-            out.writeObject(o);
-        }
-        return bos.toByteArray();
-    }
-
-    private static Object read(byte[] b) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
-            return in.readObject();
-        }
-    }
 
     @Test
     void fieldsComeBackBitForBitWithTheirBand() throws Exception {
@@ -40,8 +22,8 @@ class FlatDarkSerializationTest {
             dark[i] = i % 5 == 0 ? -0f : Float.intBitsToFloat(r.nextInt(0x7f000000)); // signed zeros and every exponent
         }
         FlatDark fd = new FlatDark(12, rows, width, flat, dark);
-        byte[] bytes = write(fd);
-        FlatDark back = (FlatDark) read(bytes);
+        byte[] bytes = JavaSerialization.write(fd);
+        FlatDark back = (FlatDark) JavaSerialization.read(bytes);
         assertEquals(12, back.rowStart());
         assertEquals(rows, back.rows());
         assertEquals(width, back.width());
@@ -63,7 +45,7 @@ class FlatDarkSerializationTest {
             flat[i] = i + 1;
             dark[i] = i / 10f;
         }
-        FlatDark back = (FlatDark) read(write(new FlatDark(0, 4, 3, flat, dark)));
+        FlatDark back = (FlatDark) JavaSerialization.read(JavaSerialization.write(new FlatDark(0, 4, 3, flat, dark)));
         FlatDark sub = back.subBand(1, 2);
         assertEquals(2, sub.rows());
         for (int row = 0; row < 2; row++)

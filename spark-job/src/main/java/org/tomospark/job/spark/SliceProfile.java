@@ -1,9 +1,10 @@
 package org.tomospark.job.spark;
 
+import org.tomospark.executor.util.FloatBytes;
+
+import java.io.InvalidObjectException;
 import java.io.Serial;
 import java.io.Serializable;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * What a task sends back of one slice for the driver's three-view preview: its central image row (the slice's line
@@ -12,7 +13,8 @@ import java.nio.ByteOrder;
  * whole slice, {@code row.length × column.length}, so the driver's finish need not read it back from its file.
  * <p>
  * Java serialization writes a {@code float[]} value by value (megabytes for the whole slice, through code a cold JVM has
- * not compiled yet); a profile is serialized as its bytes instead ({@link Packed}), copied in bulk both ways.
+ * not compiled yet); a profile is serialized as its bytes instead ({@link Packed}), copied in bulk both ways, as the
+ * flat and dark fields are.
  */
 public record SliceProfile(int slice, float[] row, float[] column, float[] whole) implements Serializable {
     public SliceProfile {
@@ -27,31 +29,26 @@ public record SliceProfile(int slice, float[] row, float[] column, float[] whole
         this(slice, row, column, null);
     }
 
-    /** The form Java serialization writes: the arrays as little-endian bytes. */
+    /** The form Java serialization writes: the arrays as little-endian bytes ({@link FloatBytes}). */
     @Serial
     private Object writeReplace() {
-        return new Packed(slice, bytes(row), bytes(column), whole == null ? null : bytes(whole));
-    }
-
-    private static byte[] bytes(float[] values) {
-        byte[] b = new byte[values.length * Float.BYTES];
-        ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().put(values);
-        return b;
-    }
-
-    private static float[] floats(byte[] bytes) {
-        if (bytes.length % Float.BYTES != 0)
-            throw new IllegalArgumentException("a profile of " + bytes.length + " bytes, not whole floats");
-        float[] v = new float[bytes.length / Float.BYTES];
-        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(v);
-        return v;
+        return new Packed(slice, FloatBytes.toBytes(row), FloatBytes.toBytes(column), whole == null ? null : FloatBytes.toBytes(whole));
     }
 
     /** A profile as serialized; read back through the record's constructor, which checks it. */
     private record Packed(int slice, byte[] row, byte[] column, byte[] whole) implements Serializable {
         @Serial
-        private Object readResolve() {
-            return new SliceProfile(slice, floats(row), floats(column), whole == null ? null : floats(whole));
+        private Object readResolve() throws InvalidObjectException {
+            String of = "slice " + slice + "'s profile";
+            float[] r = FloatBytes.toFloats(row, of), c = FloatBytes.toFloats(column, of);
+            float[] w = whole == null ? null : FloatBytes.toFloats(whole, of);
+            try {
+                return new SliceProfile(slice, r, c, w);
+            } catch (IllegalArgumentException e) {
+                InvalidObjectException bad = new InvalidObjectException(e.getMessage());
+                bad.initCause(e);
+                throw bad;
+            }
         }
     }
 }

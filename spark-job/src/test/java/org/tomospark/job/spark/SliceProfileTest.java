@@ -4,14 +4,10 @@ import org.apache.spark.SparkConf;
 import org.apache.spark.serializer.KryoSerializer;
 import org.apache.spark.serializer.SerializerInstance;
 import org.junit.jupiter.api.Test;
+import org.tomospark.executor.testing.JavaSerialization;
 import scala.reflect.ClassTag;
 import scala.reflect.ClassTag$;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Random;
@@ -43,25 +39,11 @@ class SliceProfileTest {
             assertEquals(Float.floatToRawIntBits(expected[i]), Float.floatToRawIntBits(actual[i]), "value " + i);
     }
 
-    private static byte[] javaBytes(Object o) throws IOException {
-        ByteArrayOutputStream bos = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bos)) {
-            out.writeObject(o);
-        }
-        return bos.toByteArray();
-    }
-
-    private static Object javaRead(byte[] b) throws IOException, ClassNotFoundException {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(b))) {
-            return in.readObject();
-        }
-    }
-
     @Test
     void theMiddleSliceComesBackBitForBitThroughJavaSerialization() throws Exception {
         int w = 37, h = 23;
         SliceProfile p = new SliceProfile(11, values(w, 1), values(h, 2), values(w * h, 3));
-        SliceProfile back = (SliceProfile) javaRead(javaBytes(p));
+        SliceProfile back = (SliceProfile) JavaSerialization.read(JavaSerialization.write(p));
         assertEquals(11, back.slice());
         assertSameBits(p.row(), back.row());
         assertSameBits(p.column(), back.column());
@@ -71,7 +53,7 @@ class SliceProfileTest {
     @Test
     void aProfileWithoutTheWholeSliceKeepsNone() throws Exception {
         SliceProfile p = new SliceProfile(4, values(5, 4), values(3, 5));
-        SliceProfile back = (SliceProfile) javaRead(javaBytes(p));
+        SliceProfile back = (SliceProfile) JavaSerialization.read(JavaSerialization.write(p));
         assertNull(back.whole());
         assertSameBits(p.row(), back.row());
         assertSameBits(p.column(), back.column());
@@ -82,7 +64,7 @@ class SliceProfileTest {
         // a float[] written value by value would carry its class descriptor "[F"; the bytes are written as one block
         int w = 512, h = 512;
         SliceProfile p = new SliceProfile(0, values(w, 6), values(h, 7), values(w * h, 8));
-        byte[] b = javaBytes(p);
+        byte[] b = JavaSerialization.write(p);
         assertTrue(b.length < (w + h + w * h) * Float.BYTES + 1024, b.length + " bytes");
         assertEquals(-1, indexOf(b, new byte[]{(byte) 0x75, (byte) 0x72, 0, 2, '[', 'F'}), "no float[] in the stream");
         // the whole slice's first values appear as little-endian bytes
