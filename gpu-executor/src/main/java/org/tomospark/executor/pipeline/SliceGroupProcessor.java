@@ -108,6 +108,23 @@ public final class SliceGroupProcessor implements AutoCloseable {
             this.method = fbp;
     }
 
+    /**
+     * Starts in this JVM the warm-up that a processor for this run starts when it is made: gridrec's (its transforms'
+     * and gridding's loops compiled, once per JVM, {@link Gridrec#warmUpInBackground}). For a driver whose tasks run in
+     * its own JVM (Spark's local mode) and make their processors only as they start: the warm-up then runs beside the
+     * driver's planning and the job's start instead of the first task's read. Other algorithms have none.
+     *
+     * @param effective the effective acquisition geometry ({@link Workflow#effective}), as the processor's
+     * @param slice     the output grid
+     * @param params    the run's parameters, its algorithm resolved ({@link ReconstructionParams#resolveAlgorithm})
+     * @return whether this run reconstructs by gridrec, so a warm-up was asked for
+     */
+    public static boolean warmUpAhead(ScanGeometry effective, SliceGeometry slice, ReconstructionParams params) {
+        if (params.coneBeam() != null || params.algorithm().iterative().algorithm() != Algorithm.GRIDREC) return false;
+        new Gridrec(effective, slice, params.algorithm().filter()).warmUpInBackground();
+        return true;
+    }
+
     /** Whether {@link #close} was called. */
     public boolean closed() {
         return closed;

@@ -30,6 +30,7 @@ import org.tomospark.executor.params.ConeParams;
 import org.tomospark.executor.params.ConeResolution;
 import org.tomospark.executor.conveyor.OutputRange;
 import org.tomospark.executor.pipeline.GroupPlanner;
+import org.tomospark.executor.pipeline.SliceGroupProcessor;
 import org.tomospark.executor.params.ReconstructionParams;
 import org.tomospark.executor.conveyor.VolumeReconstructor;
 import org.tomospark.executor.pipeline.Workflow;
@@ -305,6 +306,8 @@ public final class SparkReconstruction {
             ScanGeometry scan = params.scanGeometry(meta);
             Workflow wf = new Workflow(scan, params);
             SliceGeometry slice = params.sliceGeometry(wf.effective().detectorWidth());
+            // in local mode the tasks run in this JVM: gridrec's warm-up runs beside the planning and the job's start
+            if (local) SliceGroupProcessor.warmUpAhead(wf.effective(), slice, params);
             int[] requested = params.rowRange(meta);
             int rb = wf.rowBin();
             int[] range = GroupPlanner.binnedRange(requested, rb);
