@@ -234,8 +234,8 @@ class YarnClusterTest {
 
     /**
      * Submissions without what YARN needs are refused before anything is written, naming the setting: a GPU backend
-     * without executor GPUs, executor GPUs of a resource type the cluster does not have, an application jar that is
-     * not there.
+     * without executor GPUs (a reconstruction, and a batch whose every scan would run on it), executor GPUs of a
+     * resource type the cluster does not have, an application jar that is not there.
      */
     @Test
     @Order(3)
@@ -251,6 +251,10 @@ class YarnClusterTest {
         Process type = submit("no-type", "client", List.of("spark.driver.host=127.0.0.1", "spark.app.name=refused-no-type",
                 "spark.executor.resource.gpu.amount=1", "spark.executor.resource.gpu.discoveryScript=./gpu-discovery.sh",
                 "spark.yarn.resourceGpuDeviceName=example.com/gpu"), concat(job, noType, "--backend", "java"));
+        // a batch whose every scan would be refused (no table gives a scan another backend): refused as a whole
+        String noGpusBatch = cluster.hdfs + "/refused-batch";
+        Process batch = submit("no-gpus-batch", "client", List.of("spark.driver.host=127.0.0.1", "spark.app.name=refused-batch"),
+                List.of("reprocess", "@" + cluster.hdfs + "/beamline/scans.txt", "--output-root", noGpusBatch, "--backend", "cuda"));
         String noJar = cluster.hdfs + "/refused-no-jar";
         Path missing = base.resolve("not-built").resolve(appJar.getFileName());
         Process jar = submit("no-jar", "cluster", List.of(), concat(job, noJar, "--backend", "java"), missing);
@@ -260,15 +264,19 @@ class YarnClusterTest {
         await(type, "no-type", 2, 200);
         assertTrue(log("no-type").contains("no resource type 'example.com/gpu'")
                 && log("no-type").contains("spark.yarn.resourceGpuDeviceName"), log("no-type"));
+        await(batch, "no-gpus-batch", 2, 200);
+        assertTrue(log("no-gpus-batch").contains("spark.executor.resource.gpu.amount") && log("no-gpus-batch").contains("backend cuda"),
+                log("no-gpus-batch"));
         if (!jar.waitFor(120, TimeUnit.SECONDS)) fail("the submission without its jar did not end; log:\n" + log("no-jar"));
         assertTrue(jar.exitValue() != 0 && log("no-jar").contains(missing.toString()), log("no-jar"));
 
         FileSystem fs = cluster.fs();
-        for (String out : List.of(noGpus, noType, noJar)) assertFalse(fs.exists(hadoopPath(out)), out + " was written");
+        for (String out : List.of(noGpus, noType, noGpusBatch, noJar)) assertFalse(fs.exists(hadoopPath(out)), out + " was written");
         // refused before their Spark context started: YARN never saw an application of theirs
         List<String> apps = cluster.yarn.getResourceManager().getRMContext().getRMApps().values().stream()
                 .map(RMApp::getName).toList();
-        assertFalse(apps.contains("refused-no-gpus") || apps.contains("refused-no-type"), "applications submitted: " + apps);
+        assertFalse(apps.contains("refused-no-gpus") || apps.contains("refused-no-type") || apps.contains("refused-batch"),
+                "applications submitted: " + apps);
         assertFalse(apps.isEmpty(), "the earlier runs' applications are listed");
     }
 

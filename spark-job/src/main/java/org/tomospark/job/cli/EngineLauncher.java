@@ -1,7 +1,10 @@
 package org.tomospark.job.cli;
 
+import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.config.Settings;
+import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;
 import org.tomospark.job.local.ProgressBar;
@@ -11,6 +14,7 @@ import org.tomospark.job.spark.SparkReconstruction;
 import org.tomospark.job.spark.SparkStart;
 import org.tomospark.job.spark.YarnGpus;
 
+import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
 
 /**
@@ -43,17 +47,34 @@ final class EngineLauncher {
         return "tomospark " + input;
     }
 
-    /** A batch ({@code tomospark reprocess}) in one Spark application; returns its exit status. */
+    /**
+     * A batch ({@code tomospark reprocess}) in one Spark application; returns its exit status. On YARN what its scans'
+     * backend needs is checked before the application is submitted ({@link #batchBackend}).
+     */
     static int runBatch(Settings settings) {
-        return withContext("tomospark reprocess", sc -> {
+        return withContext("tomospark reprocess", YarnGpus.beforeStart(batchBackend(settings)), sc -> {
             BatchReport report = Reprocess.run(sc, settings, System.err);
             return report.exitCode().code();
         });
     }
 
+    /**
+     * The backend that every scan of a batch runs on, as far as the command knows before its context starts: the
+     * batch's own where no table is given; "auto" where a table may give scans other backends, so that before the start
+     * only what no scan could pass is checked (executor GPUs YARN cannot give), and each scan's backend as it is planned.
+     */
+    static String batchBackend(Settings settings) {
+        return settings.get(BatchKeys.TABLE).isBlank() ? settings.get(CoreKeys.BACKEND) : "auto";
+    }
+
     /** Runs {@code work} on the command line's context ({@link SparkStart#settings}); a context already active is left running. */
     static int withContext(String appName, ToIntFunction<SparkContext> work) {
-        SparkStart start = SparkStart.begin(() -> SparkStart.settings(appName));
+        return withContext(appName, sconf -> { }, work);
+    }
+
+    /** As above, {@code beforeStart} checking the settings before a context is started (not one already active). */
+    static int withContext(String appName, Consumer<SparkConf> beforeStart, ToIntFunction<SparkContext> work) {
+        SparkStart start = SparkStart.begin(() -> SparkStart.settings(appName), beforeStart);
         try {
             return work.applyAsInt(start.context());
         } finally {

@@ -30,8 +30,9 @@ public final class SparkMain {
 
     static void run(String[] args) {
         SparkJobSpec spec = specOf(keyValues(args));
-        // Spark starts while the driver opens the input and plans
-        SparkStart start = SparkStart.begin(() -> SparkStart.settings("tomospark"));
+        // Spark starts while the driver opens the input and plans; on YARN once the GPU settings are checked
+        SparkStart start = SparkStart.begin(() -> SparkStart.settings("tomospark"),
+                YarnGpus.beforeStart(spec.params().algorithm().backend()));
         try {
             SparkReconstruction.Result r = SparkReconstruction.run(start, spec, SparkReconstruction.printer(System.out), true);
             System.out.print(r.summary());
