@@ -134,14 +134,17 @@ public final class TomoCli {
     }
 
     /** A setting as the command line gives it: its option ({@code --name}), which wins, else {@code --conf key=}; or null. */
-    /** Whether a local config file sets the Kerberos principal (a file elsewhere is read by the command itself). */
+    /**
+     * Whether a config file may set the Kerberos principal: a local one that names it, or one elsewhere (on HDFS, say),
+     * which only the command reads; its context then starts after the command's login, as it must.
+     */
     private static boolean configNamesKerberos(String config) {
         if (config == null) return false;
         try {
             Path file = Path.of(config);
-            return Files.isRegularFile(file) && Files.readString(file).contains(JobKeys.KERBEROS_PRINCIPAL.name());
+            return !Files.isRegularFile(file) || Files.readString(file).contains(JobKeys.KERBEROS_PRINCIPAL.name());
         } catch (IOException | RuntimeException e) {
-            return false; // not a local file: the command reads it, and starts Spark after its login
+            return true; // not a local file this process can read: the command reads it, and starts Spark after its login
         }
     }
 

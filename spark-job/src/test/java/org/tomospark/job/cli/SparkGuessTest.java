@@ -1,6 +1,12 @@
 package org.tomospark.job.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,6 +45,26 @@ class SparkGuessTest {
         assertFalse(guess("reprocess", "--engine", "spark"));
         assertFalse(guess("find-centers", "--engine", "spark"));
         assertFalse(guess("reconstruct", "--conf", "backend=spark"));
+    }
+
+    /** A Kerberos login comes first (Spark's context takes the process's user as it starts): no early start where one may follow. */
+    @Test
+    void aLoginFromTheSettingsComesBeforeSpark(@TempDir Path dir) throws IOException {
+        String[] run = {"reconstruct", "--engine", "spark", "--input", "a.h5", "--output", "r"};
+        assertFalse(guess(concat(run, "--conf", "kerberos.principal=tomo@FACILITY.ORG")));
+        Path withLogin = Files.writeString(dir.resolve("kerberos.properties"), "kerberos.principal = tomo@FACILITY.ORG\n");
+        Path without = Files.writeString(dir.resolve("plain.properties"), "filter = hann\n");
+        assertFalse(guess(concat(run, "--config", withLogin.toString())), "a local file naming the principal");
+        assertTrue(guess(concat(run, "--config", without.toString())), "a local file without it");
+        assertFalse(guess(concat(run, "--config", "hdfs://namenode:8020/beamline/tomo.properties")),
+                "a file only the command can read may name it");
+        assertFalse(guess(concat(run, "--config=" + dir.resolve("missing.properties"))), "nor can a file that is not there be read here");
+    }
+
+    private static String[] concat(String[] head, String... tail) {
+        String[] all = Arrays.copyOf(head, head.length + tail.length);
+        System.arraycopy(tail, 0, all, head.length, tail.length);
+        return all;
     }
 
     @Test
