@@ -2,8 +2,8 @@ package org.tomospark.job.cli;
 
 import org.apache.spark.SparkConf;
 import org.apache.spark.SparkContext;
-import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.executor.config.Settings;
+import org.tomospark.executor.params.CoreKeys;
 import org.tomospark.job.batch.BatchKeys;
 import org.tomospark.job.batch.BatchReport;
 import org.tomospark.job.batch.Reprocess;

@@ -133,7 +133,6 @@ public final class TomoCli {
         return backend == null || Backends.mayRunOnAssignedGpus(backend);
     }
 
-    /** A setting as the command line gives it: its option ({@code --name}), which wins, else {@code --conf key=}; or null. */
     /**
      * Whether a config file may set the Kerberos principal: a local one that names it, or one elsewhere (on HDFS, say),
      * which only the command reads; its context then starts after the command's login, as it must.
@@ -148,6 +147,7 @@ public final class TomoCli {
         }
     }
 
+    /** A setting as the command line gives it: its option ({@code --name}), which wins, else {@code --conf key=}; or null. */
     private static String value(String[] args, String option, String key) {
         String v = optionValue(args, option);
         return v != null ? v : confValue(args, key);
