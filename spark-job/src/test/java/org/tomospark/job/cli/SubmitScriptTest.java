@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -23,6 +24,9 @@ class SubmitScriptTest {
 
     Path bin, sparkHome, jsig;
 
+    /** What env.sh gives a machine of two cores or fewer here (its making is SmallMachineScriptTest's). */
+    static final String SMALL = "-XX:+UseSerialGC -XX:Tier4InvocationThreshold=50000";
+
     void setUp() throws Exception {
         bin = Files.createDirectories(tmp.resolve("submit"));
         Path script = Path.of("..", "submit", "reconstruct").toAbsolutePath().normalize();
@@ -33,7 +37,8 @@ class SubmitScriptTest {
         Path cp = tmp.resolve("classpath.txt");
         Files.writeString(cp, "/x/a.jar:/x/org/apache/spark/s.jar");
         // env.sh as the launch scripts source it, without building: ROOT, CPFILE and the JDK's libjsig
-        Files.writeString(bin.resolve("env.sh"), "ROOT=" + tmp + "\nCPFILE=" + cp + "\nJSIG=" + jsig + "\n");
+        Files.writeString(bin.resolve("env.sh"), "ROOT=" + tmp + "\nCPFILE=" + cp + "\nJSIG=" + jsig + "\nTOMO_SMALL_OPTS=\"" + SMALL
+                + "\"\n");
         exe(bin.resolve("tomospark"), "#!/usr/bin/env bash\necho \"TOMOSPARK $*\"\n");
         sparkHome = tmp.resolve("spark");
         exe(Files.createDirectories(sparkHome.resolve("bin")).resolve("spark-submit"), "#!/usr/bin/env bash\necho \"SUBMIT $*\"\n");
@@ -118,5 +123,26 @@ class SubmitScriptTest {
         assertTrue(cluster.contains("spark.executor.extraJavaOptions=--add-modules=jdk.incubator.vector -XX:+UseTransparentHugePages"),
                 cluster);
         assertTrue(lastErr.contains("spark.executorEnv.LD_PRELOAD is not set"), lastErr);
+    }
+
+    /**
+     * Under spark-submit the driver runs on this machine (client mode; in local mode it is the executors too), so it gets
+     * the small-machine settings as the embedded run does; a driver deployed into a cluster's container does not.
+     */
+    @Test
+    void theDriverOnThisMachineGetsTheSmallMachineSettings() throws Exception {
+        setUp();
+        Map<String, String> env = Map.of("SPARK_HOME", sparkHome.toString());
+        String local = run(env, "demo", "--output", "/o");
+        String driverOpts = "(?s).*--driver-java-options --add-modules=jdk\\.incubator\\.vector \\S* ?" + Pattern.quote(SMALL) + " .*";
+        assertTrue(local.matches(driverOpts), local);
+        assertFalse(local.contains("spark.executor.extraJavaOptions=--add-modules=jdk.incubator.vector " + SMALL), local);
+        String client = run(env, "demo", "--master", "spark://head:7077");
+        assertTrue(client.contains(SMALL), client);
+        String cluster = run(env, "demo", "--master", "spark://head:7077", "--spark-conf", "spark.submit.deployMode=cluster");
+        assertFalse(cluster.contains(SMALL), cluster);
+        Files.writeString(sparkHome.resolve("conf/spark-defaults.conf"), "spark.submit.deployMode  cluster\n");
+        String defaults = run(env, "demo", "--master", "yarn");
+        assertFalse(defaults.contains(SMALL), defaults);
     }
 }
