@@ -17,11 +17,10 @@ tomo_small_machine_opts() {
     auto) cpus=$(nproc 2>/dev/null || echo 4); [ "$cpus" -le 2 ] || return 0 ;;
     *) echo "tomospark: TOMO_SMALL_MACHINE=$mode: use 0, 1 or auto" >&2; return 0 ;;
   esac
-  local opts=""
-  case " ${TOMO_JAVA_OPTS:-} " in
-    *" -XX:+Use"*"GC "*) ;;
-    *) opts="-XX:+UseSerialGC " ;;
-  esac
+  # a collector the user names (-XX:+Use…GC, one word of TOMO_JAVA_OPTS) wins: the JVM refuses two
+  local opts="-XX:+UseSerialGC " w words=()
+  read -ra words <<< "${TOMO_JAVA_OPTS:-}"
+  for w in ${words[@]+"${words[@]}"}; do case "$w" in -XX:+Use*GC) opts="" ;; esac; done
   echo "${opts}-XX:InitialRAMPercentage=12.5 -XX:Tier4InvocationThreshold=50000 -XX:Tier4MinInvocationThreshold=6000" \
     "-XX:Tier4CompileThreshold=150000 -XX:Tier4BackEdgeThreshold=400000"
 }

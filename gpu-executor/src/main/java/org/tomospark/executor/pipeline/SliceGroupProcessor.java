@@ -91,9 +91,8 @@ public final class SliceGroupProcessor implements AutoCloseable {
         int rowBin = workflow.rowBin();
         // algorithm=auto is decided by the engine's driver for the whole run; a path that leaves it (a sweep, in one JVM)
         // gets the same decision here, from the backend this processor runs on
-        Algorithm algorithm = params.resolveAlgorithm(backend.id(), this.scan.numProjections(), this.scan.detectorWidth())
-                .algorithm().iterative().algorithm();
-        boolean iterative = params.algorithm().iterative().iterative(), gridrec = !iterative && algorithm == Algorithm.GRIDREC;
+        boolean iterative = params.algorithm().iterative().iterative();
+        boolean gridrec = byGridrec(params.resolveAlgorithm(backend.id(), this.scan.numProjections(), this.scan.detectorWidth()));
         RampFilter filter = iterative || gridrec || requisition.filtersOnDevice() ? null
                 : new RampFilter(this.scan.detectorWidth(), this.scan.numProjections(), params.algorithm().filter());
         this.fbp = new FbpMethod(this.scan, slice, backend, filter, frames, pool, rowBin);
@@ -120,9 +119,14 @@ public final class SliceGroupProcessor implements AutoCloseable {
      * @return whether this run reconstructs by gridrec, so a warm-up was asked for
      */
     public static boolean warmUpAhead(ScanGeometry effective, SliceGeometry slice, ReconstructionParams params) {
-        if (params.coneBeam() != null || params.algorithm().iterative().algorithm() != Algorithm.GRIDREC) return false;
+        if (!byGridrec(params)) return false;
         new Gridrec(effective, slice, params.algorithm().filter()).warmUpInBackground();
         return true;
+    }
+
+    /** Whether a processor reconstructs by gridrec: a parallel-beam run whose resolved algorithm is gridrec. */
+    private static boolean byGridrec(ReconstructionParams resolved) {
+        return resolved.coneBeam() == null && resolved.algorithm().iterative().algorithm() == Algorithm.GRIDREC;
     }
 
     /** Whether {@link #close} was called. */

@@ -77,6 +77,9 @@ class SmallMachineScriptTest {
         assertTrue(opts(nproc(dir, 2), null, "-XX:+UseParallelGC")[0].startsWith("-XX:InitialRAMPercentage"));
         // a flag that only mentions a collector's tuning does not count as naming one
         assertTrue(opts(nproc(dir, 2), null, "-XX:+UseStringDeduplication")[0].contains("-XX:+UseSerialGC"));
+        // a flag that only mentions GC later on the line is no collector either
+        assertTrue(opts(nproc(dir, 2), null, "-XX:+UseNUMA -XX:+PrintGC -XX:+UseGCOverheadLimit")[0].contains("-XX:+UseSerialGC"));
+        assertTrue(opts(nproc(dir, 2), null, "-Xmx2g -XX:+UseZGC -Xlog:gc")[0].startsWith("-XX:InitialRAMPercentage"));
     }
 
     private static long memory() {
